@@ -1,0 +1,101 @@
+// Package agent runs the loop that puts a model to work on a project:
+// model → tool calls → tools.Registry → results → model, until the model
+// answers without tool calls or the step limit is reached. It knows the
+// tool layer, never the LSP.
+//
+// THIS FILE IS THE CONTRACT between agent/ and its users (lsp/, cmd/).
+// Its exported names are relied on by both; extend, don't rename.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/catbuddy/cb-ls/tools"
+)
+
+// ErrNoModel is returned when no provider/model is configured.
+var ErrNoModel = errors.New("no model configured")
+
+// Diagnostic is one diagnostic in or near the task's range, from any source.
+type Diagnostic struct {
+	Line     int    `json:"line"` // 1-based
+	Column   int    `json:"column,omitempty"`
+	Severity string `json:"severity,omitempty"` // error, warning, info, hint
+	Source   string `json:"source,omitempty"`
+	Code     string `json:"code,omitempty"`
+	Message  string `json:"message"`
+}
+
+// Task is what the user asked for: a command applied to a place.
+type Task struct {
+	// Command is the id of a built-in ("fix", "explain", "ask") or custom command.
+	Command string
+	// Path is the absolute path of the file, "" for a free question.
+	Path     string
+	Language string // language id ("go", "python"); "" if unknown
+	// Content is the document as the user sees it (the buffer, unsaved text included).
+	Content []byte
+	// StartLine and EndLine are the selection's 1-based inclusive lines (0 if none).
+	StartLine, EndLine int
+	Selection          string // the selected text
+	Diagnostics        []Diagnostic
+	// Input is the user's free text (instruction or question).
+	Input string
+}
+
+// EventKind names what happened in a run.
+type EventKind string
+
+const (
+	EventText       EventKind = "text"        // model text (a delta while streaming)
+	EventToolCall   EventKind = "tool_call"   // the model called a tool
+	EventToolResult EventKind = "tool_result" // a tool answered
+	EventUsage      EventKind = "usage"       // tokens used by one model turn
+	EventStep       EventKind = "step"        // a new model turn starts
+)
+
+// Usage counts tokens.
+type Usage struct {
+	InputTokens  int64 `json:"inputTokens"`
+	OutputTokens int64 `json:"outputTokens"`
+}
+
+// Event is one thing that happened in a run, for the CLI and the editor.
+type Event struct {
+	Kind    EventKind       `json:"kind"`
+	Step    int             `json:"step"`
+	Text    string          `json:"text,omitempty"`
+	Tool    string          `json:"tool,omitempty"`
+	CallID  string          `json:"callId,omitempty"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Output  string          `json:"output,omitempty"`
+	IsError bool            `json:"isError,omitempty"`
+	Edit    *tools.EditInfo `json:"edit,omitempty"`
+	Usage   *Usage          `json:"usage,omitempty"`
+}
+
+// Outcome is how a run ended.
+type Outcome struct {
+	Answer     string // the model's final text
+	Steps      int
+	Usage      Usage
+	Transcript string // the whole run as markdown (never contains keys)
+}
+
+// Runner runs tasks. One Runner serves many runs; each run gets its own
+// filestate.FileStates in its context (the caller may put one there
+// first, e.g. the LSP's, seeded with the editor's open buffers).
+type Runner struct {
+	Registry *tools.Registry
+	Config   Config
+	// WorkRoot returns the primary work root, read at each run.
+	WorkRoot func() string
+}
+
+// Run executes task until the model answers, the step limit, or ctx ends.
+// emit (may be nil) receives events in order.
+func (r *Runner) Run(ctx context.Context, task Task, emit func(Event)) (Outcome, error) {
+	return Outcome{}, ErrNoModel
+}

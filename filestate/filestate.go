@@ -1,0 +1,159 @@
+// Package filestate records, for one agent run, which files the model
+// has read and written, so that an unchanged re-read can be answered
+// without the content and an edit of an unread file can carry a warning.
+//
+// One FileStates belongs to one run and travels in its context.Context;
+// concurrent runs never see each other's records. filestate imports
+// nothing else of cb-ls.
+package filestate
+
+import (
+	"context"
+	"hash/maphash"
+	"sync"
+	"time"
+)
+
+// Stamp says which state of a file some content came from without the
+// content itself: the disk's modification time and size, or an editor
+// buffer's version. Two stamps are equal only if every field is.
+type Stamp struct {
+	ModTime time.Time
+	Size    int64
+	// Version is the editor buffer's version, or -1 for disk content.
+	Version int64
+}
+
+// Equal reports whether a and b describe the same state.
+func (a Stamp) Equal(b Stamp) bool {
+	return a.ModTime.Equal(b.ModTime) && a.Size == b.Size && a.Version == b.Version
+}
+
+// seed is process-wide: hashes are never persisted or compared across
+// processes, and maphash is fast enough to hash 10 MB in about a millisecond.
+var seed = maphash.MakeSeed()
+
+// Hash returns the content hash FileStates compares.
+func Hash(content []byte) uint64 { return maphash.Bytes(seed, content) }
+
+type record struct {
+	stamp         Stamp
+	hash          uint64
+	offset, limit int
+	read          bool // the model read it (not just the editor showed it)
+	written       bool
+	dedup         bool
+}
+
+// FileStates is safe for concurrent use.
+type FileStates struct {
+	mu    sync.Mutex
+	files map[string]*record
+	seen  func(path string) bool
+}
+
+// New returns empty FileStates.
+func New() *FileStates { return &FileStates{files: map[string]*record{}} }
+
+// SetSeenFunc installs a live test for files the user has in front of
+// them (editor buffers). Such files count as read for CheckRead but are
+// not deduplicated until the model has read them itself.
+func (s *FileStates) SetSeenFunc(seen func(path string) bool) {
+	s.mu.Lock()
+	s.seen = seen
+	s.mu.Unlock()
+}
+
+// RecordRead notes that the model read path at offset/limit, seeing
+// content taken at stamp. It turns dedup on for the file.
+func (s *FileStates) RecordRead(path string, offset, limit int, stamp Stamp, content []byte) {
+	h := Hash(content)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.rec(path)
+	r.stamp, r.hash, r.offset, r.limit = stamp, h, offset, limit
+	r.read, r.dedup = true, true
+}
+
+// RecordWrite notes that the model wrote content to path, now at stamp.
+// It turns dedup off: the next read returns the content again.
+func (s *FileStates) RecordWrite(path string, stamp Stamp, content []byte) {
+	h := Hash(content)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.rec(path)
+	r.stamp, r.hash = stamp, h
+	r.written, r.dedup = true, false
+}
+
+// Forget drops dedup for path, e.g. when an editor buffer changed after
+// the model read it.
+func (s *FileStates) Forget(path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.files[path]; ok {
+		r.dedup = false
+	}
+}
+
+// IsUnchanged reports whether a read of path at offset/limit may be
+// answered with "unchanged": dedup is on, offset and limit match the last
+// read, and both the stamp and the content hash are as they were (an
+// equal stamp with different bytes is a change).
+func (s *FileStates) IsUnchanged(path string, offset, limit int, stamp Stamp, content []byte) bool {
+	s.mu.Lock()
+	r, ok := s.files[path]
+	if !ok || !r.dedup || r.offset != offset || r.limit != limit || !r.stamp.Equal(stamp) {
+		s.mu.Unlock()
+		return false
+	}
+	want := r.hash
+	s.mu.Unlock()
+	return Hash(content) == want
+}
+
+// CheckRead returns a warning when path was neither read nor written in
+// this run nor shown to the user by the editor, and "" otherwise.
+func (s *FileStates) CheckRead(path string) string {
+	s.mu.Lock()
+	r, ok := s.files[path]
+	seen := s.seen
+	s.mu.Unlock()
+	if ok && (r.read || r.written) {
+		return ""
+	}
+	if seen != nil && seen(path) {
+		return ""
+	}
+	return "Warning: this file was not read in this session before editing. Read a file before you edit it, so that old_string matches what is really there."
+}
+
+// WasRead reports whether the model read or wrote path in this run.
+func (s *FileStates) WasRead(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.files[path]
+	return ok && (r.read || r.written)
+}
+
+func (s *FileStates) rec(path string) *record {
+	r, ok := s.files[path]
+	if !ok {
+		r = &record{}
+		s.files[path] = r
+	}
+	return r
+}
+
+type ctxKey struct{}
+
+// NewContext returns ctx carrying s.
+func NewContext(ctx context.Context, s *FileStates) context.Context {
+	return context.WithValue(ctx, ctxKey{}, s)
+}
+
+// FromContext returns the FileStates in ctx, or nil.
+func FromContext(ctx context.Context) *FileStates {
+	s, _ := ctx.Value(ctxKey{}).(*FileStates)
+	return s
+}

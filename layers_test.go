@@ -1,0 +1,37 @@
+// Package cbls holds repository-wide checks; the product lives in the
+// packages below it.
+package cbls
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const mod = "github.com/catbuddy/cb-ls"
+
+// TestLayers keeps the architecture honest mechanically: guard and
+// filestate import nothing of ours, tools never reaches lsp/agent/cmd,
+// agent never reaches lsp, and nothing imports lsp or cmd.
+func TestLayers(t *testing.T) {
+	forbidden := map[string][]string{
+		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},
+		"filestate": {"guard", "tools", "agent", "lsp", "mcp", "cmd"},
+		"tools":     {"agent", "lsp", "mcp", "cmd"},
+		"agent":     {"lsp", "cmd"},
+		"mcp":       {"agent", "lsp", "cmd"},
+	}
+	for pkg, bad := range forbidden {
+		out, err := exec.Command("go", "list", "-deps", "./"+pkg+"/...").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, b := range bad {
+				if dep == mod+"/"+b || strings.HasPrefix(dep, mod+"/"+b+"/") {
+					t.Errorf("%s must not import %s (found %s)", pkg, b, dep)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Go tests: format, vet, and the whole suite under the race detector.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v rg >/dev/null; then
+  # grep's tests compare matches with ripgrep's.
+  (apt-get update -qq && apt-get install -y -qq ripgrep) >/dev/null 2>&1 || true
+fi
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
+if [ -n "$unformatted" ]; then echo "gofmt needed:"; echo "$unformatted"; exit 1; fi
+go vet ./...
+go test -race -count=1 ./...

@@ -1,0 +1,63 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/catbuddy/cb-ls/filestate"
+	"github.com/catbuddy/cb-ls/guard"
+)
+
+// ToolContext is what built-in tools share. Its accessors are live: the
+// guard's roots and the workspace are read at call time, so a change of
+// workspace folders never requires re-registering tools.
+type ToolContext struct {
+	Guard     *guard.PathGuard
+	Workspace Workspace
+	// OnEdit, if set, is told about every write's phases.
+	OnEdit EditListener
+	// Options tune individual tools; zero values mean defaults.
+	Options Options
+}
+
+// Options are per-tool settings from configuration.
+type Options struct{}
+
+// WorkRoot returns the directory relative paths resolve against.
+func (tc *ToolContext) WorkRoot() string { return tc.Guard.WorkRoot() }
+
+// Resolve admits p through the PathGuard.
+func (tc *ToolContext) Resolve(p string) (guard.Path, error) { return tc.Guard.Resolve(p) }
+
+// FileStates returns the run's FileStates from ctx. A call without one
+// (a test, a one-off) gets fresh, empty states, so tools never need to
+// check for nil.
+func (tc *ToolContext) FileStates(ctx context.Context) *filestate.FileStates {
+	if s := filestate.FromContext(ctx); s != nil {
+		return s
+	}
+	return filestate.New()
+}
+
+// notify reports an edit event if a listener is installed.
+func (tc *ToolContext) notify(ctx context.Context, e EditEvent) {
+	if tc.OnEdit != nil {
+		tc.OnEdit(ctx, e)
+	}
+}
+
+// Factory builds one built-in tool over the shared context.
+type Factory func(tc *ToolContext) Tool
+
+// Builtins lists the built-in tools. Adding a tool is one new file plus
+// one line here.
+var Builtins = []Factory{}
+
+// RegisterBuiltins registers every built-in tool over tc.
+func RegisterBuiltins(r *Registry, tc *ToolContext) error {
+	for _, f := range Builtins {
+		if err := r.Register(f(tc)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/catbuddy/cb-ls/filestate"
+	"github.com/catbuddy/cb-ls/guard"
+)
+
+// Document is one state of a file as the Workspace sees it.
+type Document struct {
+	Content []byte
+	// Stamp identifies this state (disk mtime and size, or buffer version).
+	Stamp filestate.Stamp
+	// Mode is the file's permission bits (disk); 0 for a new file.
+	Mode fs.FileMode
+	// Open reports whether the content came from an editor buffer.
+	Open bool
+}
+
+// TextEdit replaces Content[Start:End] of a base document with NewText.
+// Offsets are bytes; the LSP layer converts them to positions.
+type TextEdit struct {
+	Start, End int
+	NewText    string
+}
+
+// Change is one write a tool wants to make.
+type Change struct {
+	Path guard.Path
+	// Base is the state the edits were computed against; Create is true
+	// (and Base empty) when the file does not exist yet.
+	Base   Document
+	Create bool
+	// Edits are sorted, non-overlapping and apply to Base.Content.
+	Edits []TextEdit
+	// After is Base.Content with Edits applied: the full new content.
+	After []byte
+	// Label is a short human description ("edit_file calc.go").
+	Label string
+}
+
+// ErrNotExist is returned by Workspace.Read for a missing file.
+var ErrNotExist = fs.ErrNotExist
+
+// ErrRejected wraps a change the editor or the user refused; the tool
+// tells the model the edit was not applied.
+var ErrRejected = errors.New("edit not applied")
+
+// Workspace is how tools read and write documents.
+type Workspace interface {
+	// Read returns the current document at p: the editor buffer if the
+	// editor has it open, the disk otherwise. A missing file is an error
+	// wrapping ErrNotExist.
+	Read(ctx context.Context, p guard.Path) (Document, error)
+	// Apply makes c real (atomically on disk, or through the editor) and
+	// returns the new state. If the file no longer matches c.Base it must
+	// refuse rather than overwrite someone else's change.
+	Apply(ctx context.Context, c Change) (Document, error)
+}
