@@ -50,7 +50,17 @@ type Factory func(tc *ToolContext) Tool
 
 // Builtins lists the built-in tools. Adding a tool is one new file plus
 // one line here.
-var Builtins = []Factory{}
+var Builtins = []Factory{
+	ReadFile,
+	EditFile,
+	WriteFile,
+	MultiEdit,
+	ListDir,
+	Glob,
+	Grep,
+	Exec,
+	WebFetch,
+}
 
 // RegisterBuiltins registers every built-in tool over tc.
 func RegisterBuiltins(r *Registry, tc *ToolContext) error {
