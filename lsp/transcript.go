@@ -1,0 +1,213 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/catbuddy/cb-ls/agent"
+)
+
+// sessionsDir is where run transcripts go, relative to the work root. It
+// sits in cb-ls's own per-project directory, which projects usually ignore.
+const sessionsDir = ".catbuddy/sessions"
+
+// transcript accumulates a run's events as markdown, so that a transcript
+// exists even when the agent fails before it could produce its own.
+// It is used from the run's goroutine only.
+type transcript struct {
+	b       strings.Builder
+	inText  bool // the last thing written was model text (deltas join up)
+	maxTool int  // tool outputs are cut to this many bytes
+}
+
+func newTranscript(header runHeader) *transcript {
+	t := &transcript{maxTool: 8 << 10}
+	fmt.Fprintf(&t.b, "# %s\n\n", header.Title)
+	fmt.Fprintf(&t.b, "- run: `%s`\n- command: `%s`\n", header.RunID, header.Command)
+	if header.File != "" {
+		fmt.Fprintf(&t.b, "- file: `%s`", header.File)
+		if header.StartLine > 0 {
+			fmt.Fprintf(&t.b, " lines %d–%d", header.StartLine, header.EndLine)
+		}
+		t.b.WriteString("\n")
+	}
+	if header.Model != "" {
+		fmt.Fprintf(&t.b, "- model: `%s`\n", header.Model)
+	}
+	fmt.Fprintf(&t.b, "- started: %s\n", header.Started.UTC().Format(time.RFC3339))
+	if header.Input != "" {
+		fmt.Fprintf(&t.b, "\n> %s\n", strings.ReplaceAll(header.Input, "\n", "\n> "))
+	}
+	return t
+}
+
+// runHeader is what a transcript says about its run before any event.
+type runHeader struct {
+	RunID, Command, Title string
+	File                  string
+	StartLine, EndLine    int
+	Model                 string
+	Input                 string
+	Started               time.Time
+}
+
+// add renders one event.
+func (t *transcript) add(ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventStep:
+		t.endText()
+		fmt.Fprintf(&t.b, "\n## Step %d\n\n", ev.Step)
+	case agent.EventText:
+		t.inText = true
+		t.b.WriteString(ev.Text)
+	case agent.EventToolCall:
+		t.endText()
+		fmt.Fprintf(&t.b, "**%s** `%s`\n\n", ev.Tool, compactJSON(ev.Args, 400))
+	case agent.EventToolResult:
+		t.endText()
+		status := "result"
+		if ev.IsError {
+			status = "error"
+		}
+		out := ev.Output
+		if n := runeCut(out, t.maxTool); n < len(out) {
+			out = out[:n] + fmt.Sprintf("…\n(%d bytes cut)", len(out)-n)
+		}
+		fmt.Fprintf(&t.b, "%s of %s:\n\n%s\n", status, ev.Tool, fence(out, ""))
+		if ev.Edit != nil && ev.Edit.Diff != "" {
+			fmt.Fprintf(&t.b, "\n%s +%d -%d:\n\n%s\n", ev.Edit.Rel, ev.Edit.Added, ev.Edit.Removed, fence(ev.Edit.Diff, "diff"))
+		}
+		t.b.WriteString("\n")
+	case agent.EventUsage:
+		// Totals go in the footer; per-turn usage would only add noise.
+	}
+}
+
+func (t *transcript) endText() {
+	if t.inText {
+		t.b.WriteString("\n\n")
+		t.inText = false
+	}
+}
+
+// finish appends the outcome and returns the whole markdown. The agent's
+// own transcript (out.Transcript), when it produced one, replaces the
+// event log; the header and the outcome are always ours.
+func (t *transcript) finish(status string, out agent.Outcome, runErr error) string {
+	t.endText()
+	var b strings.Builder
+	if out.Transcript != "" {
+		// Keep our header (it names the run), then the agent's own account.
+		head, _, _ := strings.Cut(t.b.String(), "\n## Step ")
+		b.WriteString(strings.TrimRight(head, "\n"))
+		b.WriteString("\n\n")
+		b.WriteString(out.Transcript)
+	} else {
+		b.WriteString(t.b.String())
+	}
+	fmt.Fprintf(&b, "\n\n---\n\n**Outcome:** %s", status)
+	if out.Steps > 0 {
+		fmt.Fprintf(&b, " after %d step(s)", out.Steps)
+	}
+	if out.Usage.InputTokens+out.Usage.OutputTokens > 0 {
+		fmt.Fprintf(&b, "; tokens in %d, out %d", out.Usage.InputTokens, out.Usage.OutputTokens)
+	}
+	b.WriteString("\n")
+	if runErr != nil {
+		fmt.Fprintf(&b, "\n**Error:** %s\n", runErr)
+	}
+	if out.Answer != "" {
+		fmt.Fprintf(&b, "\n## Answer\n\n%s\n", out.Answer)
+	}
+	return b.String()
+}
+
+// writeTranscript writes text to <root>/.catbuddy/sessions/<name> and
+// returns the absolute path. Any secret in secrets is blanked first: keys
+// must never reach a file, even if a model or tool echoed one.
+func writeTranscript(root, name, text string, secrets ...string) (string, error) {
+	for _, s := range secrets {
+		if len(s) >= 8 { // shorter strings would blank ordinary words
+			text = strings.ReplaceAll(text, s, "[redacted]")
+		}
+	}
+	dir := filepath.Join(root, filepath.FromSlash(sessionsDir))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("transcript: create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".tmp-"+name)
+	if err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	defer os.Remove(f.Name()) // after a successful rename this is a no-op
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", fmt.Errorf("transcript: write %s: %w", f.Name(), err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("transcript: write %s: %w", f.Name(), err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.Rename(f.Name(), path); err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	return path, nil
+}
+
+// transcriptName is a sortable, unique file name for a run's transcript.
+func transcriptName(started time.Time, runID, command string) string {
+	safe := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, command)
+	return fmt.Sprintf("%s-%s-%s.md", started.UTC().Format("20060102-150405"), runID, safe)
+}
+
+// compactJSON renders raw tool arguments on one line, cut to max bytes.
+func compactJSON(raw json.RawMessage, max int) string {
+	var v any
+	s := string(raw)
+	if json.Unmarshal(raw, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			s = string(b)
+		}
+	}
+	return strings.ReplaceAll(cut(s, max), "`", "'")
+}
+
+// fence wraps s in a code fence longer than any backtick run inside it.
+func fence(s, lang string) string {
+	ticks := "```"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	return ticks + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + ticks
+}
+
+// cut shortens s to at most max bytes (plus an ellipsis) without
+// splitting a UTF-8 sequence.
+func cut(s string, max int) string {
+	if n := runeCut(s, max); n < len(s) {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// runeCut returns the largest n <= max at which s can be cut on a rune
+// boundary (len(s) if s is short enough).
+func runeCut(s string, max int) int {
+	if len(s) <= max {
+		return len(s)
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return max
+}
