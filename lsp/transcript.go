@@ -75,7 +75,7 @@ func (t *transcript) add(ev agent.Event) {
 			status = "error"
 		}
 		out := ev.Output
-		if n := runeCut(out, t.maxTool); n < len(out) {
+		if n := transcriptCut(out, t.maxTool); n < len(out) {
 			out = out[:n] + fmt.Sprintf("…\n(%d bytes cut)", len(out)-n)
 		}
 		fmt.Fprintf(&t.b, "%s of %s:\n\n%s\n", status, ev.Tool, fence(out, ""))
@@ -194,15 +194,15 @@ func fence(s, lang string) string {
 // cut shortens s to at most max bytes (plus an ellipsis) without
 // splitting a UTF-8 sequence.
 func cut(s string, max int) string {
-	if n := runeCut(s, max); n < len(s) {
+	if n := transcriptCut(s, max); n < len(s) {
 		return s[:n] + "…"
 	}
 	return s
 }
 
-// runeCut returns the largest n <= max at which s can be cut on a rune
+// transcriptCut returns the largest n <= max at which s can be cut on a rune
 // boundary (len(s) if s is short enough).
-func runeCut(s string, max int) int {
+func transcriptCut(s string, max int) int {
 	if len(s) <= max {
 		return len(s)
 	}
