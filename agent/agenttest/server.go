@@ -1,0 +1,314 @@
+package agenttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Server is a scripted model server. It answers POST …/chat/completions
+// (OpenAI) and POST …/messages (Anthropic) under any prefix, so both
+// SDKs work with the base URL URL() returns, and GET …/models.
+type Server struct {
+	srv    *httptest.Server
+	script Script
+	// Next, if set before the first request, picks the turn for request n
+	// instead of Script.Turns: benchmarks use it to run many turns
+	// without building a long script.
+	Next func(n int, req Request) Turn
+	// OnRequest, if set, is called with each recorded request (the
+	// standalone program writes them to its --record file).
+	OnRequest func(Request)
+
+	mu       sync.Mutex
+	n        int // requests that consumed a turn
+	requests []Request
+	changed  chan struct{} // closed and replaced at each request
+	done     chan struct{} // closed by Close: releases hanging handlers
+	closed   sync.Once
+}
+
+// NewServer starts a server on loopback replaying script and closes it
+// when the test ends.
+func NewServer(t testing.TB, script Script) *Server {
+	t.Helper()
+	s, err := Start(script, "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("agenttest: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a server listening on addr ("127.0.0.1:0" for any port).
+func Start(script Script, addr string) (*Server, error) {
+	for i, t := range script.Turns {
+		if err := t.validate(); err != nil {
+			return nil, fmt.Errorf("turn %d: %w", i, err)
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", addr, err)
+	}
+	s := &Server{script: script, changed: make(chan struct{}), done: make(chan struct{})}
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.srv.Listener.Close()
+	s.srv.Listener = ln
+	s.srv.Start()
+	return s, nil
+}
+
+// URL returns the base URL to configure a provider with:
+// "http://127.0.0.1:PORT/v1". The OpenAI SDK appends chat/completions;
+// the Anthropic SDK appends v1/messages, which this server also accepts.
+func (s *Server) URL() string { return s.srv.URL + "/v1" }
+
+// Close releases hanging handlers and stops the server.
+func (s *Server) Close() {
+	s.closed.Do(func() {
+		close(s.done)
+		s.srv.CloseClientConnections()
+		s.srv.Close()
+	})
+}
+
+// Requests returns a copy of every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// WaitRequests waits until at least n requests have arrived or ctx ends,
+// and returns the requests received.
+func (s *Server) WaitRequests(ctx context.Context, n int) ([]Request, error) {
+	for {
+		s.mu.Lock()
+		got, ch := len(s.requests), s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return s.Requests(), nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return s.Requests(), fmt.Errorf("waiting for %d requests (got %d): %w", n, got, ctx.Err())
+		}
+	}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	var format Format
+	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(path, "/models"):
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"object":"list","data":[{"id":"scripted","object":"model","created":0,"owned_by":"agenttest"}]}`)
+		return
+	case r.Method == http.MethodPost && strings.HasSuffix(path, "/chat/completions"):
+		format = OpenAI
+	case r.Method == http.MethodPost && strings.HasSuffix(path, "/messages"):
+		format = Anthropic
+	default:
+		http.Error(w, "agenttest: no such endpoint: "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+		return
+	}
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return // client went away
+	}
+	req := Request{Format: format, Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
+	if err := json.Unmarshal(raw, &req.Body); err != nil {
+		req.Index = -1
+		s.record(req)
+		writeError(w, format, http.StatusBadRequest, "invalid_request_error", "agenttest: request body is not JSON: "+err.Error())
+		return
+	}
+	if s.script.APIKey != "" && req.APIKey() != s.script.APIKey {
+		req.Index = -1
+		s.record(req)
+		writeError(w, format, http.StatusUnauthorized, "", "")
+		return
+	}
+	turn, ok := s.take(&req)
+	if !ok {
+		writeError(w, format, http.StatusBadRequest, "invalid_request_error",
+			fmt.Sprintf("agenttest: script exhausted: request %d but the script has %d turns", req.Index, len(s.script.Turns)))
+		return
+	}
+	if turn.DelayMS > 0 {
+		select {
+		case <-time.After(time.Duration(turn.DelayMS) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
+	if turn.Status != 0 {
+		writeError(w, format, turn.Status, turn.ErrorCode, turn.Error)
+		return
+	}
+	var events []sseEvent
+	if format == OpenAI {
+		events = openAIEvents(turn, req)
+	} else {
+		events = anthropicEvents(turn, req)
+	}
+	if !req.Stream() {
+		if turn.Cut {
+			panic(http.ErrAbortHandler) // closes the connection without an answer
+		}
+		if turn.Hang {
+			s.hang(r)
+			return
+		}
+		var body []byte
+		if format == OpenAI {
+			body = openAIMessage(turn, req)
+		} else {
+			body = anthropicMessage(turn, req)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+		return
+	}
+	s.stream(w, r, turn, events)
+}
+
+// take records req and assigns it the next turn.
+func (s *Server) take(req *Request) (Turn, bool) {
+	s.mu.Lock()
+	req.Index = s.n
+	s.n++
+	next := s.Next
+	s.mu.Unlock()
+	s.record(*req)
+	if next != nil {
+		return next(req.Index, *req), true
+	}
+	if req.Index >= len(s.script.Turns) {
+		return Turn{}, false
+	}
+	return s.script.Turns[req.Index], true
+}
+
+func (s *Server) record(req Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	on := s.OnRequest
+	s.mu.Unlock()
+	if on != nil {
+		on(req)
+	}
+}
+
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, events []sseEvent) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	stopAt := len(events)
+	if turn.Cut || turn.Hang {
+		stopAt = turn.After
+		if stopAt <= 0 {
+			stopAt = len(events) / 2
+		}
+		stopAt = min(stopAt, len(events))
+	}
+	var buf bytes.Buffer
+	for _, ev := range events[:stopAt] {
+		buf.Reset()
+		if ev.name != "" {
+			fmt.Fprintf(&buf, "event: %s\n", ev.name)
+		}
+		fmt.Fprintf(&buf, "data: %s\n\n", ev.data)
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	switch {
+	case turn.Cut:
+		panic(http.ErrAbortHandler)
+	case turn.Hang:
+		s.hang(r)
+	}
+}
+
+// hang waits until the client goes away or the server closes.
+func (s *Server) hang(r *http.Request) {
+	select {
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+}
+
+// sseEvent is one server-sent event: an optional name and its data.
+type sseEvent struct {
+	name string
+	data []byte
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("agenttest: marshal: %v", err)) // only our own maps are marshalled
+	}
+	return b
+}
+
+// splitArgs splits s into pieces of size bytes (three pieces if size is
+// 0), never inside a UTF-8 sequence.
+func splitArgs(s string, size int) []string {
+	if s == "" {
+		return nil
+	}
+	if size <= 0 {
+		size = max(1, (len(s)+2)/3)
+	}
+	var out []string
+	for len(s) > 0 {
+		n := min(size, len(s))
+		for n < len(s) && !utf8Start(s[n]) {
+			n++
+		}
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// splitText splits text into word-sized deltas, as models stream.
+func splitText(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		i := strings.IndexByte(text[1:], ' ')
+		if i < 0 {
+			out = append(out, text)
+			break
+		}
+		out = append(out, text[:i+1])
+		text = text[i+1:]
+	}
+	return out
+}
+
+// tokens estimates a token count: about four bytes a token.
+func tokens(n int) int64 { return int64(max(1, n/4)) }
