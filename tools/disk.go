@@ -3,6 +3,8 @@ package tools
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +14,14 @@ import (
 
 	"github.com/catbuddy/cb-ls/filestate"
 	"github.com/catbuddy/cb-ls/guard"
+)
+
+// Errors a Workspace wraps when a path is not a readable text document.
+// Tools match them with errors.Is to answer the model precisely.
+var (
+	ErrIsDir      = errors.New("is a directory")
+	ErrNotRegular = errors.New("is not a regular file")
+	ErrTooLarge   = errors.New("is too large")
 )
 
 // DiskWorkspace is the Workspace of the CLI: documents are files, read
@@ -24,55 +34,106 @@ const maxFileSize = 64 << 20
 
 // Read implements Workspace.
 func (DiskWorkspace) Read(ctx context.Context, p guard.Path) (Document, error) {
+	if err := ctx.Err(); err != nil {
+		return Document{}, err
+	}
 	root, err := os.OpenRoot(p.Root)
 	if err != nil {
 		return Document{}, fmt.Errorf("open root %s: %w", p.Root, err)
 	}
 	defer root.Close()
-	// Stat first: devices, FIFOs and sockets are refused before open so a
-	// read can never hang.
-	fi, err := root.Lstat(filepath.FromSlash(p.Rel))
+	return readIn(root, p.Rel)
+}
+
+// readIn reads rel inside root. Devices, FIFOs and sockets are refused
+// before they are opened so that a read can never hang; the opened file
+// is checked again, since the path may have been swapped meanwhile.
+func readIn(root *os.Root, rel string) (Document, error) {
+	name := filepath.FromSlash(rel)
+	fi, err := root.Lstat(name)
 	if err != nil {
 		return Document{}, err
 	}
-	if !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return Document{}, fmt.Errorf("%s is a directory", p.Rel)
-		}
-		return Document{}, fmt.Errorf("%s is not a regular file (%s)", p.Rel, fi.Mode().Type())
+	if err := checkRegular(rel, fi); err != nil {
+		return Document{}, err
 	}
-	if fi.Size() > maxFileSize {
-		return Document{}, fmt.Errorf("%s is too large (%d bytes; limit %d)", p.Rel, fi.Size(), maxFileSize)
-	}
-	f, err := root.OpenFile(filepath.FromSlash(p.Rel), os.O_RDONLY|nonblock, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return Document{}, err
 	}
 	defer f.Close()
-	content, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	fi, err = f.Stat()
 	if err != nil {
-		return Document{}, fmt.Errorf("read %s: %w", p.Rel, err)
+		return Document{}, fmt.Errorf("stat %s: %w", rel, err)
+	}
+	if err := checkRegular(rel, fi); err != nil {
+		return Document{}, err
+	}
+	// Size+1 so that growth between Stat and read is noticed; the stamp
+	// is taken before the read, so a write racing it makes the stamp
+	// stale (a later re-read sees a change), never the other way round.
+	buf := make([]byte, 0, fi.Size()+1)
+	content, err := readAllInto(buf, io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return Document{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if len(content) > maxFileSize {
+		return Document{}, fmt.Errorf("%s %w (over %d MB)", rel, ErrTooLarge, maxFileSize>>20)
 	}
 	return Document{Content: content, Stamp: stampOf(fi), Mode: fi.Mode().Perm()}, nil
 }
 
+func checkRegular(rel string, fi fs.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return fmt.Errorf("%s %w", rel, ErrIsDir)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s %w (%s)", rel, ErrNotRegular, typeName(fi.Mode()))
+	case fi.Size() > maxFileSize:
+		return fmt.Errorf("%s %w (%d bytes; the limit is %d MB)", rel, ErrTooLarge, fi.Size(), maxFileSize>>20)
+	}
+	return nil
+}
+
+func typeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
+// readAllInto is io.ReadAll into a buffer sized from Stat, which saves
+// the repeated growth of io.ReadAll on large files.
+func readAllInto(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
 // Apply implements Workspace: it checks that the file still holds
-// c.Base, then writes c.After to a temporary file beside it and renames
-// it into place, keeping the file's mode.
-func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
+// c.Base, writes c.After to a temporary file beside it and renames it
+// into place, keeping the file's mode. A new file is linked into place
+// instead, which fails if someone created the file meanwhile.
+func (DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	if err := ctx.Err(); err != nil {
 		return Document{}, err
-	}
-	cur, err := w.Read(ctx, c.Path)
-	switch {
-	case c.Create && err == nil:
-		return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile", ErrRejected, c.Path.Rel)
-	case c.Create && errors.Is(err, fs.ErrNotExist):
-		cur = Document{Mode: 0o644}
-	case err != nil:
-		return Document{}, err
-	case !bytes.Equal(cur.Content, c.Base.Content):
-		return Document{}, fmt.Errorf("%w: %s changed on disk since it was read; read it again", ErrRejected, c.Path.Rel)
 	}
 	root, err := os.OpenRoot(c.Path.Root)
 	if err != nil {
@@ -80,38 +141,79 @@ func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	}
 	defer root.Close()
 	rel := filepath.FromSlash(c.Path.Rel)
-	if dir := filepath.Dir(rel); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return Document{}, fmt.Errorf("create directory %s: %w", dir, err)
+
+	cur, err := readIn(root, c.Path.Rel)
+	switch {
+	case c.Create && err == nil:
+		return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
+	case c.Create && errors.Is(err, fs.ErrNotExist):
+		if dir := filepath.Dir(rel); dir != "." {
+			if err := root.MkdirAll(dir, 0o777); err != nil { // umask applies, as for any new directory
+				return Document{}, fmt.Errorf("create directory %s: %w", filepath.ToSlash(dir), err)
+			}
 		}
+	case err != nil:
+		return Document{}, err
+	case !bytes.Equal(cur.Content, c.Base.Content):
+		return Document{}, fmt.Errorf("%w: %s changed on disk since it was read; read it again", ErrRejected, c.Path.Rel)
 	}
-	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+".cb-tmp")
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, cur.Mode.Perm())
+
+	tmp, fi, err := writeTemp(root, rel, c.After, cur.Mode, c.Create)
 	if err != nil {
 		return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
 	}
-	_, werr := f.Write(c.After)
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = root.Chmod(tmp, cur.Mode.Perm()) // umask must not narrow the mode
-	}
-	if werr == nil {
-		werr = root.Rename(tmp, rel)
-	}
-	if werr != nil {
+	if c.Create {
+		err = root.Link(tmp, rel)
 		_ = root.Remove(tmp)
-		return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, werr)
+		if errors.Is(err, fs.ErrExist) {
+			return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
+		}
+	} else {
+		err = root.Rename(tmp, rel)
+		if err != nil {
+			_ = root.Remove(tmp)
+		}
 	}
-	fi, err := root.Stat(rel)
 	if err != nil {
-		return Document{}, err
+		return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
 	}
 	return Document{Content: c.After, Stamp: stampOf(fi), Mode: fi.Mode().Perm()}, nil
+}
+
+// writeTemp writes content to a new, uniquely named file beside rel and
+// returns its name and its state after the write (a rename keeps the
+// modification time, so this is the stamp of the renamed file too).
+func writeTemp(root *os.Root, rel string, content []byte, mode fs.FileMode, create bool) (string, fs.FileInfo, error) {
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+"."+hex.EncodeToString(rnd[:])+".cb-tmp")
+	perm := mode.Perm()
+	if create {
+		perm = 0o666 // umask applies, as for a file any editor creates
+	}
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return "", nil, err
+	}
+	_, err = f.Write(content)
+	if err == nil {
+		err = f.Sync() // the rename must not publish a file whose data is not on disk
+	}
+	if err == nil && !create {
+		err = f.Chmod(perm) // the umask must not narrow an existing file's mode
+	}
+	var fi fs.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return "", nil, err
+	}
+	return tmp, fi, nil
 }
 
 func stampOf(fi fs.FileInfo) filestate.Stamp {

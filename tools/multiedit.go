@@ -1,11 +1,133 @@
 package tools
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+)
 
-// MultiEdit is a placeholder being built; it answers with an error.
+const multiEditDescription = `Make several edits to one file at once, all or nothing. Each edit is like edit_file: its old_string must occur exactly once, in the file as the edits before it left it. If any edit fails, none is applied. Read the file first.`
+
+type multiEditInput struct {
+	Path  string          `json:"path" jsonschema:"the file to edit: relative to the workspace root, or absolute inside the workspace"`
+	Edits []multiEditStep `json:"edits" jsonschema:"the edits, applied in order"`
+}
+
+type multiEditStep struct {
+	OldString string `json:"old_string" jsonschema:"the exact text to replace; must occur exactly once at this step"`
+	NewString string `json:"new_string" jsonschema:"the text to put in its place"`
+}
+
+// MultiEdit is the multi_edit tool.
 func MultiEdit(tc *ToolContext) Tool {
-	type input struct{}
-	return NewTool("multi_edit", "multi_edit (not built yet)", func(ctx context.Context, in input) (Result, error) {
-		return Errorf("multi_edit is not available yet"), nil
+	return NewTool("multi_edit", multiEditDescription, func(ctx context.Context, in multiEditInput) (Result, error) {
+		return tc.multiEdit(ctx, in)
 	})
+}
+
+func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result, error) {
+	if len(in.Edits) == 0 {
+		return Errorf("edits is empty: give at least one {old_string, new_string}"), nil
+	}
+	p, doc, err := tc.openDoc(ctx, in.Path)
+	if err != nil {
+		return docError(in.Path, err), ctx.Err()
+	}
+	if LooksBinary(doc.Content) {
+		return Errorf("%s is a binary file; multi_edit edits text files only", in.Path), nil
+	}
+	warning := tc.FileStates(ctx).CheckRead(p.Abs)
+	cur := doc.Content
+	var spans editSpans
+	for i, step := range in.Edits {
+		fail := func(msg string) (Result, error) {
+			msg = strings.TrimPrefix(msg, "Error: ")
+			return Errorf("edit %d of %d: %s\nNo edit was applied.", i+1, len(in.Edits), msg), nil
+		}
+		switch {
+		case step.OldString == step.NewString:
+			return fail("old_string and new_string are identical; the edit would change nothing")
+		case step.OldString == "":
+			return fail("old_string is empty: give the exact text to replace")
+		}
+		e, msg := findEdit(cur, step.OldString, step.NewString)
+		if msg != "" {
+			return fail(msg)
+		}
+		next, err := applyEdits(cur, []TextEdit{e})
+		if err != nil {
+			return fail(err.Error())
+		}
+		spans.add(e.Start, e.End, len(e.NewText))
+		cur = next
+	}
+	c := Change{Path: p, Base: doc, Edits: spans.edits(cur), After: cur}
+	return tc.commit(ctx, "multi_edit", c, warning)
+}
+
+// editSpans tracks, across edits applied one after another, which
+// ranges of the original text were replaced by which ranges of the
+// current text, so the editor receives edits against the original
+// buffer: one per separate place, merged where later edits overlap or
+// touch earlier ones.
+type editSpans []editSpan
+
+type editSpan struct {
+	baseStart, baseEnd int // replaced range of the original text
+	curStart, curEnd   int // its replacement in the current text
+}
+
+// add records that the current text's [start,end) became newLen bytes.
+func (s *editSpans) add(start, end, newLen int) {
+	m := editSpan{curStart: start, curEnd: end, baseStart: s.toBase(start, false), baseEnd: s.toBase(end, true)}
+	var out editSpans
+	for _, sp := range *s {
+		if sp.curEnd < start || sp.curStart > end {
+			out = append(out, sp)
+			continue
+		}
+		// Overlapping or touching: one span covers both.
+		m.curStart, m.curEnd = min(m.curStart, sp.curStart), max(m.curEnd, sp.curEnd)
+		m.baseStart, m.baseEnd = min(m.baseStart, sp.baseStart), max(m.baseEnd, sp.baseEnd)
+	}
+	shift := newLen - (end - start)
+	m.curEnd += shift
+	for i := range out {
+		if out[i].curStart > end {
+			out[i].curStart += shift
+			out[i].curEnd += shift
+		}
+	}
+	out = append(out, m)
+	slices.SortFunc(out, func(a, b editSpan) int { return cmp.Compare(a.curStart, b.curStart) })
+	*s = out
+}
+
+// toBase maps an offset of the current text to the original text. An
+// offset inside replaced text maps to the start or end of what it
+// replaced.
+func (s editSpans) toBase(off int, end bool) int {
+	delta := 0
+	for _, sp := range s {
+		if sp.curStart < off && off < sp.curEnd {
+			if end {
+				return sp.baseEnd
+			}
+			return sp.baseStart
+		}
+		if sp.curEnd <= off {
+			delta += (sp.curEnd - sp.curStart) - (sp.baseEnd - sp.baseStart)
+		}
+	}
+	return off - delta
+}
+
+// edits returns the spans as TextEdits against the original text.
+func (s editSpans) edits(cur []byte) []TextEdit {
+	out := make([]TextEdit, len(s))
+	for i, sp := range s {
+		out[i] = TextEdit{Start: sp.baseStart, End: sp.baseEnd, NewText: string(cur[sp.curStart:sp.curEnd])}
+	}
+	return out
 }

@@ -1,11 +1,44 @@
 package tools
 
-import "context"
+import (
+	"bytes"
+	"context"
+	"errors"
+)
 
-// WriteFile is a placeholder being built; it answers with an error.
+const writeFileDescription = `Create a file, or replace the whole content of an existing one. Parent directories are created as needed. Creating a new file needs no prior read; to change part of an existing file prefer edit_file, and read a file before you overwrite it.`
+
+type writeFileInput struct {
+	Path    string `json:"path" jsonschema:"the file to write: relative to the workspace root, or absolute inside the workspace"`
+	Content string `json:"content" jsonschema:"the complete new content of the file"`
+}
+
+// WriteFile is the write_file tool. Over an existing file it sends a
+// minimal line diff rather than a whole-file replacement, so the editor
+// shows the user only the lines that change.
 func WriteFile(tc *ToolContext) Tool {
-	type input struct{}
-	return NewTool("write_file", "write_file (not built yet)", func(ctx context.Context, in input) (Result, error) {
-		return Errorf("write_file is not available yet"), nil
+	return NewTool("write_file", writeFileDescription, func(ctx context.Context, in writeFileInput) (Result, error) {
+		return tc.writeFile(ctx, in)
 	})
+}
+
+func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result, error) {
+	after := []byte(in.Content)
+	p, doc, err := tc.openDoc(ctx, in.Path)
+	if errors.Is(err, ErrNotExist) {
+		c := Change{Path: p, Create: true, Edits: []TextEdit{{NewText: in.Content}}, After: after}
+		return tc.commit(ctx, "write_file", c, "")
+	}
+	if err != nil {
+		return docError(in.Path, err), ctx.Err()
+	}
+	if LooksBinary(doc.Content) {
+		return Errorf("%s is a binary file; write_file does not overwrite binary files", in.Path), nil
+	}
+	if bytes.Equal(doc.Content, after) {
+		return Text("No changes: " + p.Rel + " already has this content."), nil
+	}
+	warning := tc.FileStates(ctx).CheckRead(p.Abs)
+	c := Change{Path: p, Base: doc, Edits: lineEdits(doc.Content, after), After: after}
+	return tc.commit(ctx, "write_file", c, warning)
 }

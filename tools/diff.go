@@ -1,0 +1,281 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// diffContext is the number of unchanged lines shown around a change.
+const diffContext = 3
+
+// Caps that keep a diff "compact" in a tool result: the model needs to
+// see what happened, not a second copy of a rewritten file.
+const (
+	maxDiffLines = 200
+	maxDiffBytes = 32 << 10
+)
+
+// fileDiff is what a write changed, in lines.
+type fileDiff struct {
+	Added, Removed int
+	// Unified is a unified diff, capped at maxDiffLines/maxDiffBytes
+	// with a note saying how much was left out.
+	Unified string
+}
+
+// diffEdits computes the line stats and a unified diff of applying
+// edits (sorted, non-overlapping) to before. It looks only at windows
+// around the edits, so a one-line edit of a 10 MB file costs one scan
+// for line numbers, not a diff of the whole file.
+func diffEdits(rel string, create bool, before []byte, edits []TextEdit) fileDiff {
+	from, to := "a/"+rel, "b/"+rel
+	if create {
+		from = "/dev/null"
+	}
+	var (
+		d        fileDiff
+		b        strings.Builder
+		lineBase int // lines of before preceding the current window
+		scanned  int // bytes of before counted into lineBase
+		delta    int // lines added minus removed by earlier windows
+		lines    int // diff lines written
+		omitted  int // diff lines left out by the caps
+	)
+	for i := 0; i < len(edits); {
+		// A window is the edits' lines plus context, merged with the next
+		// edit's window when they touch, as a whole-file diff would.
+		ws := startOfLine(before, edits[i].Start)
+		ws = backLines(before, ws, diffContext)
+		we := forwardLines(before, endOfLine(before, edits[i].End), diffContext)
+		j := i + 1
+		for j < len(edits) {
+			ns := backLines(before, startOfLine(before, edits[j].Start), diffContext)
+			if ns > we {
+				break
+			}
+			we = forwardLines(before, endOfLine(before, edits[j].End), diffContext)
+			j++
+		}
+		lineBase += bytes.Count(before[scanned:ws], nl)
+		scanned = ws
+
+		oldText := string(before[ws:we])
+		newText := spliceWindow(before, ws, we, edits[i:j])
+		u, err := udiff.ToUnifiedDiff(from, to, oldText, udiff.Lines(oldText, newText), diffContext)
+		if err != nil { // cannot happen: udiff.Lines made the edits for this text
+			d.Unified = fmt.Sprintf("(diff unavailable: %v)\n", err)
+			return d
+		}
+		for _, h := range u.Hunks {
+			var hb strings.Builder
+			fromCount, toCount := 0, 0
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case udiff.Delete:
+					fromCount++
+					d.Removed++
+					hb.WriteByte('-')
+				case udiff.Insert:
+					toCount++
+					d.Added++
+					hb.WriteByte('+')
+				default:
+					fromCount++
+					toCount++
+					hb.WriteByte(' ')
+				}
+				hb.WriteString(l.Content)
+				if !strings.HasSuffix(l.Content, "\n") {
+					hb.WriteString("\n\\ No newline at end of file\n")
+				}
+			}
+			header := fmt.Sprintf("@@ -%s +%s @@\n",
+				hunkRange(h.FromLine+lineBase, fromCount),
+				hunkRange(h.ToLine+lineBase+delta, toCount))
+			body := hb.String()
+			n := 1 + strings.Count(body, "\n")
+			if omitted > 0 || lines+n > maxDiffLines || b.Len()+len(header)+len(body) > maxDiffBytes {
+				omitted += n
+				continue
+			}
+			if b.Len() == 0 {
+				fmt.Fprintf(&b, "--- %s\n+++ %s\n", from, to)
+			}
+			b.WriteString(header)
+			b.WriteString(body)
+			lines += n
+		}
+		delta += strings.Count(newText, "\n") - strings.Count(oldText, "\n")
+		i = j
+	}
+	if omitted > 0 {
+		fmt.Fprintf(&b, "... (%d more diff lines not shown)\n", omitted)
+	}
+	d.Unified = b.String()
+	return d
+}
+
+var nl = []byte{'\n'}
+
+// hunkRange formats one side of a hunk header the way GNU diff does.
+func hunkRange(line, count int) string {
+	switch count {
+	case 0:
+		return fmt.Sprintf("%d,0", line-1)
+	case 1:
+		return fmt.Sprint(line)
+	}
+	return fmt.Sprintf("%d,%d", line, count)
+}
+
+// spliceWindow returns before[ws:we] with edits (all inside it) applied.
+func spliceWindow(before []byte, ws, we int, edits []TextEdit) string {
+	var b strings.Builder
+	pos := ws
+	for _, e := range edits {
+		b.Write(before[pos:e.Start])
+		b.WriteString(e.NewText)
+		pos = e.End
+	}
+	b.Write(before[pos:we])
+	return b.String()
+}
+
+// startOfLine returns the offset of the start of the line holding off.
+func startOfLine(s []byte, off int) int {
+	return bytes.LastIndexByte(s[:off], '\n') + 1
+}
+
+// endOfLine returns the offset just past the newline that ends the line
+// holding off (or len(s)). An offset at a line start counts as inside
+// that line, so insertions there see the line they join.
+func endOfLine(s []byte, off int) int {
+	if i := bytes.IndexByte(s[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(s)
+}
+
+// backLines moves the line start off back by n lines.
+func backLines(s []byte, off, n int) int {
+	for ; n > 0 && off > 0; n-- {
+		off = startOfLine(s, off-1)
+	}
+	return off
+}
+
+// forwardLines moves the line start off forward by n lines.
+func forwardLines(s []byte, off, n int) int {
+	for ; n > 0 && off < len(s); n-- {
+		off = endOfLine(s, off)
+	}
+	return off
+}
+
+// lineEdits returns a minimal set of line-aligned TextEdits that turn
+// before into after: what write_file sends to an editor instead of a
+// whole-file replacement, so the user reviews only what changed.
+// The common prefix and suffix are stripped first, which keeps the
+// diff cheap when a large file changes in one place.
+func lineEdits(before, after []byte) []TextEdit {
+	if bytes.Equal(before, after) {
+		return nil
+	}
+	p := commonPrefix(before, after)
+	p = startOfLine(before, p) // the shared prefix ends at a line start in both
+	s := commonSuffix(before[p:], after[p:])
+	if s > 0 {
+		// Start the shared suffix just after a newline inside it, so it
+		// begins at a line start in both texts.
+		tail := before[len(before)-s:]
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 && i+1 < len(tail) {
+			s -= i + 1
+		} else {
+			s = 0
+		}
+	}
+	oldMid := string(before[p : len(before)-s])
+	newMid := string(after[p : len(after)-s])
+	ue := udiff.Lines(oldMid, newMid)
+	out := make([]TextEdit, len(ue))
+	for i, e := range ue {
+		out[i] = TextEdit{Start: p + e.Start, End: p + e.End, NewText: e.New}
+	}
+	return out
+}
+
+// commonPrefix returns the length of the longest common prefix, comparing
+// in blocks so that memcmp does the work on large files.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	const block = 4096
+	i := 0
+	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
+		i += block
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix returns the length of the longest common suffix.
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	const block = 4096
+	i := 0
+	for i+block <= n && bytes.Equal(a[len(a)-i-block:len(a)-i], b[len(b)-i-block:len(b)-i]) {
+		i += block
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
+
+// applyEdits returns base with edits applied, or an error if the edits
+// are not sorted, overlap or fall outside base.
+func applyEdits(base []byte, edits []TextEdit) ([]byte, error) {
+	size := len(base)
+	last := 0
+	for i, e := range edits {
+		if e.Start < last || e.End < e.Start || e.End > len(base) {
+			return nil, fmt.Errorf("edit %d [%d,%d) is out of order or out of range (base %d bytes)", i, e.Start, e.End, len(base))
+		}
+		last = e.End
+		size += len(e.NewText) - (e.End - e.Start)
+	}
+	out := make([]byte, 0, size)
+	pos := 0
+	for _, e := range edits {
+		out = append(out, base[pos:e.Start]...)
+		out = append(out, e.NewText...)
+		pos = e.End
+	}
+	return append(out, base[pos:]...), nil
+}
+
+// editsProduce reports whether applying edits to base gives exactly
+// after, without building the result: the invariant every Change keeps.
+func editsProduce(base []byte, edits []TextEdit, after []byte) bool {
+	pos, out := 0, 0
+	for _, e := range edits {
+		if e.Start < pos || e.End < e.Start || e.End > len(base) {
+			return false
+		}
+		keep := base[pos:e.Start]
+		if out+len(keep)+len(e.NewText) > len(after) || !bytes.Equal(after[out:out+len(keep)], keep) {
+			return false
+		}
+		out += len(keep)
+		if string(after[out:out+len(e.NewText)]) != e.NewText {
+			return false
+		}
+		out += len(e.NewText)
+		pos = e.End
+	}
+	return bytes.Equal(after[out:], base[pos:])
+}
