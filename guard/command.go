@@ -1,0 +1,276 @@
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrCommandRefused is wrapped by every refusal of the command guard.
+var ErrCommandRefused = errors.New("command refused")
+
+// CommandGuard refuses command lines that must never run from an agent.
+// It parses the line as bash so it sees every simple command — after
+// quoting, lists, pipes, substitutions, `sh -c` strings, eval and
+// wrappers such as env, nice or timeout — instead of matching the raw
+// string. It is a floor: the sandbox (Landlock) is the boundary.
+type CommandGuard struct {
+	// Roots are the real absolute workspace folders.
+	Roots []string
+	// WorkRoot is where relative paths resolve when no cwd is given; in
+	// internal mode it lies inside a root's .catbuddy/ and stays usable.
+	WorkRoot string
+	// Home is the user's home directory ("~" and $HOME).
+	Home string
+	// URL judges the hosts of URLs and addresses named in commands.
+	URL *URLGuard
+}
+
+// maxDepth bounds nested `sh -c` / eval re-parsing.
+const maxDepth = 8
+
+// Check parses cmdline and returns an error wrapping ErrCommandRefused
+// that names the offending part and the reason, or nil. cwd is the
+// directory the command will run in.
+func (g *CommandGuard) Check(cmdline, cwd string) error {
+	if cwd == "" {
+		cwd = g.WorkRoot
+	}
+	return g.check(cmdline, cwd, 0)
+}
+
+func (g *CommandGuard) check(src, cwd string, depth int) error {
+	if depth > maxDepth {
+		return refuse(src, "nests shells or eval too deeply to inspect")
+	}
+	// A nested script may hold parts only known at run time; a neutral
+	// word keeps it parsable and cannot hide a rule's target.
+	src = strings.ReplaceAll(src, dynamic, "DYNAMIC")
+	if strings.ContainsRune(src, 0) {
+		return refuse(src, "contains a NUL byte")
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return refuse(src, fmt.Sprintf("cannot be parsed, so it cannot be checked: %v", err))
+	}
+	var found error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			found = g.checkFunc(n)
+		case *syntax.Stmt:
+			found = g.checkStmtStdin(n, cwd, depth)
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				found = g.checkPipeline(n, cwd, depth)
+			}
+		case *syntax.Redirect:
+			found = g.checkRedirect(n, cwd)
+		case *syntax.CallExpr:
+			found = g.checkCall(n, cwd, depth)
+		}
+		return found == nil
+	})
+	return found
+}
+
+// refuse builds the error the model sees.
+func refuse(what, why string) error {
+	return fmt.Errorf("%w: %q %s", ErrCommandRefused, truncateCmd(what), why)
+}
+
+func truncateCmd(s string) string {
+	if len(s) > 120 {
+		return s[:120] + "…"
+	}
+	return s
+}
+
+// checkFunc refuses a function that calls itself: the fork bomb
+// `:(){ :|:& };:` and its renamings.
+func (g *CommandGuard) checkFunc(fd *syntax.FuncDecl) error {
+	if fd.Name == nil || fd.Body == nil {
+		return nil
+	}
+	name := fd.Name.Value
+	recursive := false
+	syntax.Walk(fd.Body, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && wordText(c.Args[0]) == name {
+			recursive = true
+		}
+		return !recursive
+	})
+	if recursive {
+		return refuse(name+"(){…}", "defines a function that calls itself (fork bomb pattern)")
+	}
+	return nil
+}
+
+// checkPipeline refuses a download piped into an interpreter, and
+// judges a script echoed into a shell like `sh -c`.
+func (g *CommandGuard) checkPipeline(b *syntax.BinaryCmd, cwd string, depth int) error {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) {
+			flatten(bc.X)
+			flatten(bc.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(b.X)
+	flatten(b.Y)
+	downloaded, echoed := "", ""
+	for _, s := range stages {
+		n := stmtCommandName(s)
+		switch {
+		case downloaders[n]:
+			downloaded = n
+		case n == "echo" || n == "printf":
+			if c, ok := s.Cmd.(*syntax.CallExpr); ok {
+				echoed = strings.Join(operands(unwrap(words(c.Args))[1:]), " ")
+			}
+		case downloaded != "" && interpreters[n]:
+			return refuse(downloaded+" … | "+n, "pipes a download into an interpreter; download to a file and inspect it first")
+		case echoed != "" && shells[n]:
+			if err := g.check(echoed, cwd, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// stmtCommandName returns the effective command a statement runs, after
+// wrappers, or "".
+func stmtCommandName(s *syntax.Stmt) string {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return ""
+	}
+	args := unwrap(words(c.Args))
+	if len(args) == 0 {
+		return ""
+	}
+	return commandName(args[0])
+}
+
+// checkRedirect refuses writes onto block devices and into .catbuddy/,
+// and /dev/tcp connections to internal addresses.
+func (g *CommandGuard) checkRedirect(r *syntax.Redirect, cwd string) error {
+	if r.Word == nil {
+		return nil
+	}
+	target := wordText(r.Word)
+	if strings.HasPrefix(target, "/dev/tcp/") || strings.HasPrefix(target, "/dev/udp/") {
+		host := strings.Split(strings.TrimPrefix(strings.TrimPrefix(target, "/dev/tcp/"), "/dev/udp/"), "/")[0]
+		if err := g.checkHost(host, target); err != nil {
+			return err
+		}
+	}
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+	default:
+		return nil
+	}
+	if isBlockDevice(target) {
+		return refuse("> "+target, "writes onto a block device")
+	}
+	if g.touchesStateDir(target, cwd) {
+		return refuse("> "+target, "writes into .catbuddy/, which holds cb-ls's own state")
+	}
+	return nil
+}
+
+// abs resolves a word naming a path against cwd, expanding ~ and $HOME.
+func (g *CommandGuard) abs(p, cwd string) string {
+	switch {
+	case p == "~" || p == "$HOME" || p == "${HOME}":
+		p = g.Home
+	case strings.HasPrefix(p, "~/"):
+		p = filepath.Join(g.Home, p[2:])
+	case strings.HasPrefix(p, "$HOME/"):
+		p = filepath.Join(g.Home, p[6:])
+	case strings.HasPrefix(p, "${HOME}/"):
+		p = filepath.Join(g.Home, p[8:])
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// inStateDir reports whether abs lies in a root's .catbuddy/ outside
+// the work root (which in internal mode is .catbuddy/workspace).
+func (g *CommandGuard) inStateDir(abs string) bool {
+	for _, r := range g.Roots {
+		sd := filepath.Join(r, StateDir)
+		if _, ok := within(sd, abs); !ok {
+			continue
+		}
+		if _, wOK := within(sd, g.WorkRoot); wOK && g.WorkRoot != "" {
+			if _, ok := within(g.WorkRoot, abs); ok {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// touchesStateDir reports whether the path word p names something in
+// .catbuddy/: resolved against cwd, or — since a command may cd first —
+// through a .catbuddy component anywhere in it, outside the work root.
+func (g *CommandGuard) touchesStateDir(p, cwd string) bool {
+	abs := g.abs(p, cwd)
+	if g.inStateDir(abs) {
+		return true
+	}
+	if !slices.Contains(strings.Split(filepath.ToSlash(p), "/"), StateDir) {
+		return false
+	}
+	if g.WorkRoot != "" && strings.Contains(g.WorkRoot, "/"+StateDir+"/") {
+		if _, ok := within(g.WorkRoot, abs); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isBlockDevice reports whether p names a disk, partition or volume.
+func isBlockDevice(p string) bool {
+	p = filepath.Clean(p)
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	name := strings.TrimPrefix(p, "/dev/")
+	for _, pre := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk/", "mapper/", "dm-", "loop", "md", "sr", "nbd", "zram", "root"} {
+		if strings.HasPrefix(name, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkHost refuses an internal host named in a command, unless the
+// URL guard's allow-list opens it.
+func (g *CommandGuard) checkHost(host, context string) error {
+	if host == "" {
+		return nil
+	}
+	if g.URL != nil && g.URL.allowed(host, "") {
+		return nil
+	}
+	if r, bad := BlockedHost(host); bad {
+		return refuse(context, fmt.Sprintf("reaches %s, which is %s", host, r))
+	}
+	return nil
+}
