@@ -164,6 +164,13 @@ func (DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	}
 	if c.Create {
 		err = root.Link(tmp, rel)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// A filesystem without hard links: fall back to a checked
+			// rename, which leaves only a tiny window for a racing create.
+			if _, serr := root.Lstat(rel); errors.Is(serr, fs.ErrNotExist) {
+				err = root.Rename(tmp, rel)
+			}
+		}
 		_ = root.Remove(tmp)
 		if errors.Is(err, fs.ErrExist) {
 			return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)

@@ -22,6 +22,9 @@ func notFoundHint(content []byte, old string) string {
 	}
 	end := min(start+len(olds), len(lines))
 	region := strings.Join(lines[start:end], "\n")
+	if strings.HasSuffix(old, "\n") {
+		region += "\n" // the region's last line ends in a newline in the file too
+	}
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nThe closest text is at %s", lineSpan(start+1, end))

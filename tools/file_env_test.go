@@ -99,3 +99,40 @@ func (e *fileEnv) phases() []EditPhase {
 }
 
 type argMap = map[string]any
+
+// fakeWorkspace wraps another Workspace, records the Changes it is
+// given and can refuse them, as an editor whose user says no.
+type fakeWorkspace struct {
+	Workspace
+	reject error // if set, Apply returns it and changes nothing
+
+	mu      sync.Mutex
+	changes []Change
+}
+
+func (w *fakeWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
+	w.mu.Lock()
+	w.changes = append(w.changes, c)
+	w.mu.Unlock()
+	if w.reject != nil {
+		return Document{}, w.reject
+	}
+	return w.Workspace.Apply(ctx, c)
+}
+
+func (w *fakeWorkspace) last(t *testing.T) Change {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.changes) == 0 {
+		t.Fatal("no change reached the workspace")
+	}
+	return w.changes[len(w.changes)-1]
+}
+
+// useFake puts a fakeWorkspace in front of the disk.
+func (e *fileEnv) useFake() *fakeWorkspace {
+	w := &fakeWorkspace{Workspace: DiskWorkspace{}}
+	e.tc.Workspace = w
+	return w
+}
