@@ -1,0 +1,183 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// method is one LSP method the server handles.
+type method struct {
+	// async handlers run concurrently with later messages: requests that
+	// may take long or call the client. Everything else, notably the text
+	// synchronisation notifications, runs in wire order on the read loop,
+	// so the overlay always reflects every didChange that came before.
+	async bool
+	fn    func(ctx context.Context, params jsonrpc2.RawMessage) (any, error)
+}
+
+// methodTable lists every method the server answers; anything else is
+// MethodNotFound (requests) or ignored (notifications).
+func (s *Server) methodTable() map[string]method {
+	sync := func(fn func(context.Context, jsonrpc2.RawMessage) (any, error)) method { return method{fn: fn} }
+	async := func(fn func(context.Context, jsonrpc2.RawMessage) (any, error)) method {
+		return method{async: true, fn: fn}
+	}
+	return map[string]method{
+		protocol.MethodInitialize:                         sync(s.initialize),
+		protocol.MethodInitialized:                        async(s.initialized),
+		protocol.MethodShutdown:                           sync(s.shutdown),
+		protocol.MethodExit:                               sync(s.exit),
+		protocol.MethodSetTrace:                           sync(noop),
+		protocol.MethodTextDocumentDidOpen:                sync(s.didOpen),
+		protocol.MethodTextDocumentDidChange:              sync(s.didChange),
+		protocol.MethodTextDocumentDidClose:               sync(s.didClose),
+		protocol.MethodTextDocumentDidSave:                sync(s.didSave),
+		protocol.MethodWorkspaceDidChangeWorkspaceFolders: sync(s.didChangeWorkspaceFolders),
+		protocol.MethodWorkspaceDidChangeConfiguration:    sync(s.didChangeConfiguration),
+		protocol.MethodWindowWorkDoneProgressCancel:       sync(s.workDoneProgressCancel),
+		protocol.MethodTextDocumentCodeAction:             async(s.codeAction),
+		protocol.MethodWorkspaceExecuteCommand:            async(s.executeCommand),
+	}
+}
+
+func noop(context.Context, jsonrpc2.RawMessage) (any, error) { return nil, nil }
+
+// handle is the connection's jsonrpc2 handler (wrapped by
+// jsonrpc2.CancelHandler). It never returns an error for a notification:
+// jsonrpc2 would tear the connection down, and a bad notification from
+// the editor must not end the session.
+func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+	name := req.Method()
+	isCall := req.IsCall()
+	if name == protocol.MethodCancelRequest {
+		s.cancelRequest(req.Params())
+		return nil, nil
+	}
+	m, ok := s.methods[name]
+	if !ok {
+		if !isCall {
+			s.log.Debug("ignoring notification", "method", name)
+			return nil, nil
+		}
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", name)
+	}
+	if err := s.admit(name); err != nil {
+		if !isCall {
+			s.log.Debug("dropping notification", "method", name, "reason", err)
+			return nil, nil
+		}
+		return nil, err
+	}
+	if m.async {
+		jsonrpc2.Async(ctx)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("handler panicked", "method", name, "panic", p, "stack", string(debug.Stack()))
+			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s failed internally: %v", name, p)
+		}
+		if !isCall {
+			if err != nil {
+				s.log.Warn("notification failed", "method", name, "error", err)
+			}
+			result, err = nil, nil
+		}
+	}()
+	result, err = m.fn(ctx, req.Params())
+	if isCall && ctx.Err() != nil && name != protocol.MethodShutdown {
+		return nil, protocol.ErrRequestCancelled
+	}
+	return result, err
+}
+
+// admit applies the lifecycle: nothing but initialize before it, nothing
+// but exit after shutdown.
+func (s *Server) admit(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case name == protocol.MethodExit:
+		return nil
+	case s.state == stateNew && name != protocol.MethodInitialize:
+		return jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "server not initialized")
+	case s.state != stateNew && name == protocol.MethodInitialize:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
+	case s.state == stateShutdown:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	}
+	return nil
+}
+
+// cancelRequest handles $/cancelRequest for numeric and string ids. The
+// cancelled handler answers with RequestCancelled (-32800).
+func (s *Server) cancelRequest(raw jsonrpc2.RawMessage) {
+	var p protocol.CancelParams
+	if err := protocol.Unmarshal(raw, &p); err != nil {
+		s.log.Warn("malformed $/cancelRequest", "error", err)
+		return
+	}
+	switch id := p.ID.(type) {
+	case protocol.Integer:
+		s.cancelByID(jsonrpc2.NewNumberID(int64(id)))
+	case protocol.String:
+		s.cancelByID(jsonrpc2.NewStringID(string(id)))
+	default:
+		s.log.Warn("malformed $/cancelRequest: no id")
+	}
+}
+
+// decodeParams decodes raw into v, answering malformed params with
+// InvalidParams.
+func decodeParams(raw jsonrpc2.RawMessage, v any) error {
+	if len(raw) == 0 {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing params")
+	}
+	if err := protocol.Unmarshal(raw, v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	}
+	return nil
+}
+
+// invalidParams is the error for params that decode but make no sense.
+func invalidParams(format string, args ...any) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(format, args...))
+}
+
+// codec marshals payloads with the protocol package's union-aware
+// encoder; it is what protocol.NewServer installs, rebuilt here because
+// that one is unexported.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case jsonrpc2.RawMessage:
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	case *jsonrpc2.RawMessage:
+		if m == nil || *m == nil {
+			return []byte("null"), nil
+		}
+		return *m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}
+
+// isCancelled reports whether err is a cancellation.
+func isCancelled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

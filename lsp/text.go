@@ -1,0 +1,212 @@
+package lsp
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// Chunk sizes of Text. A keystroke touches one chunk (a memmove of a few
+// KB at most) and finding a chunk scans a compact slice of headers, so a
+// one-character edit costs about the same in a 10 MB document as in a
+// small one; see BenchmarkDidChange.
+const (
+	chunkTarget = 16 << 10
+	chunkMax    = 2 * chunkTarget
+)
+
+// Text is a mutable document body stored as a sequence of chunks, each
+// ending on a UTF-8 rune boundary, with its newline count cached. It is
+// not safe for concurrent use; Buffer guards it.
+type Text struct {
+	chunks []chunk
+	size   int
+	lines  int // number of '\n' bytes
+}
+
+type chunk struct {
+	b  []byte
+	nl int
+}
+
+// NewText returns a Text holding a copy of b.
+func NewText(b []byte) *Text {
+	t := &Text{}
+	t.chunks = appendChunks(nil, b)
+	t.size = len(b)
+	for _, c := range t.chunks {
+		t.lines += c.nl
+	}
+	return t
+}
+
+// appendChunks splits b into chunks of about chunkTarget bytes, each an
+// exact-size copy, cut on rune boundaries.
+func appendChunks(dst []chunk, b []byte) []chunk {
+	for len(b) > 0 {
+		n := min(len(b), chunkTarget)
+		if n < len(b) {
+			n = runeCut(b, n)
+		}
+		piece := append([]byte(nil), b[:n]...)
+		dst = append(dst, chunk{b: piece, nl: bytes.Count(piece, nl)})
+		b = b[n:]
+	}
+	return dst
+}
+
+// runeCut moves n back to the start of the rune it falls in (at most 3
+// bytes); invalid UTF-8 is cut where it stands.
+func runeCut(b []byte, n int) int {
+	for i := 0; i < utf8.UTFMax-1 && n > 1 && !utf8.RuneStart(b[n]); i++ {
+		n--
+	}
+	return n
+}
+
+var nl = []byte{'\n'}
+
+// Len returns the size in bytes.
+func (t *Text) Len() int { return t.size }
+
+// Lines returns the number of newline characters.
+func (t *Text) Lines() int { return t.lines }
+
+// Bytes returns a copy of the whole content.
+func (t *Text) Bytes() []byte {
+	out := make([]byte, 0, t.size)
+	for _, c := range t.chunks {
+		out = append(out, c.b...)
+	}
+	return out
+}
+
+// Equal reports whether the content is exactly b, without copying.
+func (t *Text) Equal(b []byte) bool {
+	if len(b) != t.size {
+		return false
+	}
+	for _, c := range t.chunks {
+		if !bytes.Equal(c.b, b[:len(c.b)]) {
+			return false
+		}
+		b = b[len(c.b):]
+	}
+	return true
+}
+
+// locate returns the chunk holding byte offset off and the offset inside
+// it. An offset at a chunk boundary belongs to the earlier chunk, so an
+// append lands in the chunk that already holds the preceding text.
+func (t *Text) locate(off int) (ci, inner int) {
+	for i, c := range t.chunks {
+		if off <= len(c.b) {
+			return i, off
+		}
+		off -= len(c.b)
+	}
+	return len(t.chunks), 0
+}
+
+// Replace replaces the bytes [start, end) with s. Offsets must satisfy
+// 0 <= start <= end <= Len().
+func (t *Text) Replace(start, end int, s string) {
+	if len(t.chunks) == 0 {
+		t.chunks = appendChunks(nil, []byte(s))
+		t.size, t.lines = len(s), strCount(s)
+		return
+	}
+	ci, si := t.locate(start)
+	cj, ej := t.locate(end)
+	if ci == len(t.chunks) { // start == size: append to the last chunk
+		ci, si = len(t.chunks)-1, len(t.chunks[len(t.chunks)-1].b)
+	}
+	if cj == len(t.chunks) {
+		cj, ej = len(t.chunks)-1, len(t.chunks[len(t.chunks)-1].b)
+	}
+	t.size += len(s) - (end - start)
+	t.lines += strCount(s)
+	if ci == cj {
+		c := &t.chunks[ci]
+		removedNL := bytes.Count(c.b[si:ej], nl)
+		t.lines -= removedNL
+		newLen := len(c.b) + len(s) - (ej - si)
+		if newLen <= chunkMax {
+			c.nl += strCount(s) - removedNL
+			c.b = splice(c.b, si, ej, s, newLen)
+			if len(c.b) == 0 {
+				t.chunks = append(t.chunks[:ci], t.chunks[ci+1:]...)
+			}
+			return
+		}
+	} else {
+		t.lines -= bytes.Count(t.chunks[ci].b[si:], nl)
+		for k := ci + 1; k < cj; k++ {
+			t.lines -= t.chunks[k].nl
+		}
+		t.lines -= bytes.Count(t.chunks[cj].b[:ej], nl)
+	}
+	// General case: rebuild the affected chunks from prefix + s + suffix.
+	merged := make([]byte, 0, si+len(s)+len(t.chunks[cj].b)-ej)
+	merged = append(merged, t.chunks[ci].b[:si]...)
+	merged = append(merged, s...)
+	merged = append(merged, t.chunks[cj].b[ej:]...)
+	repl := appendChunks(nil, merged)
+	t.chunks = append(t.chunks[:ci], append(repl, t.chunks[cj+1:]...)...)
+}
+
+// splice returns b with b[i:j] replaced by s, reusing b's array when it
+// has room and growing it with 1/8 slack otherwise.
+func splice(b []byte, i, j int, s string, newLen int) []byte {
+	if newLen <= cap(b) {
+		old := len(b)
+		b = b[:max(old, newLen)]
+		copy(b[i+len(s):], b[j:old])
+		copy(b[i:], s)
+		return b[:newLen]
+	}
+	nb := make([]byte, newLen, newLen+newLen/8)
+	copy(nb, b[:i])
+	copy(nb[i:], s)
+	copy(nb[i+len(s):], b[j:])
+	return nb
+}
+
+func strCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+// lineStart returns the byte offset where line (0-based) starts, and the
+// chunk position there. ok is false when the text has fewer lines.
+func (t *Text) lineStart(line int) (off, ci, inner int, ok bool) {
+	if line == 0 {
+		return 0, 0, 0, true
+	}
+	if line > t.lines {
+		return t.size, len(t.chunks), 0, false
+	}
+	seen := 0
+	for i, c := range t.chunks {
+		if seen+c.nl < line {
+			seen += c.nl
+			off += len(c.b)
+			continue
+		}
+		// The wanted newline is in this chunk.
+		p := 0
+		for {
+			k := bytes.IndexByte(c.b[p:], '\n')
+			p += k + 1
+			seen++
+			if seen == line {
+				return off + p, i, p, true
+			}
+		}
+	}
+	return t.size, len(t.chunks), 0, false
+}

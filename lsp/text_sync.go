@@ -1,0 +1,72 @@
+package lsp
+
+import (
+	"context"
+	"path/filepath"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// The text synchronisation notifications run in wire order on the read
+// loop (see methodTable): they must be cheap and never call the client.
+
+func (s *Server) didOpen(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	d := p.TextDocument
+	b, err := s.overlay.Open(uri.URI(d.URI), string(d.LanguageID), d.Version, d.Text)
+	if err != nil {
+		return nil, err
+	}
+	s.adoptSingleFileRoot(b.Path)
+	return nil, nil
+}
+
+func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p protocol.DidChangeTextDocumentParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	return nil, s.overlay.Change(uri.URI(p.TextDocument.URI), p.TextDocument.Version, p.ContentChanges, s.PositionEncoding())
+}
+
+func (s *Server) didClose(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	return nil, s.overlay.Close(uri.URI(p.TextDocument.URI))
+}
+
+// didSave changes nothing: the buffer already holds what was saved, and
+// disk reads go to the disk.
+func (s *Server) didSave(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	return nil, nil
+}
+
+// adoptSingleFileRoot gives a session without workspace folders a root:
+// the directory of the first file opened. The guard then refuses anything
+// outside it, and picks internal mode if that directory is sensitive (the
+// home directory or /) and the mode is auto.
+func (s *Server) adoptSingleFileRoot(path string) {
+	s.mu.Lock()
+	g := s.guard
+	adopt := len(s.folders) == 0 && !s.single
+	if adopt {
+		s.single = true
+	}
+	s.mu.Unlock()
+	if !adopt {
+		return
+	}
+	dir := filepath.Dir(path)
+	if err := g.SetRoots([]string{dir}); err != nil {
+		s.log.Warn("single-file session: cannot use the file's directory as root", "dir", dir, "error", err)
+		return
+	}
+	s.log.Info("single-file session", "root", dir, "mode", g.Mode().String())
+}
