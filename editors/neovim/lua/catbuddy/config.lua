@@ -1,0 +1,214 @@
+-- catbuddy.config: the plugin's options, their defaults and validation, and
+-- the settings object the server reads (initializationOptions and the
+-- "catbuddy" section of workspace/configuration).
+local M = {}
+
+-- defaults are documented in doc/catbuddy.txt (|catbuddy-options|).
+M.defaults = {
+  cmd = { 'cb-ls', 'serve' },
+  cmd_env = nil,
+  provider = nil, -- "openai" | "anthropic"; nil lets the server decide
+  model = nil,
+  base_url = nil,
+  api_key = nil, -- string or function returning one; sent only at initialize
+  max_steps = nil,
+  custom_commands = {},
+  save_after_apply = true,
+  review = true, -- true | false | function(change, done)
+  autostart = true,
+  filetypes = nil, -- nil: every file buffer of the project
+  root_markers = { '.git' },
+  notify_progress = true,
+  open_transcript = false,
+  flags = {},
+}
+
+local function fail(fmt, ...)
+  return nil, 'catbuddy: ' .. string.format(fmt, ...)
+end
+
+local function is_list(t)
+  if type(t) ~= 'table' then
+    return false
+  end
+  local n = 0
+  for _ in pairs(t) do
+    n = n + 1
+  end
+  return n == #t
+end
+
+-- normalize_commands accepts a list of {id, title, prompt} or a map
+-- id -> {title, prompt} (the shorter form people write by hand) and returns
+-- a list sorted by id so the server sees a stable order.
+local function normalize_commands(cc)
+  if cc == nil then
+    return {}
+  end
+  if type(cc) ~= 'table' then
+    return fail('custom_commands: expected a table, got %s', type(cc))
+  end
+  local out = {}
+  if is_list(cc) then
+    for i, c in ipairs(cc) do
+      if type(c) ~= 'table' then
+        return fail('custom_commands[%d]: expected a table, got %s', i, type(c))
+      end
+      out[#out + 1] = { id = c.id, title = c.title, prompt = c.prompt }
+    end
+  else
+    for id, c in pairs(cc) do
+      if type(c) == 'string' then
+        c = { prompt = c }
+      end
+      if type(c) ~= 'table' then
+        return fail('custom_commands.%s: expected a table or a prompt string, got %s', tostring(id), type(c))
+      end
+      out[#out + 1] = { id = id, title = c.title, prompt = c.prompt }
+    end
+    table.sort(out, function(a, b)
+      return tostring(a.id) < tostring(b.id)
+    end)
+  end
+  local seen = {}
+  for i, c in ipairs(out) do
+    if type(c.id) ~= 'string' or not c.id:match('^[%w_%-%.]+$') then
+      return fail('custom_commands[%d]: id must be a word (letters, digits, _ - .), got %s', i, vim.inspect(c.id))
+    end
+    if c.id == 'fix' or c.id == 'explain' or c.id == 'ask' then
+      return fail('custom_commands[%d]: id %q is a built-in command', i, c.id)
+    end
+    if seen[c.id] then
+      return fail('custom_commands: id %q appears twice', c.id)
+    end
+    seen[c.id] = true
+    if type(c.prompt) ~= 'string' or c.prompt == '' then
+      return fail('custom_commands.%s: prompt must be a non-empty string', c.id)
+    end
+    if c.title ~= nil and type(c.title) ~= 'string' then
+      return fail('custom_commands.%s: title must be a string', c.id)
+    end
+    c.title = c.title or ('Agent: ' .. c.id)
+  end
+  return out
+end
+
+local checks = {
+  cmd = function(v)
+    if type(v) == 'string' then
+      return { v, 'serve' }
+    end
+    if not is_list(v) or #v == 0 then
+      return fail('cmd: expected a non-empty list of strings, got %s', vim.inspect(v))
+    end
+    for i, a in ipairs(v) do
+      if type(a) ~= 'string' then
+        return fail('cmd[%d]: expected a string, got %s', i, type(a))
+      end
+    end
+    return v
+  end,
+  provider = function(v)
+    if v ~= nil and v ~= 'openai' and v ~= 'anthropic' then
+      return fail('provider: expected "openai" or "anthropic", got %s', vim.inspect(v))
+    end
+    return v
+  end,
+  max_steps = function(v)
+    if v ~= nil and (type(v) ~= 'number' or v < 1 or v % 1 ~= 0) then
+      return fail('max_steps: expected a positive integer, got %s', vim.inspect(v))
+    end
+    return v
+  end,
+  review = function(v)
+    if type(v) ~= 'boolean' and type(v) ~= 'function' then
+      return fail('review: expected true, false or function(change, done), got %s', type(v))
+    end
+    return v
+  end,
+  api_key = function(v)
+    if v ~= nil and type(v) ~= 'string' and type(v) ~= 'function' then
+      return fail('api_key: expected a string or a function, got %s', type(v))
+    end
+    return v
+  end,
+  custom_commands = normalize_commands,
+}
+
+local types = {
+  model = 'string',
+  base_url = 'string',
+  save_after_apply = 'boolean',
+  autostart = 'boolean',
+  notify_progress = 'boolean',
+  open_transcript = 'boolean',
+  filetypes = 'table',
+  root_markers = 'table',
+  cmd_env = 'table',
+  flags = 'table',
+}
+
+--- resolve merges opts over the defaults and validates the result.
+--- It returns the config, or nil and an error naming the bad option;
+--- unknown keys are errors too, so a typo does not silently do nothing.
+function M.resolve(opts)
+  opts = opts or {}
+  if type(opts) ~= 'table' then
+    return fail('setup: expected a table of options, got %s', type(opts))
+  end
+  for k in pairs(opts) do
+    if M.defaults[k] == nil and types[k] == nil and checks[k] == nil then
+      return fail('unknown option %q', tostring(k))
+    end
+  end
+  local cfg = vim.deepcopy(M.defaults)
+  for k, v in pairs(opts) do
+    cfg[k] = v
+  end
+  for k, want in pairs(types) do
+    if cfg[k] ~= nil and type(cfg[k]) ~= want then
+      return fail('%s: expected a %s, got %s', k, want, type(cfg[k]))
+    end
+  end
+  for k, check in pairs(checks) do
+    local v, err = check(cfg[k])
+    if err then
+      return nil, err
+    end
+    cfg[k] = v
+  end
+  return cfg
+end
+
+--- settings is what the server reads from workspace/configuration (section
+--- "catbuddy"). It never carries the API key: the protocol accepts the key
+--- only from initializationOptions.
+function M.settings(cfg)
+  local s = {
+    provider = cfg.provider,
+    model = cfg.model,
+    baseUrl = cfg.base_url,
+    maxSteps = cfg.max_steps,
+  }
+  if cfg.custom_commands and #cfg.custom_commands > 0 then
+    s.customCommands = cfg.custom_commands
+  end
+  return s
+end
+
+--- init_options is the initializationOptions object: the settings plus the
+--- API key when one is configured.
+function M.init_options(cfg)
+  local s = M.settings(cfg)
+  local key = cfg.api_key
+  if type(key) == 'function' then
+    local ok, v = pcall(key)
+    key = ok and v or nil
+  end
+  if type(key) == 'string' and key ~= '' then
+    s.apiKey = key
+  end
+  return s
+end
+
+return M

@@ -1,0 +1,202 @@
+-- catbuddy: a coding agent in Neovim, through the cb-ls language server.
+-- require('catbuddy').setup(opts); see :help catbuddy.
+local client = require('catbuddy.client')
+local compat = require('catbuddy.compat')
+local config = require('catbuddy.config')
+local diagnostics = require('catbuddy.diagnostics')
+local range = require('catbuddy.range')
+local runs = require('catbuddy.runs')
+
+local M = {}
+
+local function err(msg)
+  vim.notify(msg, vim.log.levels.ERROR, { title = 'catbuddy' })
+end
+
+--- config returns the resolved configuration (nil before setup).
+function M.config()
+  return client.cfg
+end
+
+local group
+
+--- setup validates opts, and starts cb-ls for the project's buffers as
+--- they open (unless autostart = false). Calling it again replaces the
+--- options; running clients pick up the settings through
+--- workspace/didChangeConfiguration.
+function M.setup(opts)
+  local cfg, e = config.resolve(opts)
+  if not cfg then
+    err(e)
+    return false
+  end
+  client.cfg = cfg
+  for _, c in ipairs(compat.get_clients({ name = client.name })) do
+    compat.notify(c, 'workspace/didChangeConfiguration', { settings = { catbuddy = config.settings(cfg) } })
+  end
+  group = vim.api.nvim_create_augroup('catbuddy', { clear = true })
+  if cfg.autostart then
+    vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
+      group = group,
+      callback = function(ev)
+        M.attach(ev.buf)
+      end,
+    })
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(b) then
+        M.attach(b)
+      end
+    end
+  end
+  return true
+end
+
+--- attach starts or reuses the project's client for bufnr when the buffer
+--- is a project file; it is quiet when it is not.
+function M.attach(bufnr)
+  local cfg = client.cfg
+  if not cfg or not client.eligible(bufnr, cfg) then
+    return nil
+  end
+  if vim.fn.executable(cfg.cmd[1]) ~= 1 then
+    return nil -- :checkhealth catbuddy and the commands say why
+  end
+  return client.ensure(bufnr)
+end
+
+-- ready returns the buffer's client, started and initialized, or nil
+-- after telling the user why not.
+local function ready(bufnr)
+  local c, e = client.ensure(bufnr)
+  if not c then
+    err(e)
+    return nil
+  end
+  if not client.wait_ready(c, 10000) then
+    err('catbuddy: cb-ls did not start (see :checkhealth catbuddy and :LspLog)')
+    return nil
+  end
+  return c
+end
+
+--- run starts an agent run: command is "fix", "explain", "ask" or a
+--- custom id; opts has line1, line2, range (as a user command gets) and
+--- input. on_result(err, {runId}) is optional.
+function M.run(command, opts, on_result)
+  opts = opts or {}
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local c = ready(bufnr)
+  if not c then
+    return false
+  end
+  if not opts.line1 then
+    local l = vim.api.nvim_win_get_cursor(0)[1]
+    opts.line1, opts.line2, opts.range = l, l, 0
+  end
+  local r = range.from_command(bufnr, opts)
+  local arg = {
+    command = command,
+    uri = vim.uri_from_bufnr(bufnr),
+    range = r,
+    diagnostics = diagnostics.in_range(bufnr, r.start.line, r['end'].line),
+  }
+  if opts.input and opts.input ~= '' then
+    arg.input = opts.input
+  end
+  client.execute(c, 'catbuddy.run', arg, bufnr, on_result)
+  return true
+end
+
+function M.fix(opts, on_result)
+  return M.run('fix', opts, on_result)
+end
+
+function M.explain(opts, on_result)
+  return M.run('explain', opts, on_result)
+end
+
+function M.ask(opts, on_result)
+  opts = opts or {}
+  if opts.input and opts.input ~= '' then
+    return M.run('ask', opts, on_result)
+  end
+  vim.ui.input({ prompt = 'Ask the agent: ' }, function(text)
+    if text and text ~= '' then
+      opts.input = text
+      M.run('ask', opts, on_result)
+    end
+  end)
+  return true
+end
+
+--- cancel cancels the running runs of the buffer's client (all of them
+--- when the plugin knows of none, e.g. runs started by code actions).
+function M.cancel(bufnr)
+  local c = client.get(bufnr or vim.api.nvim_get_current_buf())
+  if not c then
+    err('catbuddy: no cb-ls client for this buffer')
+    return false
+  end
+  local active = runs.active(c.id)
+  local targets = #active > 0 and active or { vim.NIL }
+  for _, id in ipairs(targets) do
+    local arg = id == vim.NIL and vim.empty_dict() or { runId = id }
+    client.execute(c, 'catbuddy.cancel', arg, nil, function(e, result)
+      if not e then
+        vim.notify(string.format('catbuddy: cancelled %d run(s)', result and result.cancelled or 0), vim.log.levels.INFO)
+      end
+    end)
+  end
+  return true
+end
+
+--- transcript opens the last run's transcript in a scratch buffer.
+function M.transcript(run_id)
+  run_id = run_id or runs.last
+  local r = run_id and runs.runs[run_id]
+  local function show(uri)
+    local path = uri and vim.uri_to_fname(uri)
+    local name = 'catbuddy://transcript/' .. tostring(run_id or 'last')
+    if path and vim.fn.filereadable(path) == 1 then
+      return runs.open_transcript(name, vim.fn.readfile(path))
+    end
+    if r then
+      return runs.open_transcript(name, runs.render(r))
+    end
+    err('catbuddy: no transcript yet')
+  end
+  if r and r.transcript_uri then
+    return show(r.transcript_uri)
+  end
+  local c = client.get(vim.api.nvim_get_current_buf()) or (r and vim.lsp.get_client_by_id(r.client_id))
+  if not c then
+    return show(nil)
+  end
+  client.execute(c, 'catbuddy.transcript', run_id and { runId = run_id } or vim.empty_dict(), nil, function(e, result)
+    show(not e and type(result) == 'table' and result.uri or nil)
+  end)
+end
+
+--- commands returns the {id, title} list for :CatbuddyRun completion:
+--- the server's (custom commands included) or, before it answered, the
+--- configured ones.
+function M.commands(bufnr)
+  local c = client.get(bufnr or vim.api.nvim_get_current_buf())
+  if c and client.commands[c.id] then
+    return client.commands[c.id]
+  end
+  if c then
+    local res = compat.request_sync(c, 'workspace/executeCommand', { command = 'catbuddy.listCommands', arguments = {} }, 1000)
+    if res and res.result then
+      client.commands[c.id] = res.result
+      return res.result
+    end
+  end
+  local out = { { id = 'fix', title = 'Agent: Fix this' }, { id = 'explain', title = 'Agent: Explain this' }, { id = 'ask', title = 'Agent: Ask' } }
+  for _, cc in ipairs(client.cfg and client.cfg.custom_commands or {}) do
+    out[#out + 1] = { id = cc.id, title = cc.title }
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,172 @@
+-- catbuddy.runs: what the plugin knows of agent runs — started by a
+-- command, followed through $/progress and catbuddy/runEvent, ended with
+-- an answer shown through vim.notify — and the transcript buffer.
+local M = {}
+
+--- runs maps runId -> {id, client_id, bufnr, command, title, events,
+--- outcome, answer, error, transcript_uri}.
+M.runs = {}
+--- last is the id of the most recently started run.
+M.last = nil
+
+local levels = vim.log.levels
+
+-- Recently shown messages: the server reports a final answer both as a
+-- runEvent and as window/showMessage; it is shown once.
+local recent = {}
+
+--- show notifies msg unless the same text was shown a moment ago.
+function M.show(msg, level)
+  if msg == nil or msg == '' or recent[msg] then
+    return
+  end
+  recent[msg] = true
+  vim.defer_fn(function()
+    recent[msg] = nil
+  end, 10000)
+  vim.notify(msg, level or levels.INFO, { title = 'catbuddy' })
+end
+
+local function run_for(id, ctx)
+  local r = M.runs[id]
+  if not r then
+    r = { id = id, client_id = ctx and ctx.client_id, events = {} }
+    M.runs[id] = r
+  end
+  return r
+end
+
+--- started records a run the plugin started (from catbuddy.run's result).
+function M.started(id, client_id, bufnr, command)
+  local r = run_for(id, { client_id = client_id })
+  r.bufnr, r.command = bufnr, command
+  M.last = id
+  return r
+end
+
+--- active returns the ids of runs of client_id that have not ended.
+function M.active(client_id)
+  local out = {}
+  for id, r in pairs(M.runs) do
+    if not r.outcome and (client_id == nil or r.client_id == client_id) then
+      out[#out + 1] = id
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+--- on_event handles catbuddy/runEvent.
+function M.on_event(params, ctx, cfg)
+  if type(params) ~= 'table' or params.runId == nil then
+    return
+  end
+  local r = run_for(params.runId, ctx)
+  r.events[#r.events + 1] = params
+  local kind = params.kind
+  if kind == 'start' then
+    r.command, r.title, r.uri = params.command or r.command, params.title, params.uri
+    M.last = params.runId
+  elseif kind == 'end' then
+    r.outcome, r.answer, r.error = params.outcome, params.answer, params.error
+    r.transcript_uri = params.transcriptUri or r.transcript_uri
+    local title = r.title or 'Agent'
+    if params.outcome == 'done' then
+      M.show(params.answer ~= nil and params.answer ~= '' and params.answer or (title .. ': done'), levels.INFO)
+    elseif params.outcome == 'cancelled' then
+      M.show(title .. ': cancelled', levels.WARN)
+    else
+      M.show(title .. ': ' .. tostring(params.error or params.outcome or 'failed'), levels.ERROR)
+    end
+    -- User autocmd CatbuddyRunEnd lets statuslines and scripts react.
+    local opts = { pattern = 'CatbuddyRunEnd', modeline = false }
+    if require('catbuddy.compat').has('0.8') then
+      opts.data = params
+    end
+    pcall(vim.api.nvim_exec_autocmds, 'User', opts)
+  elseif kind == 'tool_result' and params.isError and cfg.notify_progress then
+    M.show(string.format('%s: %s', tostring(params.tool), tostring(params.output or 'failed')), levels.WARN)
+  end
+end
+
+--- on_progress shows $/progress begin/report/end for cb-ls's runs.
+function M.on_progress(params, cfg)
+  if not cfg.notify_progress or type(params) ~= 'table' or type(params.value) ~= 'table' then
+    return
+  end
+  local v = params.value
+  local text
+  if v.kind == 'begin' then
+    text = v.title .. (v.message and (': ' .. v.message) or '')
+  elseif v.kind == 'report' then
+    text = v.message
+  elseif v.kind == 'end' then
+    -- The outcome arrives with the runEvent "end"; only show a message the
+    -- runEvent would not.
+    text = nil
+  end
+  if text and text ~= '' then
+    vim.notify(text, levels.INFO, { title = 'catbuddy' })
+  end
+end
+
+--- on_file_edit handles catbuddy/fileEdit: failures are shown, the rest
+--- goes to the run's events through runEvent already.
+function M.on_file_edit(params)
+  if type(params) == 'table' and params.phase == 'error' then
+    M.show(string.format('%s: %s', vim.fn.fnamemodify(vim.uri_to_fname(params.uri), ':.'), tostring(params.message)), levels.WARN)
+  end
+end
+
+--- render returns a markdown transcript from the events the plugin saw,
+--- used when the server's transcript file cannot be read.
+function M.render(r)
+  local out = { '# ' .. (r.title or r.command or 'Agent run') .. ' (' .. tostring(r.id) .. ')', '' }
+  for _, e in ipairs(r.events) do
+    if e.kind == 'text' and e.text then
+      vim.list_extend(out, vim.split(e.text, '\n', { plain = true }))
+      out[#out + 1] = ''
+    elseif e.kind == 'tool_call' then
+      out[#out + 1] = string.format('- **%s** `%s`', tostring(e.tool), vim.json.encode(e.args or vim.empty_dict()))
+    elseif e.kind == 'tool_result' then
+      out[#out + 1] = string.format('  - %s%s', e.isError and 'error: ' or '', (tostring(e.output or ''):gsub('\n.*', ' …')))
+    elseif e.kind == 'end' then
+      out[#out + 1] = ''
+      out[#out + 1] = '**' .. tostring(e.outcome) .. '**' .. (e.error and (': ' .. e.error) or '')
+      if e.answer then
+        out[#out + 1] = ''
+        vim.list_extend(out, vim.split(e.answer, '\n', { plain = true }))
+      end
+    end
+  end
+  return out
+end
+
+--- open_transcript shows lines in a scratch markdown buffer in a split.
+function M.open_transcript(name, lines)
+  local buf
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == name then
+      buf = b
+    end
+  end
+  if not buf then
+    buf = vim.api.nvim_create_buf(true, true)
+    vim.api.nvim_buf_set_name(buf, name)
+  end
+  vim.api.nvim_buf_set_option(buf, 'modifiable', true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  vim.api.nvim_buf_set_option(buf, 'modified', false)
+  vim.api.nvim_buf_set_option(buf, 'filetype', 'markdown')
+  local win = vim.fn.bufwinid(buf)
+  if win == -1 then
+    vim.cmd('botright split')
+    vim.api.nvim_win_set_buf(0, buf)
+  else
+    vim.api.nvim_set_current_win(win)
+  end
+  return buf
+end
+
+return M
