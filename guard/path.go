@@ -3,6 +3,8 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,8 +53,12 @@ func ParseMode(s string) (Mode, error) {
 // its workspace subdirectory in internal mode.
 const StateDir = ".catbuddy"
 
+// InternalDir is the directory below a root that internal mode admits,
+// slash-separated and relative to the root.
+const InternalDir = StateDir + "/workspace"
+
 // ErrDenied is wrapped by every refusal of PathGuard.
-var ErrDenied = errors.New("Access denied") // capitalised: the model reads it verbatim
+var ErrDenied = errors.New("Access denied") //nolint:staticcheck // capitalised: the model reads it verbatim
 
 // Path is a resolved, admitted path.
 type Path struct {
@@ -82,10 +88,16 @@ func New(roots []string, mode Mode) (*PathGuard, error) {
 	return g, nil
 }
 
-// SetRoots replaces the workspace folders.
+// SetRoots replaces the workspace folders. Each root is made absolute
+// and its symlinks resolved, so later checks compare real paths. In
+// internal mode the <root>/.catbuddy/workspace directories are created,
+// because every admitted path lies below them.
 func (g *PathGuard) SetRoots(roots []string) error {
 	real := make([]string, 0, len(roots))
 	for _, r := range roots {
+		if r == "" {
+			return errors.New("root is empty")
+		}
 		abs, err := filepath.Abs(r)
 		if err != nil {
 			return fmt.Errorf("root %q: %w", r, err)
@@ -101,6 +113,15 @@ func (g *PathGuard) SetRoots(roots []string) error {
 		for _, r := range real {
 			if IsSensitive(r) {
 				eff = ModeInternal
+			}
+		}
+	}
+	if eff == ModeInternal {
+		for _, r := range real {
+			dir := filepath.Join(r, filepath.FromSlash(InternalDir))
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				// Not fatal: Resolve will refuse paths below it clearly.
+				slog.Warn("cannot create internal workspace", "dir", dir, "err", err)
 			}
 		}
 	}
@@ -128,48 +149,95 @@ func (g *PathGuard) Mode() Mode {
 // primary root, or its .catbuddy/workspace in internal mode. It is ""
 // when there are no roots.
 func (g *PathGuard) WorkRoot() string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	if len(g.roots) == 0 {
-		return ""
-	}
-	if g.eff == ModeInternal {
-		return filepath.Join(g.roots[0], StateDir, "workspace")
-	}
-	return g.roots[0]
+	return g.snapshot().workRoot()
+}
+
+// Boundaries returns the directories inside which paths are admitted:
+// the roots, or their .catbuddy/workspace in internal mode.
+func (g *PathGuard) Boundaries() []string {
+	return g.snapshot().boundaries()
 }
 
 // IsSensitive reports whether dir is a place the agent should not roam
-// freely: the filesystem root or the user's home directory.
+// freely: the filesystem root, the user's home directory, or a directory
+// that contains the home directory (/home, /Users).
 func IsSensitive(dir string) bool {
 	dir = filepath.Clean(dir)
-	if dir == string(filepath.Separator) {
+	if dir == string(filepath.Separator) || filepath.Dir(dir) == dir {
 		return true
 	}
-	if home, err := os.UserHomeDir(); err == nil {
-		if h, err := filepath.EvalSymlinks(home); err == nil {
-			home = h
-		}
-		if filepath.Clean(home) == dir {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return false
+	}
+	for _, h := range []string{home, evalOr(home)} {
+		if _, ok := within(dir, filepath.Clean(h)); ok {
 			return true
 		}
 	}
 	return false
 }
 
-// Resolve cleans p, resolves it against the work root, resolves the
-// symlinks of its existing part and admits it only if the real path lies
-// inside a boundary. Refusals wrap ErrDenied and name the input.
+func evalOr(p string) string {
+	if ev, err := filepath.EvalSymlinks(p); err == nil {
+		return ev
+	}
+	return p
+}
+
+// snap is a consistent view of the guard for one resolution, so that a
+// concurrent SetRoots never mixes old roots with a new mode.
+type snap struct {
+	roots []string
+	eff   Mode
+}
+
+func (g *PathGuard) snapshot() snap {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return snap{roots: g.roots, eff: g.eff}
+}
+
+func (s snap) workRoot() string {
+	if len(s.roots) == 0 {
+		return ""
+	}
+	if s.eff == ModeInternal {
+		return filepath.Join(s.roots[0], filepath.FromSlash(InternalDir))
+	}
+	return s.roots[0]
+}
+
+func (s snap) boundaries() []string {
+	out := make([]string, len(s.roots))
+	for i, r := range s.roots {
+		if s.eff == ModeInternal {
+			r = filepath.Join(r, filepath.FromSlash(InternalDir))
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// Resolve cleans p, joins it to the work root if it is relative,
+// resolves every symlink on the way (for a path that does not exist
+// yet, those of its nearest existing ancestor) and admits it only if the
+// real path lies inside a boundary, component-wise. In project mode any
+// path that names or reaches .catbuddy/ is refused. An existing final
+// component must be a regular file or a directory: devices, FIFOs and
+// sockets are refused so that no read can hang. Refusals wrap ErrDenied
+// and quote the input.
 func (g *PathGuard) Resolve(p string) (Path, error) {
-	if p == "" {
+	if strings.TrimSpace(p) == "" {
 		return Path{}, deny(p, "is empty")
 	}
 	for _, r := range p {
-		if r == 0 || r < 0x20 || r == 0x7f {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return Path{}, deny(p, "contains a control character")
 		}
 	}
-	work := g.WorkRoot()
+	s := g.snapshot()
+	work := s.workRoot()
 	if work == "" {
 		return Path{}, deny(p, "cannot be resolved: no workspace folder is open")
 	}
@@ -177,34 +245,77 @@ func (g *PathGuard) Resolve(p string) (Path, error) {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(work, abs)
 	}
-	real, err := realPath(filepath.Clean(abs))
+	abs = filepath.Clean(abs)
+	bounds := s.boundaries()
+
+	// The spelling alone may already lead into .catbuddy/ ("./.catbuddy",
+	// "sub/../.catbuddy/x"); refuse it before touching the disk.
+	if s.eff == ModeProject {
+		for _, r := range s.roots {
+			if rel, ok := within(r, abs); ok && hasStateDir(rel) {
+				return Path{}, deny(p, "is inside .catbuddy/, which holds cb-ls's own state")
+			}
+		}
+	}
+
+	start := "/"
+	if b := longestContaining(s.roots, abs); b != "" {
+		start = b // roots are real already: no need to resolve them again
+	}
+	real, fi, err := resolveReal(start, abs)
 	if err != nil {
-		return Path{}, fmt.Errorf("%w: %q: %v", ErrDenied, p, err)
+		return Path{}, fmt.Errorf("%w: %q %v", ErrDenied, p, err)
 	}
-	for _, b := range g.boundaries() {
-		rel, ok := within(b, real)
-		if !ok {
-			continue
-		}
-		if g.Mode() == ModeProject && (rel == StateDir || strings.HasPrefix(rel, StateDir+"/")) {
-			return Path{}, deny(p, "is inside .catbuddy/, which holds cb-ls's own state")
-		}
-		return Path{Abs: real, Root: b, Rel: rel}, nil
+	b := longestContaining(bounds, real)
+	if b == "" {
+		return Path{}, deny(p, "is outside the workspace")
 	}
-	return Path{}, deny(p, "is outside the workspace")
+	rel, _ := within(b, real)
+	if s.eff == ModeProject && hasStateDir(rel) {
+		return Path{}, deny(p, "leads into .catbuddy/, which holds cb-ls's own state")
+	}
+	if fi != nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return Path{}, deny(p, "is not a regular file or directory ("+kind(fi.Mode())+")")
+	}
+	return Path{Abs: real, Root: b, Rel: rel}, nil
 }
 
-func (g *PathGuard) boundaries() []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	if g.eff == ModeInternal {
-		out := make([]string, len(g.roots))
-		for i, r := range g.roots {
-			out[i] = filepath.Join(r, StateDir, "workspace")
+// hasStateDir reports whether a slash-separated relative path has a
+// .catbuddy component. Any depth counts: a nested project's state is
+// no more the agent's business than the open one's. The comparison
+// ignores case because macOS and Windows file systems do.
+func hasStateDir(rel string) bool {
+	for c := range strings.SplitSeq(rel, "/") {
+		if strings.EqualFold(c, StateDir) {
+			return true
 		}
-		return out
 	}
-	return append([]string(nil), g.roots...)
+	return false
+}
+
+// longestContaining returns the deepest of dirs that contains p, or "".
+func longestContaining(dirs []string, p string) string {
+	best := ""
+	for _, d := range dirs {
+		if _, ok := within(d, p); ok && len(d) > len(best) {
+			best = d
+		}
+	}
+	return best
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "type " + m.Type().String()
 }
 
 func deny(p, why string) error {
@@ -212,33 +323,18 @@ func deny(p, why string) error {
 }
 
 // within reports whether p is root or below it, component-wise, and
-// returns the slash-separated relative path.
+// returns the slash-separated relative path. Both must be clean and
+// absolute. A string-prefix test would admit /w/proj2 for /w/proj.
 func within(root, p string) (string, bool) {
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if p == root {
+		return ".", true
+	}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	if !strings.HasPrefix(p, prefix) {
 		return "", false
 	}
-	return filepath.ToSlash(rel), true
-}
-
-// realPath resolves the symlinks of the longest existing prefix of p and
-// appends the rest unchanged.
-func realPath(p string) (string, error) {
-	rest := ""
-	cur := p
-	for {
-		ev, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			return filepath.Join(ev, rest), nil
-		}
-		if !errors.Is(err, os.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
+	return filepath.ToSlash(p[len(prefix):]), true
 }
