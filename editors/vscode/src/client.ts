@@ -1,0 +1,93 @@
+// The language client for cb-ls: vscode-languageclient with two adjustments.
+//
+// 1. Command ids. The server lists catbuddy.fix, catbuddy.cancel, catbuddy.run…
+//    in executeCommandProvider, and vscode-languageclient registers every one
+//    of them as a VS Code command. This extension owns the user-facing ids the
+//    issue names (catbuddy.fix, catbuddy.cancel), so registering both would
+//    fail with "command already exists". The executeCommand feature is wrapped
+//    to skip the ids this extension contributes; those commands forward a
+//    server-shaped argument (from a code action) to the server themselves, and
+//    every other server command (catbuddy.run from code actions,
+//    catbuddy.transcript…) is still registered by the client as usual.
+// 2. Progress. The built-in progress feature is replaced by
+//    NotificationProgressFeature (a notification with Cancel).
+
+import * as vscode from 'vscode';
+import {
+  DynamicFeature,
+  ExecuteCommandRegistrationOptions,
+  LanguageClient,
+  LanguageClientOptions,
+  RegistrationData,
+  ServerOptions,
+  StaticFeature,
+  TransportKind,
+  WorkDoneProgressCreateRequest,
+} from 'vscode-languageclient/node';
+import { ServerConfig } from './config';
+import { NotificationProgressFeature } from './progress';
+import { handleApplyEdit } from './review';
+
+/** CatbuddyClient is a LanguageClient whose server progress shows as a cancellable notification. */
+export class CatbuddyClient extends LanguageClient {
+  // Called from the base constructor (registerBuiltinFeatures), before any
+  // field of this class exists: it must not use instance state.
+  override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    const state = feature.getState();
+    if (state.kind === 'window' && state.id === WorkDoneProgressCreateRequest.method) {
+      super.registerFeature(new NotificationProgressFeature(this));
+      return;
+    }
+    super.registerFeature(feature);
+  }
+}
+
+/** skipOwnCommands keeps the client from registering server command ids the extension owns. */
+export function skipOwnCommands(client: LanguageClient, own: ReadonlySet<string>): void {
+  const feature = client.getFeature('workspace/executeCommand') as DynamicFeature<ExecuteCommandRegistrationOptions> | undefined;
+  if (!feature) {
+    throw new Error('vscode-languageclient has no workspace/executeCommand feature');
+  }
+  const register = feature.register.bind(feature);
+  feature.register = (data: RegistrationData<ExecuteCommandRegistrationOptions>) =>
+    register({
+      ...data,
+      registerOptions: { ...data.registerOptions, commands: data.registerOptions.commands.filter((c) => !own.has(c)) },
+    });
+}
+
+/** ClientParams are what createClient needs from the extension. */
+export interface ClientParams {
+  serverPath: string;
+  initializationOptions: ServerConfig;
+  /** serverSettings answers workspace/configuration for section "catbuddy" (no secrets). */
+  serverSettings: () => ServerConfig;
+  saveAfterApply: () => boolean;
+  ownCommands: ReadonlySet<string>;
+  log: vscode.LogOutputChannel;
+}
+
+/** createClient builds (but does not start) the client for `cb-ls serve`. */
+export function createClient(p: ClientParams): CatbuddyClient {
+  const server: ServerOptions = { command: p.serverPath, args: ['serve'], transport: TransportKind.stdio };
+  const options: LanguageClientOptions = {
+    // cb-ls works on any file of the project, whatever its language.
+    documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
+    initializationOptions: p.initializationOptions,
+    outputChannel: p.log,
+    // The server pulls settings with workspace/configuration; it gets the
+    // mapped, validated values rather than the raw settings.json object.
+    middleware: {
+      workspace: {
+        configuration: async (params, token, next) => {
+          const raw = await next(params, token);
+          return Array.isArray(raw) ? raw.map((v, i) => (params.items[i]?.section === 'catbuddy' ? p.serverSettings() : v)) : raw;
+        },
+        handleApplyEdit: handleApplyEdit({ saveAfterApply: p.saveAfterApply, log: p.log }),
+      },
+    },
+  };
+  const client = new CatbuddyClient('catbuddy', 'cb-ls', server, options);
+  skipOwnCommands(client, p.ownCommands);
+  return client;
+}

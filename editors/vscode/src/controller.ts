@@ -1,0 +1,190 @@
+// Controller owns the language client's life cycle (start, restart, stop),
+// the configuration it is given, and the run state fed by the server's
+// catbuddy/runEvent notifications.
+
+import * as vscode from 'vscode';
+import { DidChangeConfigurationNotification, ExecuteCommandRequest, State } from 'vscode-languageclient/node';
+import { CatbuddyClient, createClient } from './client';
+import { Mapped, serverConfig, withApiKey } from './config';
+import { RunEvent, Runs } from './runs';
+import { README, resolveServer } from './serverPath';
+
+/** SECRET_KEY is the SecretStorage key of the provider API key. */
+export const SECRET_KEY = 'catbuddy.apiKey';
+
+/** FileEdit is a catbuddy/fileEdit notification. */
+interface FileEdit {
+  uri: string;
+  phase: 'writing' | 'done' | 'error';
+  added?: number;
+  removed?: number;
+  message?: string;
+}
+
+/** Controller runs one cb-ls server for the window. */
+export class Controller implements vscode.Disposable {
+  client?: CatbuddyClient;
+  readonly runs = new Runs();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** onDidChange fires when the status (server state or runs) changes. */
+  readonly onDidChange = this.changed.event;
+  private starting?: Promise<void>;
+
+  constructor(
+    readonly ctx: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+    private readonly ownCommands: ReadonlySet<string>,
+  ) {}
+
+  /** settings is the "catbuddy" configuration mapped for the server, with its problems. */
+  settings(): Mapped {
+    const c = vscode.workspace.getConfiguration('catbuddy');
+    return serverConfig((k) => c.get(k));
+  }
+
+  private apiKey(): Thenable<string | undefined> {
+    return this.ctx.secrets.get(SECRET_KEY);
+  }
+
+  /** start starts the server unless it is running or starting. */
+  start(): Promise<void> {
+    this.starting ??= this.doStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
+    if (this.client?.isRunning()) {
+      return;
+    }
+    const cfg = vscode.workspace.getConfiguration('catbuddy');
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const found = resolveServer(cfg.get<string>('serverPath'), process.env, root);
+    if ('error' in found) {
+      this.setServer('missing', `${found.error}. Install cb-ls or set catbuddy.serverPath.`);
+      this.log.error(`cannot start cb-ls: ${found.error}`);
+      void this.explainMissing(found.error);
+      return;
+    }
+    const { config, problems } = this.settings();
+    problems.forEach((p) => this.log.warn(p));
+    const client = createClient({
+      serverPath: found.path,
+      initializationOptions: withApiKey(config, await this.apiKey()),
+      serverSettings: () => this.settings().config,
+      saveAfterApply: () => vscode.workspace.getConfiguration('catbuddy').get<boolean>('saveAfterApply', true),
+      ownCommands: this.ownCommands,
+      log: this.log,
+    });
+    this.client = client;
+    client.onNotification('catbuddy/runEvent', (ev: RunEvent) => this.onRunEvent(ev));
+    client.onNotification('catbuddy/fileEdit', (ev: FileEdit) =>
+      this.log.info(`fileEdit ${ev.phase} ${ev.uri} +${ev.added ?? 0} -${ev.removed ?? 0}${ev.message ? ': ' + ev.message : ''}`),
+    );
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        this.setServer('running');
+      } else if (e.newState === State.Stopped && this.client === client) {
+        this.runs.clear();
+        this.setServer('stopped');
+      }
+    });
+    this.setServer('starting');
+    this.log.info(`starting ${found.path} serve`);
+    try {
+      await client.start();
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.setServer('failed', `cb-ls failed to start: ${msg}`);
+      this.log.error(`cb-ls failed to start: ${msg}`);
+    }
+  }
+
+  private async explainMissing(why: string): Promise<void> {
+    const pick = await vscode.window.showErrorMessage(
+      `cb-ls: the language server could not be started: ${why}. Install cb-ls (see the README) or set "catbuddy.serverPath".`,
+      'Open README',
+      'Open Settings',
+    );
+    if (pick === 'Open README') {
+      void vscode.env.openExternal(vscode.Uri.parse(README));
+    } else if (pick === 'Open Settings') {
+      void vscode.commands.executeCommand('workbench.action.openSettings', 'catbuddy.serverPath');
+    }
+  }
+
+  /** stop stops the server, if any. */
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    this.runs.clear();
+    if (c) {
+      try {
+        await c.dispose(5000);
+      } catch (e) {
+        this.log.warn(`stopping cb-ls: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    this.setServer('stopped');
+  }
+
+  /** restart starts a fresh server (a new serverPath, a removed API key). */
+  async restart(): Promise<void> {
+    await this.starting;
+    await this.stop();
+    await this.start();
+  }
+
+  /** pushConfig sends the current settings and API key with workspace/didChangeConfiguration. */
+  async pushConfig(): Promise<void> {
+    const { config, problems } = this.settings();
+    problems.forEach((p) => this.log.warn(p));
+    if (this.client?.isRunning()) {
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, {
+        settings: { catbuddy: withApiKey(config, await this.apiKey()) },
+      });
+    }
+  }
+
+  /** execute runs a server command; it fails with a readable error when there is no server. */
+  async execute<T>(command: string, arg?: unknown): Promise<T> {
+    if (!this.client?.isRunning()) {
+      await this.start();
+    }
+    if (!this.client?.isRunning()) {
+      throw new Error(this.runs.serverError ?? 'the cb-ls server is not running (see "Agent: Show Log")');
+    }
+    return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: arg === undefined ? [] : [arg] }) as Promise<T>;
+  }
+
+  /** asUri converts a document URI to the form the server knows it by. */
+  asUri(uri: vscode.Uri): string {
+    return this.client ? this.client.code2ProtocolConverter.asUri(uri) : uri.toString();
+  }
+
+  private onRunEvent(ev: RunEvent): void {
+    if (ev.kind === 'tool_call' || ev.kind === 'start' || ev.kind === 'end') {
+      this.log.info(`run ${ev.runId} ${ev.kind}${ev.tool ? ' ' + ev.tool : ''}${ev.outcome ? ' ' + ev.outcome : ''}${ev.error ? ': ' + ev.error : ''}`);
+    }
+    const { ended } = this.runs.apply(ev);
+    void vscode.commands.executeCommand('setContext', 'catbuddy.running', this.runs.ids().length > 0);
+    this.changed.fire();
+    if (ended?.outcome === 'error') {
+      void vscode.window.showErrorMessage(`Agent: ${ended.title} failed: ${ev.error ?? 'unknown error'}`, 'Open Transcript').then((pick) => {
+        if (pick) {
+          void vscode.commands.executeCommand('catbuddy.showTranscript', { runId: ev.runId });
+        }
+      });
+    }
+  }
+
+  private setServer(state: Runs['server'], error?: string): void {
+    this.runs.server = state;
+    this.runs.serverError = error;
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    void this.stop();
+  }
+}

@@ -1,0 +1,40 @@
+// Extension entry point: cb-ls, a coding agent that works through the editor.
+// See docs/vscode.md for what each piece does and why.
+
+import * as vscode from 'vscode';
+import { registerCommands } from './commands';
+import { Controller } from './controller';
+import { statusBar } from './statusBar';
+
+let controller: Controller | undefined;
+
+/** activate starts cb-ls for the window and registers the commands. */
+export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('cb-ls', { log: true });
+  const contributed = (ctx.extension.packageJSON?.contributes?.commands ?? []) as { command: string }[];
+  const c = new Controller(ctx, log, new Set(contributed.map((x) => x.command)));
+  controller = c;
+  ctx.subscriptions.push(log, c, statusBar(c), ...registerCommands(c));
+  ctx.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('catbuddy.serverPath')) {
+        void c.restart();
+      } else if (e.affectsConfiguration('catbuddy')) {
+        void c.pushConfig();
+      }
+    }),
+    ctx.secrets.onDidChange((e) => {
+      // Another window changed the key: keep this window's server in step.
+      if (e.key === 'catbuddy.apiKey') {
+        void c.pushConfig();
+      }
+    }),
+  );
+  await c.start();
+}
+
+/** deactivate stops the server. */
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+  controller = undefined;
+}

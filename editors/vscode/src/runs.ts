@@ -1,0 +1,116 @@
+// Run state from the server's catbuddy/runEvent notifications, and what the
+// status bar shows for it. Pure: the status bar item itself is in statusBar.ts.
+
+/** RunEvent is a catbuddy/runEvent notification (docs/PROTOCOL.md); extra fields vary by kind. */
+export interface RunEvent {
+  runId: string;
+  kind: string;
+  command?: string;
+  uri?: string;
+  title?: string;
+  text?: string;
+  tool?: string;
+  isError?: boolean;
+  outcome?: 'done' | 'error' | 'cancelled';
+  answer?: string;
+  error?: string;
+  transcriptUri?: string;
+}
+
+/** ServerState is the language client's life cycle as the status bar sees it. */
+export type ServerState = 'starting' | 'running' | 'stopped' | 'missing' | 'failed';
+
+/** Run is one run in progress. */
+export interface Run {
+  runId: string;
+  title: string;
+  uri?: string;
+  lastTool?: string;
+}
+
+/** StatusView is what the status bar item shows. */
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  kind: 'idle' | 'running' | 'error';
+  /** command run on click: cancel while running, the log otherwise. */
+  command: 'catbuddy.cancel' | 'catbuddy.showLog';
+}
+
+/** Runs tracks the runs in progress and the last outcome. */
+export class Runs {
+  private readonly active = new Map<string, Run>();
+  server: ServerState = 'starting';
+  serverError?: string;
+  lastError?: string;
+  lastTranscript?: string;
+
+  /** apply updates the state with one event; it returns the run that ended, if any. */
+  apply(ev: RunEvent): { ended?: Run & { outcome: string } } {
+    if (typeof ev?.runId !== 'string') {
+      return {};
+    }
+    switch (ev.kind) {
+      case 'start':
+        this.active.set(ev.runId, { runId: ev.runId, title: ev.title || ev.command || 'agent', uri: ev.uri });
+        this.lastError = undefined;
+        return {};
+      case 'tool_call': {
+        const r = this.active.get(ev.runId);
+        if (r && ev.tool) {
+          r.lastTool = ev.tool;
+        }
+        return {};
+      }
+      case 'end': {
+        const r = this.active.get(ev.runId) ?? { runId: ev.runId, title: ev.command || 'agent' };
+        this.active.delete(ev.runId);
+        if (ev.transcriptUri) {
+          this.lastTranscript = ev.transcriptUri;
+        }
+        const outcome = ev.outcome ?? 'done';
+        this.lastError = outcome === 'error' ? ev.error || 'the run failed' : undefined;
+        return { ended: { ...r, outcome } };
+      }
+    }
+    return {};
+  }
+
+  /** ids lists the runs in progress. */
+  ids(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** clear forgets the runs in progress (the server stopped: they are gone with it). */
+  clear(): void {
+    this.active.clear();
+  }
+
+  /** view is the status bar's text for the current state. */
+  view(): StatusView {
+    if (this.server === 'missing' || this.server === 'failed') {
+      return {
+        text: '$(error) cb-ls',
+        tooltip: `cb-ls: ${this.serverError ?? 'the server is not running'}`,
+        kind: 'error',
+        command: 'catbuddy.showLog',
+      };
+    }
+    const runs = [...this.active.values()];
+    if (runs.length > 0) {
+      const first = runs[0];
+      const what = runs.length === 1 ? first.title + (first.lastTool ? ` (${first.lastTool})` : '') : `${runs.length} runs`;
+      return { text: `$(sync~spin) ${what}`, tooltip: 'cb-ls: running; click to cancel', kind: 'running', command: 'catbuddy.cancel' };
+    }
+    if (this.lastError) {
+      return { text: '$(error) cb-ls', tooltip: `cb-ls: last run failed: ${this.lastError}`, kind: 'error', command: 'catbuddy.showLog' };
+    }
+    if (this.server === 'starting') {
+      return { text: '$(loading~spin) cb-ls', tooltip: 'cb-ls: starting', kind: 'idle', command: 'catbuddy.showLog' };
+    }
+    if (this.server === 'stopped') {
+      return { text: '$(circle-slash) cb-ls', tooltip: 'cb-ls: stopped', kind: 'idle', command: 'catbuddy.showLog' };
+    }
+    return { text: '$(sparkle) cb-ls', tooltip: 'cb-ls: idle', kind: 'idle', command: 'catbuddy.showLog' };
+  }
+}

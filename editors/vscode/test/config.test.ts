@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { serverConfig, withApiKey } from '../src/config';
+
+const from = (o: Record<string, unknown>) => serverConfig((k) => o[k]);
+
+test('serverConfig: valid settings map one to one', () => {
+  const { config, problems } = from({
+    provider: 'openai',
+    model: ' qwen2.5-coder ',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    maxSteps: 12,
+    customCommands: [{ id: 'tests', title: 'Agent: Write tests', prompt: 'Write tests for ${selection}' }],
+    saveAfterApply: false,
+    serverPath: '/x/cb-ls',
+  });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(config, {
+    provider: 'openai',
+    model: 'qwen2.5-coder',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    maxSteps: 12,
+    customCommands: [{ id: 'tests', title: 'Agent: Write tests', prompt: 'Write tests for ${selection}' }],
+  });
+});
+
+test('serverConfig: defaults (empty strings, 0 steps, no commands) send nothing', () => {
+  assert.deepEqual(from({ provider: '', model: '', baseUrl: '', maxSteps: 0, customCommands: [] }), { config: {}, problems: [] });
+});
+
+test('serverConfig: bad values are dropped with a message naming the setting', () => {
+  const { config, problems } = from({ provider: 'gemini', baseUrl: 'localhost:11434', maxSteps: 2.5 });
+  assert.deepEqual(config, {});
+  assert.equal(problems.length, 3);
+  assert.match(problems[0], /^catbuddy\.provider: "gemini"/);
+  assert.match(problems[1], /^catbuddy\.baseUrl: "localhost:11434"/);
+  assert.match(problems[2], /^catbuddy\.maxSteps: 2\.5/);
+});
+
+test('serverConfig: custom commands are validated one by one', () => {
+  const { config, problems } = from({
+    customCommands: [
+      { id: 'doc', prompt: 'Document ${selection}' },
+      { id: 'has space', prompt: 'x' },
+      { id: 'noprompt' },
+      { id: 'doc', prompt: 'again' },
+      'nope',
+    ],
+  });
+  assert.deepEqual(config.customCommands, [{ id: 'doc', title: 'doc', prompt: 'Document ${selection}' }]);
+  assert.equal(problems.length, 4);
+  assert.match(problems[0], /customCommands\[1\]/);
+  assert.match(problems[1], /customCommands\[2\] \(noprompt\): "prompt" is missing/);
+  assert.match(problems[2], /duplicate id "doc"/);
+  assert.match(problems[3], /customCommands\[4\]: not an object/);
+  assert.deepEqual(from({ customCommands: { id: 'x' } }).problems, ['catbuddy.customCommands: not a list; ignored']);
+});
+
+test('withApiKey: adds the key only when there is one, without touching the input', () => {
+  const base = { model: 'm' };
+  assert.deepEqual(withApiKey(base, 'sk-1'), { model: 'm', apiKey: 'sk-1' });
+  assert.deepEqual(withApiKey(base, undefined), { model: 'm' });
+  assert.deepEqual(withApiKey(base, ''), { model: 'm' });
+  assert.deepEqual(base, { model: 'm' });
+});

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { needsInput, pickItems, serverArgs } from '../src/runArgs';
+
+const range = { start: { line: 3, character: 0 }, end: { line: 3, character: 13 } };
+
+test('serverArgs: recognises a code action argument and nothing else', () => {
+  const a = { uri: 'file:///w/calc.go', range, diagnostics: [] };
+  assert.deepEqual(serverArgs(a), a);
+  assert.equal(serverArgs(undefined), undefined);
+  assert.equal(serverArgs('fix it'), undefined);
+  // What VS Code passes when a command runs from the editor context menu: the document URI object.
+  assert.equal(serverArgs({ scheme: 'file', path: '/w/calc.go' }), undefined);
+  assert.equal(serverArgs({ uri: 'file:///w/calc.go', range: { start: { line: 1 }, end: { line: 2, character: 0 } } }), undefined);
+});
+
+test('needsInput: ask always, custom prompts only with ${input}', () => {
+  assert.equal(needsInput('ask', undefined), true);
+  assert.equal(needsInput('fix', undefined), false);
+  assert.equal(needsInput('tests', 'Write tests for ${selection}'), false);
+  assert.equal(needsInput('rename', 'Rename ${selection} to ${input}'), true);
+});
+
+test('pickItems: server list first for ids and titles, settings for prompts, customs before built-ins', () => {
+  const items = pickItems(
+    [
+      { id: 'fix', title: 'Agent: Fix this' },
+      { id: 'explain', title: 'Agent: Explain this' },
+      { id: 'ask', title: 'Agent: Ask…' },
+      { id: 'tests', title: 'Agent: Write tests' },
+      { id: 'project-cmd', title: '' },
+    ],
+    [
+      { id: 'tests', title: 'Tests (settings title)', prompt: 'Write tests for ${selection}' },
+      { id: 'rename', title: 'Rename', prompt: 'Rename to ${input}' },
+    ],
+  );
+  assert.deepEqual(
+    items.map((i) => [i.id, i.title, i.custom, i.prompt]),
+    [
+      ['tests', 'Agent: Write tests', true, 'Write tests for ${selection}'],
+      ['project-cmd', 'project-cmd', true, undefined],
+      ['rename', 'Rename', true, 'Rename to ${input}'],
+      ['fix', 'Agent: Fix this', false, undefined],
+      ['explain', 'Agent: Explain this', false, undefined],
+      ['ask', 'Agent: Ask…', false, undefined],
+    ],
+  );
+});
+
+test('pickItems: without the server, built-ins and settings still appear', () => {
+  const items = pickItems(undefined, [{ id: 'doc', title: 'Document', prompt: 'p' }]);
+  assert.deepEqual(
+    items.map((i) => i.id),
+    ['doc', 'fix', 'explain', 'ask'],
+  );
+});

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Runs } from '../src/runs';
+
+test('Runs: start → tool_call → end drives idle/running/idle', () => {
+  const r = new Runs();
+  r.server = 'running';
+  assert.equal(r.view().kind, 'idle');
+  r.apply({ runId: '1', kind: 'start', command: 'fix', title: 'Agent: Fix this', uri: 'file:///w/a.go' });
+  assert.deepEqual(r.ids(), ['1']);
+  assert.equal(r.view().kind, 'running');
+  assert.equal(r.view().command, 'catbuddy.cancel');
+  r.apply({ runId: '1', kind: 'tool_call', tool: 'edit_file' });
+  assert.match(r.view().text, /Agent: Fix this \(edit_file\)/);
+  const { ended } = r.apply({ runId: '1', kind: 'end', outcome: 'done', transcriptUri: 'file:///w/.catbuddy/sessions/1.md' });
+  assert.equal(ended?.outcome, 'done');
+  assert.equal(ended?.title, 'Agent: Fix this');
+  assert.equal(r.lastTranscript, 'file:///w/.catbuddy/sessions/1.md');
+  assert.equal(r.view().kind, 'idle');
+});
+
+test('Runs: a failed run shows an error until the next run starts', () => {
+  const r = new Runs();
+  r.server = 'running';
+  r.apply({ runId: 'a', kind: 'start', command: 'explain' });
+  r.apply({ runId: 'a', kind: 'end', outcome: 'error', error: '401 from provider' });
+  assert.equal(r.view().kind, 'error');
+  assert.match(r.view().tooltip, /401 from provider/);
+  r.apply({ runId: 'b', kind: 'start', command: 'fix' });
+  assert.equal(r.view().kind, 'running');
+  r.apply({ runId: 'b', kind: 'end', outcome: 'cancelled' });
+  assert.equal(r.view().kind, 'idle');
+});
+
+test('Runs: two runs at once, and events without a runId are ignored', () => {
+  const r = new Runs();
+  r.server = 'running';
+  r.apply({ runId: 'a', kind: 'start' });
+  r.apply({ runId: 'b', kind: 'start' });
+  r.apply({ kind: 'start' } as never);
+  assert.match(r.view().text, /2 runs/);
+  r.apply({ runId: 'a', kind: 'end', outcome: 'done' });
+  assert.deepEqual(r.ids(), ['b']);
+  r.clear();
+  assert.deepEqual(r.ids(), []);
+});
+
+test('Runs: a missing server is an error that points to the log', () => {
+  const r = new Runs();
+  r.server = 'missing';
+  r.serverError = '"cb-ls" was not found on PATH';
+  const v = r.view();
+  assert.equal(v.kind, 'error');
+  assert.equal(v.command, 'catbuddy.showLog');
+  assert.match(v.tooltip, /not found on PATH/);
+});
