@@ -20,7 +20,12 @@ type ToolContext struct {
 }
 
 // Options are per-tool settings from configuration.
-type Options struct{}
+type Options struct {
+	// Exec tunes the exec tool (timeouts, output cap, sandbox).
+	Exec ExecOptions
+	// Web tunes web_fetch (allow-list, timeout, size cap).
+	Web WebOptions
+}
 
 // WorkRoot returns the directory relative paths resolve against.
 func (tc *ToolContext) WorkRoot() string { return tc.Guard.WorkRoot() }

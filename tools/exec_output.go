@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// headTail keeps the first and last bytes of a stream and counts what
+// it drops in between, so a command's output is bounded in memory while
+// its start (the command's first complaint) and end (the summary, the
+// last error) both survive.
+type headTail struct {
+	mu    sync.Mutex
+	max   int
+	head  []byte
+	tail  []byte // ring buffer of at most max-len(head) bytes
+	start int    // index of the oldest byte in tail once it is full
+	total int64
+}
+
+func newHeadTail(max int) *headTail {
+	if max < 64 {
+		max = 64
+	}
+	return &headTail{max: max}
+}
+
+// Write never fails, so the command never blocks on a full pipe.
+func (h *headTail) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(p)
+	h.total += int64(n)
+	headCap := h.max / 2
+	if len(h.head) < headCap {
+		k := min(headCap-len(h.head), len(p))
+		h.head = append(h.head, p[:k]...)
+		p = p[k:]
+	}
+	tailCap := h.max - headCap
+	for len(p) > 0 {
+		if len(h.tail) < tailCap {
+			k := min(tailCap-len(h.tail), len(p))
+			h.tail = append(h.tail, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		// Full: keep only the newest tailCap bytes of p, overwriting
+		// the oldest bytes of the ring.
+		if len(p) > tailCap {
+			p = p[len(p)-tailCap:]
+		}
+		for _, b := range p {
+			h.tail[h.start] = b
+			h.start = (h.start + 1) % tailCap
+		}
+		p = nil
+	}
+	return n, nil
+}
+
+// String returns the kept output, with a marker giving the number of
+// bytes elided from the middle. Cut points are made valid UTF-8.
+func (h *headTail) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	tail := append(append([]byte(nil), h.tail[h.start:]...), h.tail[:h.start]...)
+	kept := int64(len(h.head) + len(tail))
+	if kept == h.total {
+		return string(h.head) + string(tail)
+	}
+	var b strings.Builder
+	b.WriteString(strings.ToValidUTF8(string(h.head), ""))
+	fmt.Fprintf(&b, "\n… [%d bytes of output elided] …\n", h.total-kept)
+	b.WriteString(strings.ToValidUTF8(string(tail), ""))
+	return b.String()
+}
+
+// Total is the number of bytes written.
+func (h *headTail) Total() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.total
+}

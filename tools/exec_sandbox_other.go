@@ -1,0 +1,18 @@
+//go:build !linux
+
+package tools
+
+import "errors"
+
+// SandboxStatus reports that exec is not confined on this system.
+func SandboxStatus() (active bool, desc string) {
+	return false, "not available: Landlock exists only on Linux"
+}
+
+func planSandbox(roots []string, workRoot string, extraRW []string) []sandboxRule { return nil }
+
+func defaultWritableCaches() []string { return nil }
+
+func sandboxCommand(spec sandboxSpec) (path, envEntry string, err error) {
+	return "", "", errors.New("no sandbox on this system")
+}
