@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -175,26 +174,4 @@ func (w *bufferWorkspace) set(content string, version int64) { w.content, w.vers
 
 func (w *bufferWorkspace) Read(ctx context.Context, p guard.Path) (Document, error) {
 	return Document{Content: []byte(w.content), Stamp: filestate.Stamp{Version: w.version}, Open: true}, nil
-}
-
-func TestReadFileFIFO(t *testing.T) {
-	e := newFileEnv(t, nil)
-	if err := syscall.Mkfifo(e.abs("pipe"), 0o644); err != nil {
-		t.Skipf("cannot make a FIFO here: %v", err)
-	}
-	// A read that opened the FIFO would block forever without a writer:
-	// the test completing is the check.
-	res := e.call("read_file", argMap{"path": "pipe"})
-	if !res.IsError {
-		t.Fatalf("FIFO read: %+v", res)
-	}
-	for _, tool := range []string{"edit_file", "write_file"} {
-		a := argMap{"path": "pipe", "old_string": "a", "new_string": "b"}
-		if tool == "write_file" {
-			a = argMap{"path": "pipe", "content": "x"}
-		}
-		if res := e.call(tool, a); !res.IsError {
-			t.Errorf("%s on a FIFO: %+v", tool, res)
-		}
-	}
 }
