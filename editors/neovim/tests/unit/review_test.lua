@@ -67,7 +67,9 @@ return function(H)
     }, 'utf-16'))
     H.eq('x := "😀" + z\n', pv.files[1].new_text, 'emoji line')
     H.eq('create', pv.files[2].kind, 'create kind')
-    H.eq('package sub\n', pv.files[2].new_text, 'created text')
+    -- Faithful to Neovim: inserting "package sub\n" into an empty buffer
+    -- leaves an empty last line, which is written as a second newline.
+    H.eq('package sub\n\n', pv.files[2].new_text, 'created text')
     H.contains(pv.files[2].diff, '--- /dev/null', 'create header')
     local pv2 = assert(changes.preview({ changes = { [vim.uri_from_fname(path)] = { { range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 1 } }, newText = 'w' } } } }, 'utf-16'))
     H.eq('w := "😀" + y\n', pv2.files[1].new_text, 'changes map')
