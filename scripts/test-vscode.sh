@@ -1,3 +1,46 @@
 #!/usr/bin/env bash
+# test-vscode.sh — the VS Code extension's tests: typecheck, unit tests
+# (node:test), packaging (.vsix), and the end-to-end test in a real VS Code
+# (code-server + Chromium from ../shared/tools/vscode-e2e, installed on first
+# use into .cache/vscode-e2e: ~5 min once, then ~1 min a run).
+#   SKIP_E2E=1  unit tests only      E2E_DIR=…  use another code-server install
+# Artifacts (screenshots, cb-ls and code-server logs): artifacts/vscode/.
 set -euo pipefail
-echo "test-vscode: nothing yet"
+ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+SHARED=${SHARED:-$ROOT/../shared}
+EXT=$ROOT/editors/vscode
+E2E_DIR=${E2E_DIR:-$ROOT/.cache/vscode-e2e}
+ART=$ROOT/artifacts/vscode
+mkdir -p "$ART"
+
+cd "$EXT"
+# Reinstall only when the lock file changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.cb-ls-lock; then
+  npm ci --no-audit --no-fund
+  cp package-lock.json node_modules/.cb-ls-lock
+fi
+npm run -s typecheck
+if ! npm test >"$ART/unit.tap" 2>&1; then
+  grep -E '^not ok|error' "$ART/unit.tap" || tail -30 "$ART/unit.tap"
+  echo "vscode unit tests: FAILED (full output: $ART/unit.tap)" >&2
+  exit 1
+fi
+echo "vscode unit tests: $(sed -n 's/^# pass //p' "$ART/unit.tap") passed, $(sed -n 's/^# fail //p' "$ART/unit.tap") failed"
+npm run -s package >/dev/null
+echo "packaged $EXT/out/cb-ls.vsix"
+
+if [ "${SKIP_E2E:-}" = 1 ]; then
+  echo "vscode e2e: skipped (SKIP_E2E=1)"
+  exit 0
+fi
+if [ ! -x "$E2E_DIR/cs/node_modules/.bin/code-server" ] || [ ! -d "$E2E_DIR/tools/node_modules/playwright-core" ] || ! command -v chromium >/dev/null; then
+  echo "installing code-server + Chromium into $E2E_DIR (once per machine, ~5 min)"
+  bash "$SHARED/tools/vscode-e2e/setup.sh" "$E2E_DIR"
+fi
+
+BIN=$(mktemp -d)
+trap 'rm -rf "$BIN"' EXIT
+(cd "$ROOT" && go build -o "$BIN/cb-ls" ./cmd/cb-ls && go build -o "$BIN/scriptmodel" ./agent/agenttest/cmd/scriptmodel)
+
+E2E_DIR=$E2E_DIR CBLS=$BIN/cb-ls SCRIPTMODEL=$BIN/scriptmodel VSIX=$EXT/out/cb-ls.vsix ART=$ART \
+  DOCS_SHOT=${DOCS_SHOT:-} node "$EXT/e2e/run.js"

@@ -1,0 +1,211 @@
+// End-to-end test of the extension in a real VS Code (code-server 1.100 in
+// headless Chromium, driven through playwright-core), against the real cb-ls
+// binary and the scripted model server (agent/agenttest/cmd/scriptmodel).
+// The extension is installed from its .vsix, exactly as a user installs it,
+// and driven through the UI: the command palette, the Refactor Preview's
+// checkbox and its Apply / Discard buttons.
+//
+// Environment (scripts/test-vscode.sh sets all of it):
+//   E2E_DIR      the install from ../shared/tools/vscode-e2e/setup.sh
+//   CBLS         the cb-ls binary          SCRIPTMODEL  the scriptmodel binary
+//   VSIX         the packaged extension    ART          artifacts directory (screenshots, logs)
+//   DOCS_SHOT    optional: also copy the Refactor Preview screenshot here
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const net = require('node:net');
+const { spawn, execFileSync } = require('node:child_process');
+const { scenario } = require('./scenario');
+
+const env = (k) => {
+  const v = process.env[k];
+  if (!v) {
+    throw new Error(`e2e: ${k} is not set (run scripts/test-vscode.sh)`);
+  }
+  return path.resolve(v);
+};
+const E2E = env('E2E_DIR');
+const CBLS = env('CBLS');
+const SCRIPTMODEL = env('SCRIPTMODEL');
+const VSIX = env('VSIX');
+const ART = env('ART');
+const { chromium } = require(path.join(E2E, 'tools/node_modules/playwright-core'));
+
+const t0 = Date.now();
+const log = (...a) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const children = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// spawnGroup starts a process in its own process group so that killing the
+// group also ends what it started (code-server → extension host → cb-ls).
+function spawnGroup(cmd, args, opts) {
+  const p = spawn(cmd, args, { ...opts, detached: true });
+  children.push(p);
+  return p;
+}
+
+function killAll() {
+  for (const p of children) {
+    try {
+      process.kill(-p.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function waitFor(what, ms, pred) {
+  const end = Date.now() + ms;
+  let last;
+  for (;;) {
+    try {
+      const v = await pred();
+      if (v) {
+        return v;
+      }
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out after ${ms / 1000}s waiting for ${what}${last ? ': ' + last.message : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function startScriptModel(dir, script) {
+  const scriptPath = path.join(dir, 'script.json');
+  const record = path.join(dir, 'requests.jsonl');
+  fs.writeFileSync(scriptPath, JSON.stringify(script, null, 2));
+  const p = spawnGroup(SCRIPTMODEL, ['--script', scriptPath, '--record', record], { stdio: ['ignore', 'pipe', 'pipe'] });
+  p.stderr.pipe(fs.createWriteStream(path.join(dir, 'scriptmodel.log')));
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    p.stdout.on('data', (d) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        resolve({ url: buf.slice(0, nl).trim(), record });
+      }
+    });
+    p.once('exit', (code) => reject(new Error(`scriptmodel exited with ${code}; see ${dir}/scriptmodel.log`)));
+  });
+}
+
+async function main() {
+  const run = path.join(ART, 'run');
+  fs.rmSync(run, { recursive: true, force: true });
+  const ws = path.join(run, 'ws');
+  const ud = path.join(run, 'ud');
+  const exts = path.join(run, 'exts');
+  for (const d of [ws, path.join(ws, '.vscode'), path.join(ud, 'User'), exts, path.join(run, 'tmp')]) {
+    fs.mkdirSync(d, { recursive: true });
+  }
+  for (const [name, text] of Object.entries(scenario.files)) {
+    fs.writeFileSync(path.join(ws, name), text);
+  }
+  const model = await startScriptModel(run, scenario.script);
+  log('scripted model at', model.url);
+
+  // cb-ls's stderr (its log) goes to a file as well as to the extension's output channel.
+  const wrapper = path.join(run, 'cb-ls.sh');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nexec '${CBLS}' "$@" 2>>'${path.join(run, 'cb-ls.log')}'\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(ws, '.vscode/settings.json'),
+    JSON.stringify({ 'catbuddy.serverPath': wrapper, 'catbuddy.provider': 'openai', 'catbuddy.model': 'scripted', 'catbuddy.baseUrl': model.url }, null, 2),
+  );
+  fs.writeFileSync(
+    path.join(ud, 'User/settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'security.workspace.trust.enabled': false,
+      'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'update.mode': 'none', 'workbench.tips.enabled': false,
+      'workbench.enableExperiments': false, 'chat.disableAIFeatures': true, 'files.autoSave': 'off', 'git.enabled': false,
+    }),
+  );
+  const csEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: path.join(E2E, 'xdg/config'), XDG_DATA_HOME: path.join(E2E, 'xdg/data'),
+    XDG_CACHE_HOME: path.join(E2E, 'xdg/cache'), TMPDIR: path.join(run, 'tmp'),
+  };
+  // The key must come from the extension's secret storage, not from the environment.
+  delete csEnv.OPENAI_API_KEY;
+  delete csEnv.ANTHROPIC_API_KEY;
+  const cs = path.join(E2E, 'cs/node_modules/.bin/code-server');
+  execFileSync(cs, ['--user-data-dir', ud, '--extensions-dir', exts, '--install-extension', VSIX], { env: csEnv, stdio: 'pipe' });
+  log('installed', path.basename(VSIX));
+
+  const port = await freePort();
+  const server = spawnGroup(
+    cs,
+    ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+     '--disable-getting-started-override', '--user-data-dir', ud, '--extensions-dir', exts, ws],
+    { env: csEnv, stdio: ['ignore', fs.openSync(path.join(run, 'code-server.log'), 'w'), fs.openSync(path.join(run, 'code-server.log'), 'a')] },
+  );
+  await waitFor('code-server /healthz', 60000, async () => {
+    if (server.exitCode !== null) {
+      throw new Error(`code-server exited (${server.exitCode}); see ${run}/code-server.log`);
+    }
+    return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+  });
+  log('code-server on port', port);
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const results = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('console', (m) => m.type() === 'error' && fs.appendFileSync(path.join(run, 'browser-console.log'), m.text() + '\n'));
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+    log('workbench visible');
+    const ctx = { page, ws, run, model, log, waitFor, art: ART, docsShot: process.env.DOCS_SHOT };
+    for (const t of scenario.tests) {
+      const started = Date.now();
+      try {
+        await t.fn(ctx);
+        results.push({ name: t.name, ok: true });
+        log(`PASS ${t.name} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+      } catch (e) {
+        results.push({ name: t.name, ok: false, err: e });
+        log(`FAIL ${t.name}: ${e && e.stack ? e.stack : e}`);
+        await page.screenshot({ path: path.join(ART, `fail-${t.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+      }
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    killAll();
+  }
+  const failed = results.filter((r) => !r.ok);
+  for (const r of results) {
+    console.log(`${r.ok ? 'ok  ' : 'FAIL'} vscode-e2e: ${r.name}${r.ok ? '' : ' — ' + (r.err && r.err.message)}`);
+  }
+  console.log(`vscode e2e: ${results.length - failed.length} passed, ${failed.length} failed (logs and screenshots in ${ART})`);
+  return failed.length === 0 ? 0 : 1;
+}
+
+process.on('SIGINT', () => {
+  killAll();
+  process.exit(130);
+});
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error('vscode e2e: setup failed:', e && e.stack ? e.stack : e);
+    console.log('vscode e2e: 0 passed, 1 failed (setup)');
+    killAll();
+    process.exit(1);
+  },
+);

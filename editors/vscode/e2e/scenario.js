@@ -1,0 +1,146 @@
+// The e2e scenario: the workspace, the model's script, and the tests, run in
+// order in one VS Code window by run.js. Script turns are consumed in order
+// across tests (request n gets turn n), so each test's turns follow the last.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const assert = require('node:assert/strict');
+
+const API_KEY = 'sk-e2e-from-secret-storage';
+
+const files = {
+  'go.mod': 'module example.com/calc\n\ngo 1.22\n',
+  'calc.go': 'package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n',
+  'mul.go': 'package calc\n\n// Mul returns the product of a and b.\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n',
+};
+
+const script = {
+  // Requests without this key get 401: the runs below succeed only if the key
+  // typed into "Agent: Set API Key…" reached the server.
+  api_key: API_KEY,
+  turns: [
+    // fix accepted
+    { tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
+    { tool_calls: [{ name: 'edit_file', args: { path: 'calc.go', old_string: 'return a - b', new_string: 'return a + b' } }] },
+    { text: 'Fixed: Add subtracted instead of adding.' },
+    // fix rejected
+    { tool_calls: [{ name: 'read_file', args: { path: 'mul.go' } }] },
+    { tool_calls: [{ name: 'edit_file', args: { path: 'mul.go', old_string: 'return a + b', new_string: 'return a * b' } }] },
+    { text: 'The change was rejected; mul.go is left as it was.' },
+  ],
+};
+
+function requests(record) {
+  if (!fs.existsSync(record)) {
+    return [];
+  }
+  return fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+// toolResults lists the tool messages of a recorded OpenAI chat request, as text.
+function toolResults(req) {
+  return (req.body.messages || [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+}
+
+async function palette(page, key, text) {
+  await page.keyboard.press(key);
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill(text);
+  if (text.startsWith('>') || key === 'Control+p') {
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: text.replace(/^>/, '') }).first().waitFor({ timeout: 20000 });
+  }
+  await page.keyboard.press('Enter');
+}
+
+async function openAt(ctx, file, line, expect) {
+  const { page } = ctx;
+  await palette(page, 'Control+p', file);
+  await page.locator('.monaco-editor .view-lines', { hasText: expect }).first().waitFor({ timeout: 20000 });
+  await palette(page, 'Control+g', `:${line}`);
+  // The cursor line is highlighted: wait until it is the expected one.
+  await ctx.waitFor(`cursor on line ${line} of ${file}`, 10000, async () =>
+    (await page.locator('.monaco-editor .line-numbers.active-line-number').first().innerText()).trim() === String(line));
+}
+
+const idle = (page) => page.locator('.statusbar-item', { has: page.locator('.codicon-sparkle'), hasText: 'cb-ls' });
+const dirtyTabs = (page) => page.locator('.tabs-container .tab.dirty');
+
+async function fixAndWaitForPreview(ctx) {
+  const { page } = ctx;
+  await palette(page, 'F1', '>Agent: Fix This');
+  const panel = page.locator('.bulk-edit-panel').first();
+  await panel.waitFor({ timeout: 30000 });
+  // The run waits for the review: its progress notification offers Cancel meanwhile.
+  await page.locator('.notifications-toasts .notification-toast', { has: page.getByRole('button', { name: 'Cancel' }) }).first().waitFor({ timeout: 10000 });
+  const boxes = panel.locator('.monaco-list-row input.edit-checkbox, .monaco-list-row .monaco-checkbox');
+  await boxes.first().waitFor({ timeout: 10000 });
+  return { panel, boxes };
+}
+
+const tests = [
+  {
+    name: 'server starts and the API key goes to secret storage',
+    async fn(ctx) {
+      const { page } = ctx;
+      await idle(page).waitFor({ timeout: 60000 });
+      await palette(page, 'F1', '>Agent: Set API Key');
+      const input = page.locator('.quick-input-widget input[type="password"]');
+      await input.waitFor({ timeout: 10000 });
+      await input.fill(API_KEY);
+      await page.keyboard.press('Enter');
+      await page.locator('.notifications-toasts', { hasText: 'API key saved' }).waitFor({ timeout: 10000 });
+      const settings = fs.readFileSync(path.join(ctx.ws, '.vscode/settings.json'), 'utf8') + fs.readFileSync(path.join(ctx.run, 'ud/User/settings.json'), 'utf8');
+      assert.ok(!settings.includes(API_KEY), 'the API key must not be written to settings.json');
+    },
+  },
+  {
+    name: 'Fix This: preview accepted, buffer fixed and saved',
+    async fn(ctx) {
+      const { page, ws, model } = ctx;
+      const file = path.join(ws, 'calc.go');
+      const before = fs.readFileSync(file, 'utf8');
+      await openAt(ctx, 'calc.go', 5, 'return a - b');
+      const { boxes } = await fixAndWaitForPreview(ctx);
+      await page.waitForTimeout(500); // let the diff render for the screenshot; nothing is synchronised on it
+      const shot = path.join(ctx.art, 'vscode-refactor-preview.png');
+      await page.screenshot({ path: shot });
+      if (ctx.docsShot) {
+        fs.copyFileSync(shot, ctx.docsShot);
+      }
+      assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing may change before the review');
+      await boxes.first().click();
+      await page.getByRole('button', { name: 'Apply', exact: true }).click();
+      await ctx.waitFor('calc.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8').includes('return a + b'));
+      assert.equal(fs.readFileSync(file, 'utf8'), before.replace('return a - b', 'return a + b'));
+      await ctx.waitFor('the model to hear back after the edit', 20000, () => requests(model.record).length >= 3);
+      const res = toolResults(requests(model.record)[2]);
+      assert.ok(res.length > 0 && !/not applied|rejected/.test(res[res.length - 1]), `edit_file result: ${res[res.length - 1]}`);
+      await ctx.waitFor('no unsaved editors', 10000, async () => (await dirtyTabs(page).count()) === 0);
+      await idle(page).waitFor({ timeout: 20000 });
+    },
+  },
+  {
+    name: 'Fix This: preview discarded, document unchanged, agent told',
+    async fn(ctx) {
+      const { page, ws, model } = ctx;
+      const file = path.join(ws, 'mul.go');
+      const before = fs.readFileSync(file, 'utf8');
+      await openAt(ctx, 'mul.go', 5, 'return a + b');
+      await fixAndWaitForPreview(ctx);
+      await page.getByRole('button', { name: 'Discard', exact: true }).click();
+      await ctx.waitFor('the model to hear back after the rejection', 20000, () => requests(model.record).length >= 6);
+      const res = toolResults(requests(model.record)[5]);
+      assert.match(res[res.length - 1] || '', /rejected by user/, 'the agent is told the user rejected the edit');
+      await idle(page).waitFor({ timeout: 20000 });
+      assert.equal(fs.readFileSync(file, 'utf8'), before);
+      assert.equal(await dirtyTabs(page).count(), 0, 'no unsaved editors');
+      const text = await page.locator('.monaco-editor .view-lines').first().innerText();
+      assert.ok(text.includes('return a + b') && !text.includes('return a * b'), `editor shows: ${text}`);
+    },
+  },
+];
+
+module.exports = { scenario: { files, script, tests } };
