@@ -95,11 +95,10 @@ func (t *transcript) endText() {
 	}
 }
 
-// finish appends the outcome and returns the whole markdown. The agent's
-// own transcript (out.Transcript), when it produced one, replaces the
-// event log; the header and the outcome are always ours.
+// finish returns the whole markdown of an ended run: header, the
+// agent's own transcript (out.Transcript) when it produced one or else
+// the event log, and the outcome.
 func (t *transcript) finish(status string, out agent.Outcome, runErr error) string {
-	t.endText()
 	var b strings.Builder
 	if out.Transcript != "" {
 		// Keep our header (it names the run), then the agent's own account.
@@ -125,6 +124,12 @@ func (t *transcript) finish(status string, out agent.Outcome, runErr error) stri
 		fmt.Fprintf(&b, "\n## Answer\n\n%s\n", out.Answer)
 	}
 	return b.String()
+}
+
+// snapshot returns the transcript so far, for a run still going on. It
+// does not disturb the log: text deltas may still follow.
+func (t *transcript) snapshot(status string) string {
+	return t.b.String() + "\n\n---\n\n**Status:** " + status + "\n"
 }
 
 // writeTranscript writes text to <root>/.catbuddy/sessions/<name> and
