@@ -57,6 +57,9 @@ async function palette(page, key, text) {
 
 async function openAt(ctx, file, line, expect) {
   const { page } = ctx;
+  // One editor at a time, so the editor locators below cannot pick another one.
+  await palette(page, 'F1', '>View: Close All Editors');
+  await ctx.waitFor('no editors open', 10000, async () => (await page.locator('.tabs-container .tab').count()) === 0);
   await palette(page, 'Control+p', file);
   await page.locator('.monaco-editor .view-lines', { hasText: expect }).first().waitFor({ timeout: 20000 });
   await palette(page, 'Control+g', `:${line}`);

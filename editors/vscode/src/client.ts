@@ -33,12 +33,20 @@ export class CatbuddyClient extends LanguageClient {
   // Called from the base constructor (registerBuiltinFeatures), before any
   // field of this class exists: it must not use instance state.
   override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
-    const state = feature.getState();
-    if (state.kind === 'window' && state.id === WorkDoneProgressCreateRequest.method) {
+    if (isProgressFeature(feature)) {
       super.registerFeature(new NotificationProgressFeature(this));
       return;
     }
     super.registerFeature(feature);
+  }
+}
+
+function isProgressFeature(feature: StaticFeature | DynamicFeature<unknown>): boolean {
+  try {
+    const state = feature.getState();
+    return state.kind === 'window' && state.id === WorkDoneProgressCreateRequest.method;
+  } catch {
+    return false; // a feature that cannot report its state before start is not the progress feature
   }
 }
 
