@@ -16,11 +16,11 @@ var providerSecrets = map[string]bool{
 	"CATBUDDY_API_KEY":               true,
 }
 
-// isSecretEnv reports whether an environment variable must not reach a
+// IsSecretEnv reports whether an environment variable must not reach a
 // command the model runs: provider keys, and any name matching
 // *_API_KEY, *_APIKEY, *_TOKEN, *_SECRET(_KEY), *_ACCESS_KEY,
 // *_PRIVATE_KEY, *PASSWORD*, *PASSWD* or *CREDENTIAL*.
-func isSecretEnv(name string) bool {
+func IsSecretEnv(name string) bool {
 	n := strings.ToUpper(name)
 	if providerSecrets[n] {
 		return true
@@ -43,7 +43,7 @@ func isSecretEnv(name string) bool {
 func scrubEnv(env []string) (kept, removed []string) {
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if isSecretEnv(name) || name == sandboxEnv {
+		if IsSecretEnv(name) || name == sandboxEnv {
 			removed = append(removed, name)
 			continue
 		}
