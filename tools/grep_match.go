@@ -1,0 +1,181 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// lineMatcher finds the lines of a buffer that match a pattern. Lines
+// are matched one at a time in meaning (a match never spans a newline,
+// as in ripgrep), but the buffer is searched as a whole: a required
+// literal is found with bytes.Index (SIMD in the runtime) and only the
+// lines that hold it are given to the regexp.
+type lineMatcher struct {
+	re *regexp.Regexp
+	// lit must occur in every matching line; nil if none was found.
+	lit []byte
+	// litOnly: a line matches iff it contains lit (no regexp needed).
+	litOnly bool
+}
+
+// newLineMatcher compiles pattern (Go RE2 syntax unless literal).
+func newLineMatcher(pattern string, literal, caseInsensitive bool) (*lineMatcher, error) {
+	if pattern == "" {
+		return nil, fmt.Errorf("pattern is empty")
+	}
+	if literal {
+		if strings.ContainsAny(pattern, "\n") {
+			return nil, fmt.Errorf("pattern contains a newline; grep matches one line at a time")
+		}
+		if !caseInsensitive {
+			return &lineMatcher{lit: []byte(pattern), litOnly: true}, nil
+		}
+		pattern = regexp.QuoteMeta(pattern)
+	}
+	flags := "(?m)"
+	if caseInsensitive {
+		flags = "(?mi)"
+	}
+	re, err := regexp.Compile(flags + pattern)
+	if err != nil {
+		return nil, fmt.Errorf("invalid regular expression %q: %v (Go RE2 syntax; set literal=true to search for the text as is)", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	m := &lineMatcher{re: re}
+	if parsed, err := syntax.Parse(flags+pattern, syntax.Perl); err == nil {
+		parsed = parsed.Simplify()
+		if lit, ok := pureLiteral(parsed); ok && !strings.Contains(lit, "\n") {
+			m.lit, m.litOnly = []byte(lit), true
+		} else if l := requiredLiteral(parsed); l != "" && !strings.Contains(l, "\n") {
+			m.lit = []byte(l)
+		}
+	}
+	return m, nil
+}
+
+// pureLiteral reports whether re matches exactly one case-sensitive
+// string, ignoring flags that do not change that.
+func pureLiteral(re *syntax.Regexp) (string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return "", false
+		}
+		return string(re.Rune), true
+	case syntax.OpCapture:
+		return pureLiteral(re.Sub[0])
+	case syntax.OpConcat:
+		var b strings.Builder
+		for _, s := range re.Sub {
+			l, ok := pureLiteral(s)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(l)
+		}
+		return b.String(), true
+	}
+	return "", false
+}
+
+// requiredLiteral returns the longest case-sensitive string that every
+// match of re contains, or "".
+func requiredLiteral(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return ""
+		}
+		return string(re.Rune)
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiteral(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiteral(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best, run := "", ""
+		for _, s := range re.Sub {
+			if l, ok := pureLiteral(s); ok {
+				run += l // adjacent literals form one longer literal
+			} else {
+				run = ""
+				if l := requiredLiteral(s); len(l) > len(best) {
+					best = l
+				}
+			}
+			if len(run) > len(best) {
+				best = run
+			}
+		}
+		return best
+	}
+	return ""
+}
+
+// each calls fn for every matching line of buf, in order, with the
+// offsets of the line's start and end (the end excludes the newline).
+// fn returns false to stop.
+func (m *lineMatcher) each(buf []byte, fn func(start, end int) bool) {
+	pos := 0
+	for pos <= len(buf) {
+		var cand int  // an offset inside the next candidate line
+		candEnd := -1 // end of a regexp match found in the buffer
+		switch {
+		case m.lit != nil:
+			i := bytes.Index(buf[pos:], m.lit)
+			if i < 0 {
+				return
+			}
+			cand = pos + i
+		default:
+			loc := m.re.FindIndex(buf[pos:])
+			if loc == nil {
+				return
+			}
+			cand, candEnd = pos+loc[0], pos+loc[1]
+			if cand == len(buf) && (len(buf) == 0 || buf[len(buf)-1] == '\n') {
+				return // an empty match after the final newline is no line
+			}
+		}
+		start := bytes.LastIndexByte(buf[pos:cand], '\n') + 1 + pos
+		end := bytes.IndexByte(buf[cand:], '\n')
+		if end < 0 {
+			end = len(buf)
+		} else {
+			end += cand
+		}
+		// A buffer match inside the line is a line match (pos is always a
+		// line start, so ^ and \b see the same context); one that spans
+		// a newline must be confirmed on the line alone.
+		if m.litOnly || (candEnd >= 0 && candEnd <= end) || m.re.Match(buf[start:end]) {
+			if !fn(start, end) {
+				return
+			}
+		}
+		pos = end + 1
+	}
+}
+
+// isBinary reports whether content looks binary: it holds a NUL byte
+// (git's and ripgrep's test).
+func isBinary(content []byte) bool {
+	return bytes.IndexByte(content, 0) >= 0
+}
+
+// clipLine shortens a displayed line to at most max bytes on a rune
+// boundary, saying how much was cut.
+func clipLine(line []byte, max int) string {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) <= max {
+		return string(line)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… [%d more bytes]", line[:cut], len(line)-cut)
+}

@@ -1,0 +1,164 @@
+package tools
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// globPattern is a compiled slash-separated glob: "*", "?" and "[...]"
+// within one path segment (path.Match syntax, "[!...]" accepted too),
+// "**" as a whole segment for any number of segments. A pattern without
+// a slash matches a path's last segment at any depth, as in .gitignore
+// and ripgrep's --glob.
+type globPattern struct {
+	segs     []string
+	basename bool // no slash in the pattern: match the last segment only
+}
+
+// compileGlobs expands braces ("*.{ts,tsx}") and compiles each result.
+func compileGlobs(pattern string) ([]globPattern, error) {
+	if strings.TrimSpace(pattern) == "" {
+		return nil, fmt.Errorf("glob pattern is empty")
+	}
+	var out []globPattern
+	for _, p := range expandBraces(pattern) {
+		g, err := compileGlob(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func compileGlob(p string) (globPattern, error) {
+	p = strings.TrimPrefix(p, "./")
+	anchored := strings.Contains(strings.TrimSuffix(p, "/"), "/")
+	p = strings.Trim(p, "/")
+	var segs []string
+	for s := range strings.SplitSeq(p, "/") {
+		if s == "" {
+			continue
+		}
+		if s != "**" {
+			// "a**b" is not a globstar: git and ripgrep treat it as "*".
+			for strings.Contains(s, "**") {
+				s = strings.ReplaceAll(s, "**", "*")
+			}
+			s = strings.ReplaceAll(s, "[!", "[^")
+			if _, err := path.Match(s, ""); err != nil {
+				return globPattern{}, fmt.Errorf("bad glob pattern %q: %v", p, err)
+			}
+		}
+		segs = append(segs, s)
+	}
+	if len(segs) == 1 && segs[0] == "**" {
+		anchored = true
+	}
+	return globPattern{segs: segs, basename: !anchored}, nil
+}
+
+// match reports whether the slash-separated relative path rel matches.
+func (g globPattern) match(rel string) bool {
+	if g.basename {
+		ok, _ := path.Match(g.segs[0], path.Base(rel))
+		return ok
+	}
+	return matchSegs(g.segs, strings.Split(rel, "/"))
+}
+
+// matchAny reports whether rel matches one of gs.
+func matchAny(gs []globPattern, rel string) bool {
+	for _, g := range gs {
+		if g.match(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchSegs matches pattern segments against path segments. "**"
+// matches zero or more segments, except as the last pattern segment,
+// where it needs at least one ("dir/**" is what is inside dir).
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			if len(pat) == 1 {
+				return len(segs) > 0
+			}
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(pat[1:], segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// expandBraces expands the first {a,b,...} group (recursively, so nested
+// and repeated groups work). A brace without a comma or closing brace is
+// kept literally.
+func expandBraces(p string) []string {
+	depth, open := 0, -1
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth > 0 {
+				continue
+			}
+			alts := splitTopLevel(p[open+1 : i])
+			if len(alts) < 2 {
+				open = -1
+				continue
+			}
+			var out []string
+			for _, a := range alts {
+				out = append(out, expandBraces(p[:open]+a+p[i+1:])...)
+			}
+			return out
+		}
+	}
+	return []string{p}
+}
+
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
