@@ -20,7 +20,7 @@ end
 local function read_lines(path)
   local b = M.find_buf(path)
   if b then
-    return vim.api.nvim_buf_get_lines(b, 0, -1, false), true
+    return vim.api.nvim_buf_get_lines(b, 0, -1, false), true, b
   end
   if vim.fn.filereadable(path) == 1 then
     return vim.fn.readfile(path), true
@@ -28,7 +28,8 @@ local function read_lines(path)
   return {}, false
 end
 
-local function to_text(lines)
+--- to_text joins buffer lines into file text (a newline after each line).
+function M.to_text(lines)
   if #lines == 0 or (#lines == 1 and lines[1] == '') then
     return ''
   end
@@ -75,7 +76,8 @@ end
 
 --- preview returns {files = {...}, diff = "..."} for a WorkspaceEdit, or
 --- nil and an error. Each file is {uri, path, kind, old_text, new_text,
---- diff, exists}; kind is "edit", "create", "rename" or "delete".
+--- diff, exists, version?, bufnr?, base_version?}; kind is "edit",
+--- "create", "rename" or "delete".
 function M.preview(edit, encoding)
   encoding = encoding or 'utf-16'
   local files, by_uri = {}, {}
@@ -83,8 +85,13 @@ function M.preview(edit, encoding)
     local f = by_uri[uri]
     if not f then
       local path = vim.uri_to_fname(uri)
-      local lines, exists = read_lines(path)
+      local lines, exists, bufnr = read_lines(path)
       f = { uri = uri, path = path, kind = 'edit', old = lines, lines = vim.deepcopy(lines), exists = exists }
+      if bufnr then
+        -- What the buffer was when the preview was made: the base a
+        -- later rebase (apply.lua) merges the user's typing against.
+        f.bufnr, f.base_version = bufnr, compat.buf_version(bufnr)
+      end
       by_uri[uri] = f
       files[#files + 1] = f
     end
@@ -128,7 +135,7 @@ function M.preview(edit, encoding)
   local all = {}
   for _, f in ipairs(files) do
     if not (f.kind == 'delete' and f.renamed_to) then
-      f.old_text, f.new_text = to_text(f.old), to_text(f.lines)
+      f.old_text, f.new_text = M.to_text(f.old), M.to_text(f.lines)
       local a = f.kind == 'create' and '/dev/null' or ('a/' .. rel(f.renamed_from or f.path))
       local b = f.kind == 'delete' and '/dev/null' or ('b/' .. rel(f.path))
       local hunks = compat.diff(f.old_text, f.new_text, { ctxlen = 3 }) or ''

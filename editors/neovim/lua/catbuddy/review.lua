@@ -142,7 +142,7 @@ function M.handle(params, encoding, cfg)
   if not accepted then
     return { applied = false, failureReason = M.REJECTED }
   end
-  return apply.apply(edit, encoding, cfg.save_after_apply)
+  return apply.apply(edit, encoding, cfg.save_after_apply, preview)
 end
 
 --- handler returns the workspace/applyEdit handler for one client's
