@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/catbuddy/cb-ls/filestate"
 	"github.com/catbuddy/cb-ls/guard"
@@ -149,6 +151,13 @@ func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	defer root.Close()
 	rel := filepath.FromSlash(c.Path.Rel)
 
+	// Two runs of this process writing one file: the base check and the
+	// rename must not interleave, or the second would overwrite the
+	// first unseen.
+	mu := applyLock(c.Path.Abs)
+	mu.Lock()
+	defer mu.Unlock()
+
 	cur, err := readIn(root, c.Path.Rel)
 	switch {
 	case c.Create && err == nil:
@@ -228,6 +237,16 @@ func writeTemp(root *os.Root, rel string, content []byte, mode fs.FileMode, crea
 		return "", nil, err
 	}
 	return tmp, fi, nil
+}
+
+// applyLocks serialise Apply per file within the process; striped so
+// that the set never grows.
+var applyLocks [64]sync.Mutex
+
+var lockSeed = maphash.MakeSeed()
+
+func applyLock(abs string) *sync.Mutex {
+	return &applyLocks[maphash.String(lockSeed, abs)%uint64(len(applyLocks))]
 }
 
 func stampOf(fi fs.FileInfo) filestate.Stamp {
