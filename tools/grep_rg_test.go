@@ -1,0 +1,150 @@
+package tools
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestGrepMatchesRipgrep generates a tree (nested .gitignore files with
+// negations, hidden files, binary files, CRLF, UTF-8, files without a
+// final newline, symlinks) and checks that grep reports exactly the
+// lines ripgrep reports, for literal and regexp patterns.
+func TestGrepMatchesRipgrep(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Fatal("ripgrep (rg) is needed to check grep's matches: apt-get install -y ripgrep")
+	}
+	e := newSearchEnv(t, "")
+	genTree(t, e.dir, rand.New(rand.NewPCG(7, 11)))
+	cases := []struct {
+		pattern       string
+		literal, fold bool
+	}{
+		{pattern: "foo", literal: true},
+		{pattern: "a.b(", literal: true},
+		{pattern: "Hello", literal: true, fold: true},
+		{pattern: `fo+\w*`},
+		{pattern: `^\s*func \w+\(`},
+		{pattern: `\bbar$`},
+		{pattern: `[0-9]{3}`},
+		{pattern: `(?i)héllo|wörld`},
+		{pattern: `q[^z]*z`},
+		{pattern: `.`},
+		{pattern: `x*`},
+	}
+	for _, c := range cases {
+		args := map[string]any{"pattern": c.pattern, "literal": c.literal, "case_insensitive": c.fold, "limit": grepMaxLimit}
+		ours := grepKeys(t, e.ok("grep", args))
+		rgArgs := []string{"--no-config", "--no-ignore-global", "--no-require-git", "--hidden", "-g", "!.git/", "-g", "!.catbuddy/",
+			"-n", "--no-heading", "--color", "never", "--no-messages"}
+		if c.literal {
+			rgArgs = append(rgArgs, "-F")
+		}
+		if c.fold {
+			rgArgs = append(rgArgs, "-i")
+		}
+		cmd := exec.Command(rg, append(rgArgs, "-e", c.pattern, ".")...)
+		cmd.Dir = e.dir
+		out, err := cmd.Output()
+		if err != nil && len(out) > 0 {
+			t.Fatalf("rg %q: %v", c.pattern, err)
+		}
+		theirs := grepKeys(t, strings.TrimRight(string(out), "\n"))
+		if len(theirs) == 0 {
+			t.Fatalf("rg found nothing for %q: the generated tree does not exercise it", c.pattern)
+		}
+		t.Logf("%q: %d matching lines", c.pattern, len(theirs))
+		if diff := cmp.Diff(theirs, ours); diff != "" {
+			t.Errorf("grep %q differs from ripgrep (-rg +ours):\n%s", c.pattern, diff)
+		}
+	}
+}
+
+// grepKeys turns path:line:text output lines into sorted "path:line" keys.
+func grepKeys(t *testing.T, out string) []string {
+	t.Helper()
+	var keys []string
+	for _, l := range lines(out) {
+		if strings.HasPrefix(l, "No matches") {
+			continue
+		}
+		if strings.HasPrefix(l, "… and") {
+			t.Fatalf("output was capped: %s", l)
+		}
+		parts := strings.SplitN(l, ":", 3)
+		if len(parts) < 3 {
+			t.Fatalf("not path:line:text: %q", l)
+		}
+		keys = append(keys, strings.TrimPrefix(parts[0], "./")+":"+parts[1])
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+var genWords = []string{"foo", "fooo", "bar", "baz", "func main(", "  func Do(x)", "a.b(c)", "héllo", "WÖRLD", "Hello", "HELLO",
+	"123", "4567", "q..z", "q\tz", "", "x", "quux", "bar foo", "a.b(", "foo_bar", "xbar"}
+
+func genLine(r *rand.Rand) string {
+	n := r.IntN(4)
+	var ws []string
+	for range n {
+		ws = append(ws, genWords[r.IntN(len(genWords))])
+	}
+	return strings.Join(ws, " ")
+}
+
+func genTree(t *testing.T, dir string, r *rand.Rand) {
+	t.Helper()
+	dirs := []string{".", "a", "a/b", "a/b/c", ".hidden", "build", "vendor/x", "d e"}
+	write := func(rel string, data []byte) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 120 {
+		d := dirs[r.IntN(len(dirs))]
+		ext := []string{".go", ".txt", ".log", ".md", ""}[r.IntN(5)]
+		var b strings.Builder
+		nl := "\n"
+		if r.IntN(6) == 0 {
+			nl = "\r\n"
+		}
+		for range r.IntN(30) {
+			b.WriteString(genLine(r) + nl)
+		}
+		s := b.String()
+		if r.IntN(5) == 0 {
+			s = strings.TrimSuffix(s, nl) // no final newline
+		}
+		if r.IntN(15) == 0 {
+			s = "\x00binary" + s
+		}
+		write(fmt.Sprintf("%s/f%03d%s", d, i, ext), []byte(s))
+	}
+	write(".gitignore", []byte("*.log\n/build/\n!a/keep.log\n"))
+	write("a/.gitignore", []byte("b/c/\n*.md\n!important.md\n"))
+	write("a/keep.log", []byte("foo kept\n"))
+	write("a/important.md", []byte("foo important\n"))
+	write("vendor/.gitignore", []byte("x/*.txt\n"))
+	write(".git/config", []byte("foo\n"))
+	write(".catbuddy/memory.md", []byte("foo\n"))
+	write("empty.txt", nil)
+	if err := os.Symlink("a", filepath.Join(dir, "link_a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a/keep.log", filepath.Join(dir, "link_keep.txt")); err != nil {
+		t.Fatal(err)
+	}
+}
