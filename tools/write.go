@@ -6,7 +6,7 @@ import (
 	"errors"
 )
 
-const writeFileDescription = `Create a file, or replace the whole content of an existing one. Parent directories are created as needed. Creating a new file needs no prior read; to change part of an existing file prefer edit_file, and read a file before you overwrite it.`
+const writeFileDescription = `Create a file, or replace the whole content of an existing one. Parent directories are created as needed. Creating a new file needs no prior read; to change part of an existing file prefer edit_file, and read a file before you overwrite it. An existing file keeps its line endings (CRLF) and byte order mark.`
 
 type writeFileInput struct {
 	Path    string `json:"path" jsonschema:"the file to write: relative to the workspace root, or absolute inside the workspace"`
@@ -35,10 +35,25 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 	if LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file; write_file does not overwrite binary files", in.Path), nil
 	}
+	after = keepConventions(doc.Content, after)
 	if bytes.Equal(doc.Content, after) {
 		return Text("No changes: " + p.Rel + " already has this content."), nil
 	}
 	warning := tc.FileStates(ctx).CheckRead(p.Abs)
 	c := Change{Path: p, Base: doc, Edits: lineEdits(doc.Content, after), After: after}
 	return tc.commit(ctx, "write_file", c, warning)
+}
+
+// keepConventions gives new content for an existing file that file's
+// line endings and byte order mark. read_file shows neither, so a model
+// rewriting a CRLF or BOM file would otherwise drop them and turn every
+// line into a change.
+func keepConventions(old, content []byte) []byte {
+	if usesCRLF(old) && !bytes.Contains(content, []byte("\r\n")) && bytes.IndexByte(content, '\n') >= 0 {
+		content = bytes.ReplaceAll(content, []byte("\n"), []byte("\r\n"))
+	}
+	if bytes.HasPrefix(old, utf8BOM) && !bytes.HasPrefix(content, utf8BOM) {
+		content = append(bytes.Clone(utf8BOM), content...)
+	}
+	return content
 }

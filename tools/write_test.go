@@ -33,6 +33,10 @@ func TestWriteFile(t *testing.T) {
 		{name: "binary refused", files: map[string]string{"f.bin": "\x00\x01"}, path: "f.bin", body: "x", isErr: true, want: "\x00\x01",
 			output: []string{"binary"}},
 		{name: "outside refused", path: "../escape", body: "x", isErr: true, output: []string{"Access denied"}},
+		{name: "CRLF file stays CRLF", files: map[string]string{"f": "a\r\nb\r\n"}, read: true, path: "f", body: "a\nB\n", want: "a\r\nB\r\n",
+			output: []string{"(+1 -1)"}},
+		{name: "BOM kept", files: map[string]string{"f": "\ufeffa\n"}, read: true, path: "f", body: "b\n", want: "\ufeffb\n"},
+		{name: "content with its own CRLF kept as given", files: map[string]string{"f": "a\r\n"}, read: true, path: "f", body: "x\r\ny\n", want: "x\r\ny\n"},
 		{name: "parent is a file", files: map[string]string{"f": "x"}, path: "f/g", body: "x", isErr: true,
 			output: []string{`f/g`}},
 	}
