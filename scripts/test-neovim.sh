@@ -1,3 +1,67 @@
 #!/usr/bin/env bash
+# Neovim plugin tests: Lua unit tests and end-to-end tests (real cb-ls, a
+# scripted model server) in real headless Neovim, on Debian's 0.7.2 and on
+# 0.10.x from ../shared/tools/get-nvim.sh. Installs what it needs, once.
 set -euo pipefail
-echo "test-neovim: nothing yet"
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+cache="$repo/.cache/neovim"
+mkdir -p "$cache/bin"
+
+# Neovim 0.7.2 from apt (waits for other apt users instead of failing).
+if ! command -v nvim >/dev/null || ! nvim --version | head -1 | grep -q 'v0\.7\.'; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq neovim >/dev/null
+fi
+nvims=("$(command -v nvim)")
+
+# Neovim 0.10.x from Debian trixie, unpacked under .cache (not installed).
+shared="$(git rev-parse --show-toplevel 2>/dev/null || echo "$repo")/../shared"
+if [ ! -x "$cache/nvim-0.10/nvim" ]; then
+  if [ -x "$shared/tools/get-nvim.sh" ] || [ -f "$shared/tools/get-nvim.sh" ]; then
+    rm -rf "$cache/nvim-0.10"
+    sh "$shared/tools/get-nvim.sh" trixie "$cache/nvim-0.10" >/dev/null
+  else
+    echo "test-neovim: $shared/tools/get-nvim.sh not found: cannot get Neovim 0.10" >&2
+    exit 1
+  fi
+fi
+nvims+=("$cache/nvim-0.10/nvim")
+
+# The server and the scripted model server.
+go build -o "$cache/bin/cb-ls" ./cmd/cb-ls
+go build -o "$cache/bin/scriptmodel" ./agent/agenttest/cmd/scriptmodel
+export CB_LS="$cache/bin/cb-ls" SCRIPTMODEL="$cache/bin/scriptmodel"
+
+passed=0
+failed=0
+cd editors/neovim
+for nv in "${nvims[@]}"; do
+  version=$("$nv" --version | head -1)
+  for suite in unit e2e; do
+    echo "== $version: $suite"
+    log=$(mktemp)
+    # HOME/XDG dirs are fresh so no user config, shada or log leaks in.
+    xdg=$(mktemp -d)
+    set +e
+    HOME="$xdg" XDG_CONFIG_HOME="$xdg/config" XDG_DATA_HOME="$xdg/data" XDG_STATE_HOME="$xdg/state" XDG_CACHE_HOME="$xdg/cache" \
+      timeout 300 "$nv" --headless --clean -n -u NONE -i NONE -c "luafile tests/$suite.lua" >"$log" 2>&1
+    rc=$?
+    set -e
+    cat "$log"
+    summary=$(grep -E '^(unit|e2e): [0-9]+ passed, [0-9]+ failed' "$log" | tail -1 || true)
+    if [ -n "$summary" ]; then
+      p=$(echo "$summary" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+      f=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    else
+      p=0; f=1
+      echo "test-neovim: $suite on $version ended without a summary (exit $rc)"
+    fi
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    passed=$((passed + p)); failed=$((failed + f))
+    rm -rf "$log" "$xdg"
+  done
+done
+echo "neovim: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

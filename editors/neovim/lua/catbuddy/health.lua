@@ -1,0 +1,80 @@
+-- :checkhealth catbuddy — the binary, its version, the provider
+-- configuration and the running clients.
+local compat = require('catbuddy.compat')
+
+local M = {}
+
+function M.check()
+  local h = compat.health()
+  local client = require('catbuddy.client')
+  local cfg = client.cfg
+
+  h.start('catbuddy: setup')
+  if not cfg then
+    h.error('require("catbuddy").setup() has not been called', { 'add require("catbuddy").setup({}) to your config' })
+    return
+  end
+  h.ok('setup() called; review = ' .. (type(cfg.review) == 'function' and 'function' or tostring(cfg.review)) .. ', save_after_apply = ' .. tostring(cfg.save_after_apply))
+  if vim.fn.has('nvim-0.7') ~= 1 then
+    h.error('Neovim 0.7 or newer is needed')
+  end
+
+  h.start('catbuddy: cb-ls binary')
+  local bin = cfg.cmd[1]
+  if vim.fn.executable(bin) ~= 1 then
+    h.error(string.format('%q is not executable', bin), { 'install cb-ls (go install github.com/catbuddy/cb-ls/cmd/cb-ls@latest) or set cmd in setup()' })
+  else
+    h.ok('found ' .. vim.fn.exepath(bin))
+    local out = vim.fn.system({ bin, 'version' })
+    if vim.v.shell_error == 0 then
+      h.ok('version: ' .. vim.trim(out))
+    else
+      h.warn('`' .. bin .. ' version` failed: ' .. vim.trim(out))
+    end
+  end
+
+  h.start('catbuddy: provider')
+  local provider = cfg.provider or vim.env.CATBUDDY_PROVIDER
+  if provider then
+    h.ok('provider: ' .. provider .. (cfg.model and (', model: ' .. cfg.model) or ' (server default model)'))
+  else
+    h.info('no provider set in setup(); cb-ls uses its own configuration and environment')
+  end
+  if cfg.base_url then
+    h.info('base_url: ' .. cfg.base_url)
+  end
+  local env = (provider == 'anthropic') and 'ANTHROPIC_API_KEY' or 'OPENAI_API_KEY'
+  if cfg.api_key then
+    h.ok('API key: set in setup() (sent only at initialize)')
+  elseif vim.env[env] and vim.env[env] ~= '' then
+    h.ok('API key: $' .. env .. ' is set (cb-ls inherits it)')
+  elseif cfg.base_url and (cfg.base_url:match('//127%.') or cfg.base_url:match('//localhost')) then
+    h.info('no API key; fine for a local server at ' .. cfg.base_url)
+  else
+    h.warn('no API key: set $' .. env .. ' or api_key in setup()')
+  end
+
+  h.start('catbuddy: connection')
+  local clients = compat.get_clients({ name = client.name })
+  if #clients == 0 then
+    h.info('no cb-ls client running (it starts when a project file opens)')
+  end
+  for _, c in ipairs(clients) do
+    local info = c.server_info or {}
+    local state = compat.is_stopped(c) and 'stopped' or (c.initialized and 'running' or 'starting')
+    local msg = string.format('client %d (%s) for %s: %s', c.id, (info.name or 'cb-ls') .. ' ' .. (info.version or ''), c.config.root_dir or '?', state)
+    if state == 'running' then
+      local cmds = c.server_capabilities and c.server_capabilities.executeCommandProvider
+      local has_run = cmds and vim.tbl_contains(cmds.commands or {}, 'catbuddy.run')
+      if has_run then
+        h.ok(msg)
+      else
+        h.warn(msg .. '; the server does not offer catbuddy.run (too old?)')
+      end
+    else
+      h.warn(msg)
+    end
+  end
+end
+
+return M

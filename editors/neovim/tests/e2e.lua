@@ -1,0 +1,32 @@
+-- End-to-end tests: real cb-ls, real scripted model server, this Neovim.
+--   CB_LS=/path/cb-ls SCRIPTMODEL=/path/scriptmodel \
+--   nvim --headless --clean -n -u NONE -c 'luafile tests/e2e.lua'
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local root = vim.fn.fnamemodify(here, ':h')
+vim.opt.runtimepath:prepend(root)
+package.path = here .. '/?.lua;' .. package.path
+vim.o.swapfile = false
+vim.o.shortmess = vim.o.shortmess .. 'F'
+
+local H = require('harness')
+H.suite = 'e2e'
+for _, v in ipairs({ 'CB_LS', 'SCRIPTMODEL' }) do
+  if not vim.env[v] or vim.fn.executable(vim.env[v]) ~= 1 then
+    H.out('e2e: $' .. v .. ' must name an executable')
+    vim.cmd('cquit! 2')
+  end
+end
+vim.cmd('runtime plugin/catbuddy.lua')
+local files = vim.fn.glob(here .. '/e2e/*_test.lua', false, true)
+table.sort(files)
+for _, f in ipairs(files) do
+  local ok, suite = pcall(dofile, f)
+  if not ok then
+    H.test(vim.fn.fnamemodify(f, ':t'), function()
+      error(suite)
+    end)
+  else
+    suite(H)
+  end
+end
+H.finish()

@@ -1,0 +1,112 @@
+local E = require('e2e.env')
+
+return function(H)
+  H.test('e2e: :CatbuddyFix on a range, review accepts, buffer fixed and saved; other sources\' diagnostics reach the model', function()
+    local model = E.model(H, E.fix_turns)
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      local seen
+      E.setup(H, model, {
+        review = function(change, done)
+          seen = change
+          done(true)
+        end,
+      })
+      local b = E.open(H, path)
+      -- A diagnostic from another source (a linter's namespace): Neovim's
+      -- own code-action request would not carry it.
+      local ns = vim.api.nvim_create_namespace('e2e-linter')
+      vim.diagnostic.set(ns, b, { { lnum = 4, col = 1, end_lnum = 4, end_col = 13, message = 'Add subtracts its arguments', severity = 1, source = 'e2e-linter' } })
+      local notes, restore = H.capture_notify()
+      local run = E.wait_run(H, function(cb)
+        vim.cmd('4,6CatbuddyFix')
+        -- :CatbuddyFix has no callback; find the run it started.
+        local runs = require('catbuddy.runs')
+        H.wait(10000, function()
+          return runs.last ~= nil
+        end, 'the run id')
+        cb(nil, { runId = runs.last })
+      end)
+      restore()
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      H.eq(E.fixed, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer')
+      H.eq(false, vim.api.nvim_buf_get_option(b, 'modified'), 'buffer saved')
+      H.eq(E.fixed, vim.fn.readfile(path), 'disk')
+      H.eq(vim.uri_from_fname(path), seen.uri, 'review change.uri')
+      H.contains(seen.diff, '-\treturn a - b\n+\treturn a + b', 'review change.diff')
+      H.eq(table.concat(E.fixed, '\n') .. '\n', seen.new_text, 'review change.new_text')
+      local answered = false
+      for _, n in ipairs(notes) do
+        answered = answered or (n.msg or ''):find('Fixed: Add subtracted', 1, true) ~= nil
+      end
+      H.truthy(answered, 'final answer shown via vim.notify: ' .. vim.inspect(notes))
+      local reqs = model.requests()
+      H.eq(3, #reqs, 'model requests')
+      H.contains(E.body(reqs[1]), 'Add subtracts its arguments', 'first prompt carries the linter diagnostic')
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
+
+  H.test('e2e: a rejected edit leaves the buffer untouched and the agent is told', function()
+    local turns = vim.deepcopy(E.fix_turns)
+    turns[3] = { text = 'Understood, I left calc.go as it was.' }
+    local model = E.model(H, turns)
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      local asked = 0
+      E.setup(H, model, {
+        review = function(_, done)
+          asked = asked + 1
+          done(false)
+        end,
+      })
+      local b = E.open(H, path)
+      local tick = vim.api.nvim_buf_get_changedtick(b)
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').fix({ line1 = 5, line2 = 5, range = 1, input = 'make Add add' }, cb)
+      end)
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      H.eq(1, asked, 'review asked once')
+      H.eq(E.buggy, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer untouched')
+      H.eq(tick, vim.api.nvim_buf_get_changedtick(b), 'no change at all')
+      H.eq(E.buggy, vim.fn.readfile(path), 'disk untouched')
+      local reqs = model.requests()
+      H.eq(3, #reqs, 'model requests')
+      H.contains(E.body(reqs[1]), 'make Add add', 'instruction in the prompt')
+      H.contains(E.body(reqs[3]), 'rejected by user', 'the agent is told')
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
+
+  H.test('e2e: typing during the run is not lost (before the edit and while it is reviewed)', function()
+    local model = E.model(H, E.fix_turns)
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      local b
+      E.setup(H, model, {
+        review = function(_, done)
+          -- The user goes on typing at the end while the diff is shown.
+          vim.api.nvim_buf_set_lines(b, -1, -1, false, { '// typed during review' })
+          vim.defer_fn(function()
+            done(true)
+          end, 200)
+        end,
+      })
+      b = E.open(H, path)
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').fix({ line1 = 5, line2 = 5, range = 1 }, cb)
+        -- Typed as soon as the run started.
+        vim.api.nvim_buf_set_lines(b, 0, 0, false, { '// typed first' })
+      end)
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      local want = vim.list_extend({ '// typed first' }, vim.deepcopy(E.fixed))
+      want[#want + 1] = '// typed during review'
+      H.eq(want, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer')
+      H.eq(want, vim.fn.readfile(path), 'disk')
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
+end
