@@ -1,0 +1,80 @@
+local runs = require('catbuddy.runs')
+local client = require('catbuddy.client')
+local config = require('catbuddy.config')
+
+return function(H)
+  H.test('runs: the final answer is shown once even when showMessage repeats it', function()
+    local cfg = assert(config.resolve({ notify_progress = true }))
+    client.cfg = cfg
+    local notes, restore = H.capture_notify()
+    local ctx = { client_id = 99 }
+    runs.on_event({ runId = 'r1', kind = 'start', command = 'fix', title = 'Agent: Fix this' }, ctx, cfg)
+    runs.on_progress({ token = 't', value = { kind = 'report', message = 'edit_file calc.go +1 -1' } }, cfg)
+    H.eq({ 'r1' }, runs.active(99), 'active')
+    runs.on_event({ runId = 'r1', kind = 'end', outcome = 'done', answer = 'Fixed it.', transcriptUri = 'file:///tmp/t.md' }, ctx, cfg)
+    local show = client.make_config('/tmp', cfg).handlers['window/showMessage']
+    show(nil, { type = 3, message = 'Fixed it.' }, ctx, {})
+    restore()
+    H.eq({ { msg = 'edit_file calc.go +1 -1', level = vim.log.levels.INFO }, { msg = 'Fixed it.', level = vim.log.levels.INFO } }, notes, 'notifications')
+    H.eq({}, runs.active(99), 'ended')
+    H.eq('file:///tmp/t.md', runs.runs.r1.transcript_uri, 'transcript uri')
+    H.eq('r1', runs.last, 'last run')
+  end)
+
+  H.test('runs: errors and cancellations are shown at their level', function()
+    local cfg = assert(config.resolve({}))
+    local notes, restore = H.capture_notify()
+    runs.on_event({ runId = 'r2', kind = 'start', title = 'Agent: Explain this' }, {}, cfg)
+    runs.on_event({ runId = 'r2', kind = 'end', outcome = 'error', error = 'model: 401 unauthorized' }, {}, cfg)
+    runs.on_event({ runId = 'r3', kind = 'end', outcome = 'cancelled' }, {}, cfg)
+    restore()
+    H.eq({ msg = 'Agent: Explain this: model: 401 unauthorized', level = vim.log.levels.ERROR }, notes[1], 'error')
+    H.eq({ msg = 'Agent: cancelled', level = vim.log.levels.WARN }, notes[2], 'cancelled')
+  end)
+
+  H.test('runs: the fallback transcript renders the events', function()
+    local r = { id = 'r4', title = 'Agent: Fix this', events = {
+      { kind = 'text', text = 'Looking at calc.go' },
+      { kind = 'tool_call', tool = 'read_file', args = { path = 'calc.go' } },
+      { kind = 'tool_result', tool = 'read_file', output = 'package calc\n...' },
+      { kind = 'end', outcome = 'done', answer = 'Fixed.' },
+    } }
+    local text = table.concat(runs.render(r), '\n')
+    H.contains(text, '# Agent: Fix this (r4)', 'title')
+    H.contains(text, '- **read_file** `{"path":"calc.go"}`', 'tool call')
+    H.contains(text, '  - package calc …', 'tool result first line')
+    H.contains(text, '**done**\n\nFixed.', 'answer')
+    local b = runs.open_transcript('catbuddy://transcript/r4', runs.render(r))
+    H.eq('markdown', vim.api.nvim_buf_get_option(b, 'filetype'), 'filetype')
+    H.eq(false, vim.api.nvim_buf_get_option(b, 'modifiable'), 'read-only scratch')
+    vim.cmd('silent! bwipe! ' .. b)
+  end)
+
+  H.test('client: root from .git upward, else the current directory', function()
+    local d = vim.fn.resolve(H.tmpdir())
+    vim.fn.mkdir(d .. '/proj/.git', 'p')
+    vim.fn.mkdir(d .. '/proj/a/b', 'p')
+    H.eq(d .. '/proj', client.root(d .. '/proj/a/b/x.go', { '.git' }), 'git root')
+    H.eq(vim.fn.getcwd(), client.root(d .. '/x.go', { 'no-such-marker-here' }), 'cwd')
+  end)
+
+  H.test('client: workspace/configuration answers the catbuddy section without the key', function()
+    local cfg = assert(config.resolve({ provider = 'anthropic', model = 'm', api_key = 'secret', max_steps = 3 }))
+    client.cfg = cfg
+    local handler = client.make_config('/tmp', cfg).handlers['workspace/configuration']
+    local res = handler(nil, { items = { { section = 'catbuddy' }, { section = 'catbuddy.model' }, { section = 'gopls' } } }, {})
+    H.eq({ provider = 'anthropic', model = 'm', maxSteps = 3 }, res[1], 'section')
+    H.eq('m', res[2], 'sub-key')
+    H.eq(vim.NIL, res[3], 'other section')
+    H.eq('secret', client.make_config('/tmp', cfg).init_options.apiKey, 'key at initialize')
+  end)
+
+  H.test('client: attaches to file buffers only', function()
+    local cfg = assert(config.resolve({}))
+    local scratch = vim.api.nvim_create_buf(false, true)
+    H.eq(false, client.eligible(scratch, cfg), 'scratch')
+    vim.cmd('edit ' .. vim.fn.fnameescape(H.tmpdir() .. '/x.txt'))
+    H.eq(true, client.eligible(vim.api.nvim_get_current_buf(), cfg), 'file')
+    H.eq(false, client.eligible(vim.api.nvim_get_current_buf(), assert(config.resolve({ filetypes = { 'go' } }))), 'filetype filter')
+  end)
+end
