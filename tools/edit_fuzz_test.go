@@ -26,15 +26,17 @@ func FuzzEditFile(f *testing.F) {
 	f.Add([]byte(""), "", "new")
 	f.Add([]byte("a\r\nb\nc\r\n"), "b\nc", "x\ny")
 	f.Add([]byte("x\x00y"), "x", "z")
+	// One guard for all inputs: the document lives in memory, so nothing
+	// is ever written under the directory.
+	g, err := guard.New([]string{f.TempDir()}, guard.ModeProject)
+	if err != nil {
+		f.Fatal(err)
+	}
+	p, err := g.Resolve("f")
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, content []byte, old, new string) {
-		g, err := guard.New([]string{t.TempDir()}, guard.ModeProject)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := g.Resolve("f")
-		if err != nil {
-			t.Fatal(err)
-		}
 		ws := &oneDocWorkspace{content: bytes.Clone(content)}
 		tc := &ToolContext{Guard: g, Workspace: ws}
 		ctx := filestate.NewContext(t.Context(), filestate.New())
