@@ -1,0 +1,31 @@
+-- Neovim config for the review screenshot: the plugin, the real cb-ls and
+-- the scripted model (its URL in $MODEL_URL); runs :CatbuddyFix on line 5
+-- once cb-ls is ready, so the built-in review window opens.
+local root = vim.env.PLUGIN_DIR
+vim.opt.runtimepath:prepend(root)
+vim.o.termguicolors = true
+vim.o.swapfile = false
+vim.o.number = true
+vim.o.laststatus = 2
+vim.o.shortmess = vim.o.shortmess .. 'I'
+vim.cmd('runtime plugin/catbuddy.lua')
+require('catbuddy').setup({
+  cmd = { vim.env.CB_LS, 'serve' },
+  provider = 'openai',
+  model = 'scripted',
+  base_url = vim.env.MODEL_URL,
+  api_key = 'screenshot',
+  notify_progress = false,
+})
+vim.api.nvim_create_autocmd('VimEnter', {
+  callback = function()
+    local timer = (vim.uv or vim.loop).new_timer()
+    timer:start(100, 100, vim.schedule_wrap(function()
+      local c = require('catbuddy.client').get(0)
+      if c and c.initialized then
+        timer:stop()
+        vim.cmd('5CatbuddyFix')
+      end
+    end))
+  end,
+})
