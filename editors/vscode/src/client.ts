@@ -69,7 +69,7 @@ export interface ClientParams {
   serverPath: string;
   initializationOptions: ServerConfig;
   /** serverSettings answers workspace/configuration for section "catbuddy" (no secrets). */
-  serverSettings: () => ServerConfig;
+  serverSettings: (scopeUri?: string) => ServerConfig;
   saveAfterApply: () => boolean;
   ownCommands: ReadonlySet<string>;
   log: vscode.LogOutputChannel;
@@ -89,7 +89,7 @@ export function createClient(p: ClientParams): CatbuddyClient {
       workspace: {
         configuration: async (params, token, next) => {
           const raw = await next(params, token);
-          return Array.isArray(raw) ? raw.map((v, i) => (params.items[i]?.section === 'catbuddy' ? p.serverSettings() : v)) : raw;
+          return Array.isArray(raw) ? raw.map((v, i) => (params.items[i]?.section === 'catbuddy' ? p.serverSettings(params.items[i].scopeUri) : v)) : raw;
         },
         handleApplyEdit: handleApplyEdit({ saveAfterApply: p.saveAfterApply, log: p.log }),
       },

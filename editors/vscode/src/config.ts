@@ -117,3 +117,13 @@ function customCommands(v: unknown, problems: string[]): CustomCommand[] {
 export function withApiKey(config: ServerConfig, apiKey: string | undefined): ServerConfig {
   return apiKey ? { ...config, apiKey } : config;
 }
+
+/**
+ * clearedKeys lists the keys set in prev and absent from next. The server
+ * keeps a value until told otherwise, and an absent key is "no opinion" (so
+ * that unset editor settings do not override cb-ls's own config files):
+ * clearing a setting therefore needs a server restart to take effect.
+ */
+export function clearedKeys(prev: ServerConfig, next: ServerConfig): string[] {
+  return Object.keys(prev).filter((k) => k !== 'apiKey' && !(k in next));
+}

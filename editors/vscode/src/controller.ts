@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, State } from 'vscode-languageclient/node';
 import { CatbuddyClient, createClient } from './client';
-import { Mapped, serverConfig, withApiKey } from './config';
+import { clearedKeys, Mapped, serverConfig, ServerConfig, withApiKey } from './config';
 import { RunEvent, Runs } from './runs';
 import { README, resolveServer } from './serverPath';
 
@@ -36,11 +36,14 @@ export class Controller implements vscode.Disposable {
     private readonly ownCommands: ReadonlySet<string>,
   ) {}
 
-  /** settings is the "catbuddy" configuration mapped for the server, with its problems. */
-  settings(): Mapped {
-    const c = vscode.workspace.getConfiguration('catbuddy');
+  /** settings is the "catbuddy" configuration (for a resource, in multi-root workspaces) mapped for the server. */
+  settings(scope?: vscode.Uri): Mapped {
+    const c = vscode.workspace.getConfiguration('catbuddy', scope);
     return serverConfig((k) => c.get(k));
   }
+
+  /** sent is the configuration the server last received, to notice cleared settings. */
+  private sent: ServerConfig = {};
 
   private apiKey(): Thenable<string | undefined> {
     return this.ctx.secrets.get(SECRET_KEY);
@@ -67,10 +70,11 @@ export class Controller implements vscode.Disposable {
     }
     const { config, problems } = this.settings();
     problems.forEach((p) => this.log.warn(p));
+    this.sent = config;
     const client = createClient({
       serverPath: found.path,
       initializationOptions: withApiKey(config, await this.apiKey()),
-      serverSettings: () => this.settings().config,
+      serverSettings: (scope) => this.settings(scope ? vscode.Uri.parse(scope) : undefined).config,
       saveAfterApply: () => vscode.workspace.getConfiguration('catbuddy').get<boolean>('saveAfterApply', true),
       ownCommands: this.ownCommands,
       log: this.log,
@@ -134,10 +138,25 @@ export class Controller implements vscode.Disposable {
     await this.start();
   }
 
-  /** pushConfig sends the current settings and API key with workspace/didChangeConfiguration. */
+  /**
+   * pushConfig sends the current settings and API key with
+   * workspace/didChangeConfiguration. A cleared setting cannot be sent (an
+   * absent key means "no opinion" to the server), so it restarts the server
+   * instead, unless a run is going on: then the change waits for a restart.
+   */
   async pushConfig(): Promise<void> {
     const { config, problems } = this.settings();
     problems.forEach((p) => this.log.warn(p));
+    const cleared = clearedKeys(this.sent, config);
+    if (cleared.length > 0 && this.client?.isRunning()) {
+      if (this.runs.ids().length === 0) {
+        this.log.info(`settings cleared (${cleared.join(', ')}): restarting cb-ls`);
+        await this.restart();
+        return;
+      }
+      this.log.warn(`settings cleared (${cleared.join(', ')}) take effect when cb-ls restarts ("Agent: Restart Server")`);
+    }
+    this.sent = config;
     if (this.client?.isRunning()) {
       await this.client.sendNotification(DidChangeConfigurationNotification.type, {
         settings: { catbuddy: withApiKey(config, await this.apiKey()) },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { serverConfig, withApiKey } from '../src/config';
+import { clearedKeys, serverConfig, withApiKey } from '../src/config';
 
 const from = (o: Record<string, unknown>) => serverConfig((k) => o[k]);
 
@@ -62,4 +62,12 @@ test('withApiKey: adds the key only when there is one, without touching the inpu
   assert.deepEqual(withApiKey(base, undefined), { model: 'm' });
   assert.deepEqual(withApiKey(base, ''), { model: 'm' });
   assert.deepEqual(base, { model: 'm' });
+});
+
+test('clearedKeys: keys set before and absent now, never the API key', () => {
+  const { config: before } = from({ provider: 'openai', model: 'm', baseUrl: 'http://h/v1', maxSteps: 3 });
+  const { config: after } = from({ provider: 'openai', model: '', baseUrl: 'http://other/v1' });
+  assert.deepEqual(clearedKeys(before, after).sort(), ['maxSteps', 'model']);
+  assert.deepEqual(clearedKeys(withApiKey(before, 'k'), before), []);
+  assert.deepEqual(clearedKeys({}, after), []);
 });
