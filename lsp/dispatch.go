@@ -47,8 +47,7 @@ func (s *Server) methodTable() map[string]method {
 
 func noop(context.Context, jsonrpc2.RawMessage) (any, error) { return nil, nil }
 
-// handle is the connection's jsonrpc2 handler (wrapped by
-// jsonrpc2.CancelHandler). It never returns an error for a notification:
+// handle is the connection's jsonrpc2 handler. It never returns an error for a notification:
 // jsonrpc2 would tear the connection down, and a bad notification from
 // the editor must not end the session.
 func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
@@ -75,6 +74,14 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 	}
 	if m.async {
 		jsonrpc2.Async(ctx)
+		if isCall {
+			// Only released requests are cancellable: a derived context
+			// starts a goroutine that may outlive the handler, and a request
+			// handled inline is recycled by jsonrpc2 as soon as it returns.
+			var done func()
+			ctx, done = s.trackCancel(ctx, req.ID())
+			defer done()
+		}
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -121,13 +128,36 @@ func (s *Server) cancelRequest(raw jsonrpc2.RawMessage) {
 		s.log.Warn("malformed $/cancelRequest", "error", err)
 		return
 	}
-	switch id := p.ID.(type) {
+	var id jsonrpc2.ID
+	switch v := p.ID.(type) {
 	case protocol.Integer:
-		s.cancelByID(jsonrpc2.NewNumberID(int64(id)))
+		id = jsonrpc2.NewNumberID(int64(v))
 	case protocol.String:
-		s.cancelByID(jsonrpc2.NewStringID(string(id)))
+		id = jsonrpc2.NewStringID(string(v))
 	default:
 		s.log.Warn("malformed $/cancelRequest: no id")
+		return
+	}
+	s.mu.Lock()
+	cancel := s.inflight[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// trackCancel makes ctx cancellable by $/cancelRequest for id; done
+// forgets it.
+func (s *Server) trackCancel(ctx context.Context, id jsonrpc2.ID) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.inflight[id] = cancel
+	s.mu.Unlock()
+	return ctx, func() {
+		s.mu.Lock()
+		delete(s.inflight, id)
+		s.mu.Unlock()
+		cancel()
 	}
 }
 

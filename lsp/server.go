@@ -83,9 +83,8 @@ type Server struct {
 	commandOrder []string
 	codeActions  []CodeActionProvider
 
-	cancelByID func(id jsonrpc2.ID)
-	exitCh     chan struct{}
-	exitOnce   sync.Once
+	exitCh   chan struct{}
+	exitOnce sync.Once
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -95,7 +94,8 @@ type Server struct {
 	caps     protocol.ClientCapabilities
 	encoding protocol.PositionEncodingKind
 	agentCfg agent.Config
-	progress map[string]*Progress // by token, for window/workDoneProgress/cancel
+	progress map[string]*Progress               // by token, for window/workDoneProgress/cancel
+	inflight map[jsonrpc2.ID]context.CancelFunc // async calls, for $/cancelRequest
 }
 
 func newServer(opts Options) *Server {
@@ -118,6 +118,7 @@ func newServer(opts Options) *Server {
 		encoding:   protocol.PositionEncodingKindUTF16,
 		agentCfg:   opts.Agent,
 		progress:   map[string]*Progress{},
+		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 	}
 	s.workspace = &Workspace{server: s, disk: tools.DiskWorkspace{}}
 	s.fileStates.SetSeenFunc(s.overlay.IsOpenPath)
@@ -142,9 +143,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	stream := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), s.log)
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
-	handler, canceller := jsonrpc2.CancelHandler(s.handle)
-	s.cancelByID = canceller
-	s.conn.Go(ctx, handler)
+	s.conn.Go(ctx, s.handle)
 
 	var err error
 	select {

@@ -1,0 +1,124 @@
+package lsp_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+func TestToolsReadUnsavedBufferThenDisk(t *testing.T) {
+	dir := writeTree(t, "-- a.txt --\non disk\n")
+	e := newEditor(t, dir)
+	u := e.OpenText(filepath.Join(dir, "a.txt"), "unsaved text\n")
+	if got := readProbe(t, e, "a.txt"); got != "unsaved text\n" {
+		t.Errorf("open buffer: tools read %q, want the unsaved text", got)
+	}
+	e.Replace(u, "unsaved", "edited")
+	if got := readProbe(t, e, "a.txt"); got != "edited text\n" {
+		t.Errorf("after didChange: tools read %q", got)
+	}
+	e.CloseFile(u)
+	if got := readProbe(t, e, "a.txt"); got != "on disk\n" {
+		t.Errorf("after didClose: tools read %q, want the disk content", got)
+	}
+}
+
+// TestIncrementalChangesUnicode types into buffers holding emoji (UTF-16
+// surrogate pairs), CJK and CRLF line ends; after every change the server's
+// overlay must equal the fake editor's buffer, which maps positions with its
+// own independent code.
+func TestIncrementalChangesUnicode(t *testing.T) {
+	dir := writeTree(t, "-- x --\n")
+	e := newEditor(t, dir)
+	cases := []struct {
+		name, text string
+		edits      [][2]string // replace old with new, in order
+	}{
+		{"emoji", "a😀b😀c\nsecond 🎉 line\n", [][2]string{{"b", "B"}, {"😀c", "C"}, {"🎉", "🎊🎊"}, {"second", "2nd😀"}, {"a😀", ""}}},
+		{"cjk", "日本語のテキスト\n中文 text\n", [][2]string{{"語", "語語"}, {"中文", "汉字"}, {"テキスト\n", "text\n"}}},
+		{"crlf", "one\r\ntwo\r\nthree\r\n", [][2]string{{"two", "2"}, {"one\r\n", ""}, {"three", "three\r\nfour"}, {"2\r\n", "2 "}}},
+		{"mixed", "x😀\r\n日本\r\n😀😀😀\r\n", [][2]string{{"😀😀😀", "é"}, {"日本\r\n", "日本語\r\nnew\r\n"}, {"x😀", "xy"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".txt")
+			u := e.OpenText(path, tc.text)
+			for i, ed := range tc.edits {
+				e.Replace(u, ed[0], ed[1])
+				if got, want := readProbe(t, e, path), e.Text(u); got != want {
+					t.Fatalf("after edit %d (%q→%q): server has %q, editor has %q", i, ed[0], ed[1], got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestPositionPastLineEnd: a character past the end of a line clamps to
+// the line's end (before "\r\n"), a line past the end to the end of text.
+func TestPositionPastLineEnd(t *testing.T) {
+	dir := writeTree(t, "-- x --\n")
+	e := newEditor(t, dir)
+	path := filepath.Join(dir, "c.txt")
+	u := e.OpenText(path, "ab\r\ncd")
+	e.Notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{
+			&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: protocol.Position{Line: 9, Character: 0}, End: protocol.Position{Line: 9, Character: 0}}, Text: "!"},
+			&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 99}, End: protocol.Position{Line: 0, Character: 99}}, Text: "?"},
+		},
+	})
+	if got := readProbe(t, e, path); got != "ab?\r\ncd!" {
+		t.Errorf("got %q, want %q", got, "ab?\r\ncd!")
+	}
+}
+
+func TestFullDocumentChange(t *testing.T) {
+	dir := writeTree(t, "-- x --\n")
+	e := newEditor(t, dir)
+	path := filepath.Join(dir, "f.txt")
+	u := e.OpenText(path, "old")
+	e.Notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: "entirely new\n"}},
+	})
+	if got := readProbe(t, e, path); got != "entirely new\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestEditorSeededFileStates: an open buffer counts as seen (no "not read"
+// warning on edit), a re-read of an unchanged buffer is deduplicated only
+// after the model read it, and a didChange after the read makes the next
+// read return the fresh content.
+func TestEditorSeededFileStates(t *testing.T) {
+	dir := writeTree(t, "-- a.go --\npackage a\n\nvar X = 1\n")
+	e := newEditor(t, dir)
+	u := e.OpenFile(filepath.Join(dir, "a.go"))
+
+	out, isErr := e.RunTool("edit_file", map[string]string{"path": "a.go", "old_string": "X = 1", "new_string": "X = 2"})
+	if isErr || strings.Contains(out, "not read") {
+		t.Fatalf("edit of an open buffer: %s", out)
+	}
+	if got := e.Text(u); !strings.Contains(got, "X = 2") {
+		t.Fatalf("buffer after edit_file: %q", got)
+	}
+	first, _ := e.RunTool("read_file", map[string]string{"path": "a.go"})
+	if !strings.Contains(first, "X = 2") {
+		t.Fatalf("read after edit: %s", first)
+	}
+	second, _ := e.RunTool("read_file", map[string]string{"path": "a.go"})
+	if !strings.Contains(second, "unchanged") {
+		t.Errorf("second read of an unchanged buffer was not deduplicated: %s", second)
+	}
+	e.Replace(u, "X = 2", "X = 3")
+	third, _ := e.RunTool("read_file", map[string]string{"path": "a.go"})
+	if !strings.Contains(third, "X = 3") {
+		t.Errorf("read after didChange is not fresh: %s", third)
+	}
+	if disk, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(disk) != "package a\n\nvar X = 1\n" {
+		t.Errorf("the disk changed behind the editor's back: %q", disk)
+	}
+}
