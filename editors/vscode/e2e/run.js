@@ -169,7 +169,7 @@ async function main() {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => m.type() === 'error' && fs.appendFileSync(path.join(run, 'browser-console.log'), m.text() + '\n'));
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120000 });
     log('workbench visible');
     const ctx = { page, ws, run, model, log, waitFor, art: ART, docsShot: process.env.DOCS_SHOT };
     for (const t of scenario.tests) {

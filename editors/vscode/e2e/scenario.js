@@ -88,7 +88,7 @@ const tests = [
     name: 'server starts and the API key goes to secret storage',
     async fn(ctx) {
       const { page } = ctx;
-      await idle(page).waitFor({ timeout: 60000 });
+      await idle(page).waitFor({ timeout: 120000 });
       await palette(page, 'F1', '>Agent: Set API Key');
       const input = page.locator('.quick-input-widget input[type="password"]');
       await input.waitFor({ timeout: 10000 });
