@@ -87,9 +87,11 @@ func diffEdits(rel string, create bool, before []byte, edits []TextEdit) fileDif
 					toCount++
 					hb.WriteByte(' ')
 				}
-				hb.WriteString(l.Content)
+				// A CRLF file's lines read as plain lines, as read_file shows them.
+				hb.WriteString(strings.TrimSuffix(strings.TrimSuffix(l.Content, "\n"), "\r"))
+				hb.WriteByte('\n')
 				if !strings.HasSuffix(l.Content, "\n") {
-					hb.WriteString("\n\\ No newline at end of file\n")
+					hb.WriteString("\\ No newline at end of file\n")
 				}
 			}
 			header := fmt.Sprintf("@@ -%s +%s @@\n",

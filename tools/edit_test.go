@@ -47,7 +47,7 @@ func TestEditFile(t *testing.T) {
 		{name: "replacement is literal", file: "a = b\n", read: true, old: "b", new: "$1 $& ${x} \\1",
 			want: "a = $1 $& ${x} \\1\n"},
 		{name: "CRLF kept with LF strings", file: "one\r\ntwo\r\nthree\r\n", read: true, old: "one\ntwo\n", new: "uno\ndos\nextra\n",
-			want: "uno\r\ndos\r\nextra\r\nthree\r\n"},
+			want: "uno\r\ndos\r\nextra\r\nthree\r\n", output: []string{"-one\n-two\n+uno\n+dos\n+extra\n three"}},
 		{name: "CRLF kept single line", file: "one\r\ntwo\r\n", read: true, old: "two", new: "2a\n2b",
 			want: "one\r\n2a\r\n2b\r\n"},
 		{name: "LF file with CRLF strings", file: "one\ntwo\n", read: true, old: "one\r\ntwo", new: "1\r\n2",
@@ -257,5 +257,22 @@ func TestEditEvents(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, e.events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestNotAppliedMessage(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("%w: the user said no", ErrRejected), "edit not applied: the user said no"},
+		{fmt.Errorf("applyEdit: %w: buffer is newer", ErrRejected), "edit not applied: buffer is newer"},
+		{ErrRejected, "edit not applied: the editor or the user refused it"},
+		{errors.New("write f: no space left on device"), "edit not applied: write f: no space left on device"},
+	}
+	for _, tt := range tests {
+		if got := notAppliedMessage(tt.err); got != tt.want {
+			t.Errorf("notAppliedMessage(%v) = %q, want %q", tt.err, got, tt.want)
+		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // offset; the hint at the end says how.
 const (
 	readDefaultLimit = 2000
-	readMaxLineBytes = 2000
+	readMaxLineChars = 2000
 	readMaxBytes     = 256 << 10
 )
 
@@ -94,12 +94,12 @@ func formatLines(content []byte, offset, limit, total int) string {
 			line, pos = content[pos:pos+end], pos+end+1
 		}
 		line = bytes.TrimSuffix(line, []byte{'\r'}) // CRLF is shown as a plain line end; edit_file maps it back
-		if b.Len()+min(len(line), readMaxLineBytes) > readMaxBytes && n > offset {
+		if b.Len()+min(len(line), 4*readMaxLineChars) > readMaxBytes && n > offset {
 			break
 		}
 		fmt.Fprintf(&b, "%6d\t", n)
-		if len(line) > readMaxLineBytes {
-			b.Write(cutRunes(line, readMaxLineBytes))
+		if len(line) > readMaxLineChars && utf8.RuneCount(line) > readMaxLineChars {
+			b.Write(firstRunes(line, readMaxLineChars))
 			fmt.Fprintf(&b, "… [line cut: %d characters in all]", utf8.RuneCount(line))
 			cut = true
 		} else {
@@ -118,6 +118,16 @@ func formatLines(content []byte, offset, limit, total int) string {
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// firstRunes returns the first n characters of s.
+func firstRunes(s []byte, n int) []byte {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRune(s[i:])
+		i += size
+	}
+	return s[:i]
+}
 
 // cutRunes returns at most n bytes of s, not splitting a UTF-8 sequence.
 func cutRunes(s []byte, n int) []byte {
