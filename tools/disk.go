@@ -54,30 +54,13 @@ func (DiskWorkspace) Read(ctx context.Context, p guard.Path) (Document, error) {
 	return readIn(root, p.Rel)
 }
 
-// readIn reads rel inside root. Devices, FIFOs and sockets are refused
-// before they are opened so that a read can never hang; the opened file
-// is checked again, since the path may have been swapped meanwhile.
+// readIn reads rel inside root.
 func readIn(root *os.Root, rel string) (Document, error) {
-	name := filepath.FromSlash(rel)
-	fi, err := root.Lstat(name)
-	if err != nil {
-		return Document{}, err
-	}
-	if err := checkRegular(rel, fi); err != nil {
-		return Document{}, err
-	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonblock, 0)
+	f, fi, err := openRegular(root, rel)
 	if err != nil {
 		return Document{}, err
 	}
 	defer f.Close()
-	fi, err = f.Stat()
-	if err != nil {
-		return Document{}, fmt.Errorf("stat %s: %w", rel, err)
-	}
-	if err := checkRegular(rel, fi); err != nil {
-		return Document{}, err
-	}
 	// Size+1 so that growth between Stat and read is noticed; the stamp
 	// is taken before the read, so a write racing it makes the stamp
 	// stale (a later re-read sees a change), never the other way round.
@@ -90,6 +73,65 @@ func readIn(root *os.Root, rel string) (Document, error) {
 		return Document{}, fmt.Errorf("%s %w (over %d MB)", rel, ErrTooLarge, maxFileSize>>20)
 	}
 	return Document{Content: content, Stamp: stampOf(fi), Mode: fi.Mode().Perm()}, nil
+}
+
+// openRegular opens rel inside root for reading. Devices, FIFOs and
+// sockets are refused before they are opened so that a read can never
+// hang; the opened file is checked again, since the path may have been
+// swapped meanwhile.
+func openRegular(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
+	name := filepath.FromSlash(rel)
+	fi, err := root.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkRegular(rel, fi); err != nil {
+		return nil, nil, err
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err = f.Stat()
+	if err == nil {
+		err = checkRegular(rel, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// holds reports whether rel inside root has exactly the bytes want,
+// comparing block by block so that the check of a large file allocates
+// nothing the size of the file. It also returns the file's mode.
+func holds(root *os.Root, rel string, want []byte) (bool, fs.FileMode, error) {
+	f, fi, err := openRegular(root, rel)
+	if err != nil {
+		return false, 0, err
+	}
+	defer f.Close()
+	if fi.Size() != int64(len(want)) {
+		return false, fi.Mode().Perm(), nil
+	}
+	buf := make([]byte, 256<<10)
+	off := 0
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			if off+n > len(want) || !bytes.Equal(buf[:n], want[off:off+n]) {
+				return false, fi.Mode().Perm(), nil
+			}
+			off += n
+		}
+		if err == io.EOF {
+			return off == len(want), fi.Mode().Perm(), nil
+		}
+		if err != nil {
+			return false, 0, fmt.Errorf("read %s: %w", rel, err)
+		}
+	}
 }
 
 func checkRegular(rel string, fi fs.FileInfo) error {
@@ -158,7 +200,7 @@ func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	mu.Lock()
 	defer mu.Unlock()
 
-	cur, err := readIn(root, c.Path.Rel)
+	same, mode, err := holds(root, c.Path.Rel, c.Base.Content)
 	switch {
 	case c.Create && err == nil:
 		return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
@@ -170,11 +212,11 @@ func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 		}
 	case err != nil:
 		return Document{}, err
-	case !bytes.Equal(cur.Content, c.Base.Content):
+	case !same:
 		return Document{}, fmt.Errorf("%w: %s changed on disk since it was read; read it again", ErrRejected, c.Path.Rel)
 	}
 
-	tmp, fi, err := writeTemp(root, rel, c.After, cur.Mode, c.Create, w.Durable)
+	tmp, fi, err := writeTemp(root, rel, c.After, mode, c.Create, w.Durable)
 	if err != nil {
 		return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
 	}
