@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+
+	"github.com/catbuddy/cb-ls/tools"
 )
 
 func versionMain(stdout io.Writer) int {
 	fmt.Fprintf(stdout, "cb-ls %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	_, sandbox := tools.SandboxStatus()
+	fmt.Fprintf(stdout, "exec sandbox: %s\n", sandbox)
 	return 0
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMCPListReportsServers(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	os.MkdirAll(filepath.Join(root, ".catbuddy"), 0o755)
+	cfg := `{"mcpServers": {"gone": {"command": "` + filepath.Join(root, "missing") + `"}, "off": {"command": "x", "disabled": true}, "bad": {}}}`
+	if err := os.WriteFile(filepath.Join(root, ".catbuddy", "mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run([]string{"mcp", "list", "-root", root}, strings.NewReader(""), &out, &errOut)
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (a server failed)", code)
+	}
+	for _, want := range []string{
+		"config " + filepath.Join(root, ".catbuddy", "mcp.json") + "\n",
+		`server "bad": needs a "command"`,
+		"gone: failed (stdio: " + filepath.Join(root, "missing") + ")",
+		"no such file or directory",
+		"off: disabled",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestVersionReportsSandbox(t *testing.T) {
+	var out bytes.Buffer
+	versionMain(&out)
+	if !strings.Contains(out.String(), "\nexec sandbox: ") {
+		t.Errorf("version output lacks the sandbox line: %q", out.String())
+	}
+}
