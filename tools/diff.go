@@ -250,14 +250,20 @@ func applyEdits(base []byte, edits []TextEdit) ([]byte, error) {
 		last = e.End
 		size += len(e.NewText) - (e.End - e.Start)
 	}
-	out := make([]byte, 0, size)
+	// bytes.Join allocates without zeroing first, which matters when the
+	// base is a 10 MB file and the edit a few bytes.
+	parts := make([][]byte, 0, 2*len(edits)+2)
 	pos := 0
 	for _, e := range edits {
-		out = append(out, base[pos:e.Start]...)
-		out = append(out, e.NewText...)
+		parts = append(parts, base[pos:e.Start], []byte(e.NewText))
 		pos = e.End
 	}
-	return append(out, base[pos:]...), nil
+	parts = append(parts, base[pos:], nil) // two parts at least: Join copies then
+	out := bytes.Join(parts, nil)
+	if len(out) != size {
+		return nil, fmt.Errorf("edits produced %d bytes, expected %d", len(out), size)
+	}
+	return out, nil
 }
 
 // editsProduce reports whether edits are sorted, within base, and put
