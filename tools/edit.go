@@ -29,7 +29,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 		return Errorf("old_string and new_string are identical; the edit would change nothing"), nil
 	}
 	p, doc, err := tc.openDoc(ctx, in.Path)
-	if errors.Is(err, ErrNotExist) && in.OldString == "" {
+	if errors.Is(err, ErrNotExist) && p.Abs != "" && in.OldString == "" {
 		// An empty old_string on a missing file creates it, as an editor's
 		// "new file" would: nothing existed that could be overwritten.
 		c := Change{Path: p, Create: true, Edits: []TextEdit{{NewText: in.NewString}}, After: []byte(in.NewString)}

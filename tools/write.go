@@ -25,7 +25,7 @@ func WriteFile(tc *ToolContext) Tool {
 func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result, error) {
 	after := []byte(in.Content)
 	p, doc, err := tc.openDoc(ctx, in.Path)
-	if errors.Is(err, ErrNotExist) {
+	if errors.Is(err, ErrNotExist) && p.Abs != "" { // admitted by the guard, absent on disk
 		c := Change{Path: p, Create: true, Edits: []TextEdit{{NewText: in.Content}}, After: after}
 		return tc.commit(ctx, "write_file", c, "")
 	}
