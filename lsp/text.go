@@ -10,7 +10,7 @@ import (
 // one-character edit costs about the same in a 10 MB document as in a
 // small one; see BenchmarkDidChange.
 const (
-	chunkTarget = 16 << 10
+	chunkTarget = 8 << 10
 	chunkMax    = 2 * chunkTarget
 )
 
@@ -21,11 +21,45 @@ type Text struct {
 	chunks []chunk
 	size   int
 	lines  int // number of '\n' bytes
+	// The finger remembers the last chunk looked up: where it starts and
+	// how many newlines come before it. Edits cluster (typing), so most
+	// lookups start at the finger and move zero or one chunk, which keeps
+	// a keystroke's cost independent of the document's size.
+	finger finger
+}
+
+type finger struct {
+	ci    int // chunk index; 0 with off 0 and lines 0 is always valid
+	off   int // byte offset where chunk ci starts
+	lines int // newlines before chunk ci
 }
 
 type chunk struct {
 	b  []byte
 	nl int
+	// nlpos holds the offsets of the chunk's newlines, built on the first
+	// line lookup and shifted in place by edits that add or remove no
+	// newline (typing), so finding a line inside a chunk is one index
+	// instead of a scan. Only chunks that were looked up pay for it.
+	nlpos []int32
+	index bool
+}
+
+// lineIndex returns nlpos, building it if needed.
+func (c *chunk) lineIndex() []int32 {
+	if !c.index {
+		c.nlpos = c.nlpos[:0]
+		for p := 0; ; {
+			k := bytes.IndexByte(c.b[p:], '\n')
+			if k < 0 {
+				break
+			}
+			c.nlpos = append(c.nlpos, int32(p+k))
+			p += k + 1
+		}
+		c.index = true
+	}
+	return c.nlpos
 }
 
 // NewText returns a Text holding a copy of b.
@@ -96,15 +130,25 @@ func (t *Text) Equal(b []byte) bool {
 
 // locate returns the chunk holding byte offset off and the offset inside
 // it. An offset at a chunk boundary belongs to the earlier chunk, so an
-// append lands in the chunk that already holds the preceding text.
+// append lands in the chunk that already holds the preceding text. It
+// walks from the finger and leaves the finger on the result.
 func (t *Text) locate(off int) (ci, inner int) {
-	for i, c := range t.chunks {
-		if off <= len(c.b) {
-			return i, off
-		}
-		off -= len(c.b)
+	f := &t.finger
+	for f.ci > 0 && off <= f.off {
+		f.ci--
+		f.off -= len(t.chunks[f.ci].b)
+		f.lines -= t.chunks[f.ci].nl
 	}
-	return len(t.chunks), 0
+	for f.ci < len(t.chunks) && off > f.off+len(t.chunks[f.ci].b) {
+		f.off += len(t.chunks[f.ci].b)
+		f.lines += t.chunks[f.ci].nl
+		f.ci++
+	}
+	if f.ci == len(t.chunks) {
+		t.finger = finger{}
+		return len(t.chunks), 0
+	}
+	return f.ci, off - f.off
 }
 
 // Replace replaces the bytes [start, end) with s. Offsets must satisfy
@@ -125,16 +169,29 @@ func (t *Text) Replace(start, end int, s string) {
 	}
 	t.size += len(s) - (end - start)
 	t.lines += strCount(s)
+	// Only chunk ci keeps its start; the finger is moved there, and reset
+	// below when chunks are added or removed.
+	t.locate(start)
 	if ci == cj {
 		c := &t.chunks[ci]
 		removedNL := bytes.Count(c.b[si:ej], nl)
 		t.lines -= removedNL
 		newLen := len(c.b) + len(s) - (ej - si)
 		if newLen <= chunkMax {
-			c.nl += strCount(s) - removedNL
+			added := strCount(s)
+			c.nl += added - removedNL
+			if c.index && added == 0 && removedNL == 0 {
+				delta := int32(len(s) - (ej - si))
+				for k := len(c.nlpos) - 1; k >= 0 && c.nlpos[k] >= int32(ej); k-- {
+					c.nlpos[k] += delta
+				}
+			} else {
+				c.index = false
+			}
 			c.b = splice(c.b, si, ej, s, newLen)
 			if len(c.b) == 0 {
 				t.chunks = append(t.chunks[:ci], t.chunks[ci+1:]...)
+				t.finger = finger{}
 			}
 			return
 		}
@@ -152,6 +209,7 @@ func (t *Text) Replace(start, end int, s string) {
 	merged = append(merged, t.chunks[cj].b[ej:]...)
 	repl := appendChunks(nil, merged)
 	t.chunks = append(t.chunks[:ci], append(repl, t.chunks[cj+1:]...)...)
+	t.finger = finger{}
 }
 
 // splice returns b with b[i:j] replaced by s, reusing b's array when it
@@ -182,7 +240,8 @@ func strCount(s string) int {
 }
 
 // lineStart returns the byte offset where line (0-based) starts, and the
-// chunk position there. ok is false when the text has fewer lines.
+// chunk position there. ok is false when the text has fewer lines. It
+// walks from the finger and leaves the finger on the chunk it used.
 func (t *Text) lineStart(line int) (off, ci, inner int, ok bool) {
 	if line == 0 {
 		return 0, 0, 0, true
@@ -190,23 +249,24 @@ func (t *Text) lineStart(line int) (off, ci, inner int, ok bool) {
 	if line > t.lines {
 		return t.size, len(t.chunks), 0, false
 	}
-	seen := 0
-	for i, c := range t.chunks {
-		if seen+c.nl < line {
-			seen += c.nl
-			off += len(c.b)
-			continue
-		}
-		// The wanted newline is in this chunk.
-		p := 0
-		for {
-			k := bytes.IndexByte(c.b[p:], '\n')
-			p += k + 1
-			seen++
-			if seen == line {
-				return off + p, i, p, true
-			}
-		}
+	// Find the chunk holding the line-th newline: the first chunk with
+	// lines-before < line <= lines-before + nl.
+	f := &t.finger
+	for f.ci > 0 && line <= f.lines {
+		f.ci--
+		f.off -= len(t.chunks[f.ci].b)
+		f.lines -= t.chunks[f.ci].nl
 	}
-	return t.size, len(t.chunks), 0, false
+	for f.ci < len(t.chunks) && line > f.lines+t.chunks[f.ci].nl {
+		f.off += len(t.chunks[f.ci].b)
+		f.lines += t.chunks[f.ci].nl
+		f.ci++
+	}
+	if f.ci == len(t.chunks) {
+		t.finger = finger{}
+		return t.size, len(t.chunks), 0, false
+	}
+	c := &t.chunks[f.ci]
+	p := int(c.lineIndex()[line-f.lines-1]) + 1
+	return f.off + p, f.ci, p, true
 }
