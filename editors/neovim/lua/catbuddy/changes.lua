@@ -122,6 +122,16 @@ function M.preview(edit, encoding)
         return nil, string.format('documentChanges[%d]: text document edit without a uri', i)
       end
       local f = file(uri)
+      local v = op.textDocument.version
+      if type(v) == 'number' and f.bufnr and f.base_version and v < f.base_version and not f.touched then
+        -- The buffer moved on since the edit was made: preview it against
+        -- the text it was made for (see snapshots.lua).
+        local snap = require('catbuddy.snapshots').get(f.bufnr, v)
+        if snap then
+          f.old, f.lines, f.base_version = snap, vim.deepcopy(snap), v
+        end
+      end
+      f.touched = true
       local lines, err = apply_to_lines(f.lines, op.edits or {}, encoding)
       if not lines then
         return nil, string.format('%s: %s', rel(f.path), tostring(err))
@@ -142,7 +152,7 @@ function M.preview(edit, encoding)
       f.diff = string.format('--- %s\n+++ %s\n%s', a, b, hunks)
       all[#all + 1] = f.diff
     end
-    f.old, f.lines = nil, nil
+    f.old, f.lines, f.touched = nil, nil, nil
   end
   return { files = files, diff = table.concat(all, '') }
 end

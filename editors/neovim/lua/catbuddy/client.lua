@@ -6,6 +6,7 @@ local config = require('catbuddy.config')
 local diagnostics = require('catbuddy.diagnostics')
 local review = require('catbuddy.review')
 local runs = require('catbuddy.runs')
+local snapshots = require('catbuddy.snapshots')
 
 local M = {}
 
@@ -79,14 +80,24 @@ end
 
 --- execute sends a catbuddy.* command and, for runs, records the run.
 function M.execute(client, name, arg, bufnr, on_result)
+  local is_run = name == 'catbuddy.run' or name == 'catbuddy.fix'
+  if is_run and bufnr then
+    -- Recorded from before the request, so the version cb-ls pins its
+    -- edits to is among the snapshots.
+    snapshots.start(bufnr)
+  end
   compat.request(client, 'workspace/executeCommand', { command = name, arguments = { arg } }, function(err, result)
     if err then
       vim.notify(string.format('catbuddy: %s: %s', name, err.message or vim.inspect(err)), vim.log.levels.ERROR)
-    elseif type(result) == 'table' and result.runId then
-      runs.started(result.runId, client.id, bufnr, arg.command or 'fix')
+    end
+    local run
+    if not err and type(result) == 'table' and result.runId then
+      run = runs.started(result.runId, client.id, bufnr, arg.command or 'fix')
+    elseif is_run and bufnr then
+      snapshots.stop(bufnr)
     end
     if on_result then
-      on_result(err, result)
+      on_result(err, result, run)
     end
   end, bufnr)
 end
@@ -129,14 +140,15 @@ local function handlers()
       if params and params.type and params.type <= 2 then
         return default_show_message(err, params, ctx, hcfg)
       end
-      runs.show(params and params.message, vim.log.levels.INFO)
+      runs.show(params and params.message, vim.log.levels.INFO, ctx.client_id or 0)
     end,
     ['window/showDocument'] = function(err, params, ctx, hcfg)
       -- The transcript opens on :CatbuddyTranscript, not after every run.
       local uri = params and params.uri or ''
       if uri:match('/%.catbuddy/') and not M.cfg.open_transcript then
-        if runs.last and runs.runs[runs.last] then
-          runs.runs[runs.last].transcript_uri = runs.runs[runs.last].transcript_uri or uri
+        local r = runs.last and runs.runs[runs.last]
+        if r and r.client_id == ctx.client_id then
+          r.transcript_uri = r.transcript_uri or uri
         end
         return { success = true }
       end

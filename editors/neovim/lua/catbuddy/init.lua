@@ -150,10 +150,17 @@ function M.cancel(bufnr)
   return true
 end
 
---- transcript opens the last run's transcript in a scratch buffer.
+--- transcript opens the transcript of run_id (a runId of this buffer's
+--- server) or of the last run, in a scratch buffer.
 function M.transcript(run_id)
-  run_id = run_id or runs.last
-  local r = run_id and runs.runs[run_id]
+  local r
+  if run_id then
+    local c = client.get(vim.api.nvim_get_current_buf())
+    r = c and runs.get(c.id, run_id)
+  else
+    r = runs.last and runs.runs[runs.last]
+    run_id = r and r.id
+  end
   local function show(uri)
     local path = uri and vim.uri_to_fname(uri)
     local name = 'catbuddy://transcript/' .. tostring(run_id or 'last')

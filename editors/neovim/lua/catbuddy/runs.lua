@@ -3,53 +3,77 @@
 -- an answer shown through vim.notify — and the transcript buffer.
 local M = {}
 
---- runs maps runId -> {id, client_id, bufnr, command, title, events,
+--- runs maps a run's key (client id and runId: each server numbers its
+--- runs from r1) -> {key, id, client_id, bufnr, command, title, events,
 --- outcome, answer, error, transcript_uri}.
 M.runs = {}
---- last is the id of the most recently started run.
+--- last is the key of the most recently started run.
 M.last = nil
+
+--- key returns the key of run_id of client_id.
+function M.key(client_id, run_id)
+  return tostring(client_id) .. '/' .. tostring(run_id)
+end
+
+--- get returns the run run_id of client_id, or nil.
+function M.get(client_id, run_id)
+  return M.runs[M.key(client_id, run_id)]
+end
 
 local levels = vim.log.levels
 
--- Recently shown messages: the server reports a final answer both as a
--- runEvent and as window/showMessage; it is shown once.
-local recent = {}
+-- The server reports a final answer both as a runEvent and as
+-- window/showMessage. Whichever comes first is shown and leaves a mark
+-- (per client) that the other one consumes, so it is shown once.
+local pending = {}
 
---- show notifies msg unless the same text was shown a moment ago.
-function M.show(msg, level)
-  if msg == nil or msg == '' or recent[msg] then
+--- show notifies msg. With a client id, a second report of the same text
+--- from that client (the other channel) is dropped.
+function M.show(msg, level, client_id)
+  if msg == nil or msg == '' then
     return
   end
-  recent[msg] = true
-  vim.defer_fn(function()
-    recent[msg] = nil
-  end, 10000)
+  if client_id ~= nil then
+    local k = tostring(client_id) .. '\0' .. msg
+    if pending[k] then
+      pending[k] = nil
+      return
+    end
+    pending[k] = true
+    vim.defer_fn(function()
+      pending[k] = nil
+    end, 10000)
+  end
   vim.notify(msg, level or levels.INFO, { title = 'catbuddy' })
 end
 
-local function run_for(id, ctx)
-  local r = M.runs[id]
+local function run_for(id, client_id)
+  local k = M.key(client_id, id)
+  local r = M.runs[k]
   if not r then
-    r = { id = id, client_id = ctx and ctx.client_id, events = {} }
-    M.runs[id] = r
+    r = { key = k, id = id, client_id = client_id, events = {} }
+    M.runs[k] = r
   end
   return r
 end
 
 --- started records a run the plugin started (from catbuddy.run's result).
 function M.started(id, client_id, bufnr, command)
-  local r = run_for(id, { client_id = client_id })
+  local r = run_for(id, client_id)
   r.bufnr, r.command = bufnr, command
-  M.last = id
+  if r.outcome and bufnr then
+    require('catbuddy.snapshots').stop(bufnr) -- it ended before we heard back
+  end
+  M.last = r.key
   return r
 end
 
 --- active returns the ids of runs of client_id that have not ended.
 function M.active(client_id)
   local out = {}
-  for id, r in pairs(M.runs) do
+  for _, r in pairs(M.runs) do
     if not r.outcome and (client_id == nil or r.client_id == client_id) then
-      out[#out + 1] = id
+      out[#out + 1] = r.id
     end
   end
   table.sort(out)
@@ -61,18 +85,21 @@ function M.on_event(params, ctx, cfg)
   if type(params) ~= 'table' or params.runId == nil then
     return
   end
-  local r = run_for(params.runId, ctx)
+  local r = run_for(params.runId, ctx and ctx.client_id)
   r.events[#r.events + 1] = params
   local kind = params.kind
   if kind == 'start' then
     r.command, r.title, r.uri = params.command or r.command, params.title, params.uri
-    M.last = params.runId
+    M.last = r.key
   elseif kind == 'end' then
+    if r.bufnr and not r.outcome then
+      require('catbuddy.snapshots').stop(r.bufnr)
+    end
     r.outcome, r.answer, r.error = params.outcome, params.answer, params.error
     r.transcript_uri = params.transcriptUri or r.transcript_uri
     local title = r.title or 'Agent'
     if params.outcome == 'done' then
-      M.show(params.answer ~= nil and params.answer ~= '' and params.answer or (title .. ': done'), levels.INFO)
+      M.show(params.answer ~= nil and params.answer ~= '' and params.answer or (title .. ': done'), levels.INFO, r.client_id or 0)
     elseif params.outcome == 'cancelled' then
       M.show(title .. ': cancelled', levels.WARN)
     else

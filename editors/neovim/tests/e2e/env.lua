@@ -93,22 +93,35 @@ function E.open(H, path)
   return b, client.get(b)
 end
 
---- run_and_wait starts fn(on_result) and waits for the run's end event.
+--- wait_run calls start(on_result) and waits for the run's end event.
 function E.wait_run(H, start)
-  local runs = require('catbuddy.runs')
-  local id, err
-  start(function(e, res)
-    err = e
-    id = res and res.runId
+  local run, err, answered
+  start(function(e, _, r)
+    answered, err, run = true, e, r
   end)
   H.wait(10000, function()
-    return id ~= nil or err ~= nil
+    return answered
   end, 'catbuddy.run to answer')
   H.eq(nil, err, 'catbuddy.run error')
+  H.truthy(run, 'a run record')
   H.wait(30000, function()
-    return runs.runs[id] and runs.runs[id].outcome ~= nil
+    return run.outcome ~= nil
   end, 'the run to end')
-  return runs.runs[id]
+  return run
+end
+
+--- wait_new_run waits for a run started by something else (a command or
+--- a code action) after last, and for its end.
+function E.wait_new_run(H, last)
+  local runs = require('catbuddy.runs')
+  H.wait(10000, function()
+    return runs.last ~= nil and runs.last ~= last
+  end, 'a new run')
+  local run = runs.runs[runs.last]
+  H.wait(30000, function()
+    return run.outcome ~= nil
+  end, 'the run to end')
+  return run
 end
 
 --- teardown stops the clients and the model.

@@ -18,15 +18,9 @@ return function(H)
       local ns = vim.api.nvim_create_namespace('e2e-linter')
       vim.diagnostic.set(ns, b, { { lnum = 4, col = 1, end_lnum = 4, end_col = 13, message = 'Add subtracts its arguments', severity = 1, source = 'e2e-linter' } })
       local notes, restore = H.capture_notify()
-      local run = E.wait_run(H, function(cb)
-        vim.cmd('4,6CatbuddyFix')
-        -- :CatbuddyFix has no callback; find the run it started.
-        local runs = require('catbuddy.runs')
-        H.wait(10000, function()
-          return runs.last ~= nil
-        end, 'the run id')
-        cb(nil, { runId = runs.last })
-      end)
+      local last = require('catbuddy.runs').last
+      vim.cmd('4,6CatbuddyFix')
+      local run = E.wait_new_run(H, last)
       restore()
       H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
       H.eq(E.fixed, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer')
