@@ -17,6 +17,10 @@ for _, v in ipairs({ 'CB_LS', 'SCRIPTMODEL' }) do
   end
 end
 vim.cmd('runtime plugin/catbuddy.lua')
+-- Notifications go to the log on their own lines, marked.
+vim.notify = function(msg, level)
+  H.out(string.format('  [notify %s] %s', tostring(level), (tostring(msg):gsub('\n', '\n    '))))
+end
 local files = vim.fn.glob(here .. '/e2e/*_test.lua', false, true)
 table.sort(files)
 for _, f in ipairs(files) do

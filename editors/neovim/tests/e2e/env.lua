@@ -128,7 +128,7 @@ end
 function E.teardown(model)
   local compat = require('catbuddy.compat')
   for _, c in ipairs(compat.get_clients({ name = 'catbuddy' })) do
-    compat.stop(c, true)
+    compat.stop(c)
   end
   vim.wait(3000, function()
     return #compat.get_clients({ name = 'catbuddy' }) == 0
