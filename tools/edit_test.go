@@ -114,6 +114,7 @@ func TestEditFileNotFoundHints(t *testing.T) {
 		{"indentation", "func greet() {\n    fmt.Println(\"Hello\")\n", []string{"lines 3–4", "indentation (the file indents with tabs)", "     4\t\tfmt.Println"}},
 		{"quotes", "fmt.Println(“Hello”)", []string{"line 4", "quotes"}},
 		{"case", "fmt.println(\"Hello\")", []string{"line 4", "letter case"}},
+		{"single for double quotes", "fmt.Println('Hello')", []string{"line 4", "quotes"}},
 		{"trailing whitespace", "func greet() {  \n\tfmt.Println(\"Hello\")", []string{"lines 3–4", "trailing whitespace"}},
 		{"changed line", "func greet() {\n\tfmt.Println(\"Bye\")\n\treturn\n}", []string{"lines 3–6", "line 4 differs", `"\tfmt.Println(\"Hello\")"`}},
 		{"line numbers copied", "     4\tfmt.Println(\"Hello\")", []string{"line numbers that read_file shows"}},

@@ -230,12 +230,12 @@ func mapLines(s string, f func(string) string) string {
 	return strings.Join(lines, "\n")
 }
 
-// straightQuote maps typographic quotes to their ASCII forms.
+// straightQuote maps every kind of quote (typographic, single, double,
+// backtick) to '"': a model that remembers 'x' where the file has "x"
+// is as close as one that typed “x”.
 func straightQuote(r rune) rune {
 	switch r {
-	case '‘', '’', '‚', '‛', '′':
-		return '\''
-	case '“', '”', '„', '‟', '″':
+	case '‘', '’', '‚', '‛', '′', '\'', '`', '“', '”', '„', '‟', '″':
 		return '"'
 	}
 	return r

@@ -171,3 +171,17 @@ func BenchmarkWriteFile10MB(b *testing.B) {
 		i++
 	})
 }
+
+// BenchmarkEditNotFound10MB is the error path on a 10 MB file: the
+// search for the closest region and the explanation of the difference.
+func BenchmarkEditNotFound10MB(b *testing.B) {
+	ws := &memWorkspace{docs: map[string][]byte{}}
+	e := newBenchEnvOn(b, bigSource(10<<20), ws)
+	args, _ := json.Marshal(map[string]any{"path": "big.go", "old_string": "\tmarker := 'MARKER-A' // the line the benchmark edits\n", "new_string": "x"})
+	loop(b, func() {
+		res, err := e.reg.Execute(e.ctx, "edit_file", args)
+		if err != nil || !strings.Contains(res.Output, "quotes") {
+			b.Fatalf("%v %s", err, res.Output)
+		}
+	})
+}
