@@ -8,7 +8,6 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 
@@ -92,10 +91,7 @@ type Runner struct {
 	Config   Config
 	// WorkRoot returns the primary work root, read at each run.
 	WorkRoot func() string
-}
-
-// Run executes task until the model answers, the step limit, or ctx ends.
-// emit (may be nil) receives events in order.
-func (r *Runner) Run(ctx context.Context, task Task, emit func(Event)) (Outcome, error) {
-	return Outcome{}, ErrNoModel
+	// Provider, if set, is used instead of the one Config names (tests,
+	// benchmarks, embedders with their own transport).
+	Provider Provider
 }

@@ -5,9 +5,13 @@ type Command struct {
 	ID     string `json:"id"`
 	Title  string `json:"title"`
 	Prompt string `json:"prompt"` // template: ${file} ${selection} ${diagnostics} ${language} ${input}
+	// ReadOnly commands answer only: the model is offered read-only tools.
+	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
-// Config is the agent's configuration after merging every source.
+// Config is the agent's configuration after merging every source (see
+// LoadConfig for the precedence). The zero value of a field means "not
+// set here" while merging, and "the default" once resolved.
 type Config struct {
 	Provider       string    `json:"provider,omitempty"` // "openai" or "anthropic"
 	Model          string    `json:"model,omitempty"`
@@ -15,4 +19,24 @@ type Config struct {
 	APIKey         string    `json:"-"` // never serialised
 	MaxSteps       int       `json:"maxSteps,omitempty"`
 	CustomCommands []Command `json:"customCommands,omitempty"`
+	// MaxTokens bounds one model answer (Anthropic requires a bound;
+	// default 8192). 0 leaves OpenAI-compatible servers their default.
+	MaxTokens int `json:"maxTokens,omitempty"`
+	// DisableStreaming asks for whole answers instead of SSE, for servers
+	// whose streamed tool calls are broken.
+	DisableStreaming bool `json:"disableStreaming,omitempty"`
+	// MaxRetries is how often the SDK retries 429/5xx and connection
+	// failures, with backoff; 0 means 2, negative means never.
+	MaxRetries int `json:"maxRetries,omitempty"`
+}
+
+// maxRetries returns the SDK retry count.
+func (c Config) maxRetries() int {
+	switch {
+	case c.MaxRetries < 0:
+		return 0
+	case c.MaxRetries == 0:
+		return 2
+	}
+	return c.MaxRetries
 }

@@ -110,7 +110,7 @@ func writeError(w http.ResponseWriter, format Format, status int, code, msg stri
 		msg = defaultErrorMessage(status)
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if status == http.StatusTooManyRequests {
+	if status == http.StatusTooManyRequests || status >= 500 {
 		// Keep SDK retries fast in tests: they honour retry-after-ms.
 		w.Header().Set("Retry-After-Ms", "10")
 		w.Header().Set("Retry-After", "0")

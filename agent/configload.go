@@ -1,0 +1,294 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Defaults chosen where the issue was silent. Model names age: every one
+// can be overridden by CB_MODEL, a config file or the editor's settings.
+const (
+	DefaultMaxSteps     = 30
+	DefaultOllamaURL    = "http://127.0.0.1:11434/v1"
+	DefaultOpenAIURL    = "https://api.openai.com/v1"
+	DefaultAnthropicURL = "https://api.anthropic.com"
+	defaultOllamaModel  = "qwen2.5-coder:7b"
+	defaultOpenAIModel  = "gpt-4.1"
+	defaultClaudeModel  = "claude-sonnet-4-5"
+	defaultMaxTokens    = 8192
+)
+
+// ProjectConfigFile is the project's configuration, relative to its root.
+const ProjectConfigFile = ".catbuddy/config.json"
+
+// LoadConfig merges every configuration source for the project at root
+// and resolves defaults. Precedence, highest first:
+//
+//  1. over, in order (later wins): command-line flags, or the editor's
+//     initializationOptions / workspace/configuration settings;
+//  2. the environment: CB_PROVIDER, CB_MODEL, CB_BASE_URL, CB_MAX_STEPS;
+//  3. <root>/.catbuddy/config.json;
+//  4. the user's $XDG_CONFIG_HOME/catbuddy/config.json (default ~/.config);
+//  5. defaults (see Resolve).
+//
+// A missing file is fine; a malformed one is an error naming it. root may
+// be "" (no project file).
+func LoadConfig(root string, over ...Config) (Config, error) {
+	return loadConfig(root, os.Getenv, userConfigFile(os.Getenv), over...)
+}
+
+func loadConfig(root string, getenv func(string) string, userFile string, over ...Config) (Config, error) {
+	var cfg Config
+	if userFile != "" {
+		user, err := readConfigFile(userFile, true)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg = Merge(cfg, user)
+	}
+	if root != "" {
+		proj, err := readConfigFile(filepath.Join(root, filepath.FromSlash(ProjectConfigFile)), false)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg = Merge(cfg, proj)
+	}
+	env, err := envConfig(getenv)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg = Merge(cfg, env)
+	for _, o := range over {
+		cfg = Merge(cfg, o)
+	}
+	return cfg.resolve(getenv), nil
+}
+
+// userConfigFile returns $XDG_CONFIG_HOME/catbuddy/config.json.
+func userConfigFile(getenv func(string) string) string {
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "catbuddy", "config.json")
+}
+
+// settings is the JSON shape of config files and editor settings: Config
+// plus the key, which Config itself never serialises.
+type settings struct {
+	Config
+	APIKey string `json:"apiKey,omitempty"`
+}
+
+// ParseSettings decodes the editor's settings (initializationOptions,
+// the workspace/configuration section "catbuddy", or
+// didChangeConfiguration's settings, with or without the "catbuddy"
+// wrapper). Keys: provider, model, baseUrl, apiKey, maxSteps,
+// customCommands, maxTokens, disableStreaming, maxRetries. Other keys
+// (such as "mode") are left to their owners.
+func ParseSettings(raw json.RawMessage) (Config, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return Config{}, nil
+	}
+	var wrapper struct {
+		Catbuddy json.RawMessage `json:"catbuddy"`
+	}
+	if json.Unmarshal(raw, &wrapper) == nil && len(wrapper.Catbuddy) > 0 {
+		raw = wrapper.Catbuddy
+	}
+	var s settings
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return Config{}, fmt.Errorf("catbuddy settings: %w", err)
+	}
+	cfg := s.Config
+	cfg.APIKey = s.APIKey
+	return cfg, cfg.validate()
+}
+
+// readConfigFile reads one config file. Keys are accepted only from the
+// user's own file: a project file is usually committed, and a key in it
+// would leak to everyone who clones the project.
+func readConfigFile(path string, keyAllowed bool) (Config, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{}, nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	var s settings
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	cfg := s.Config
+	if s.APIKey != "" {
+		if keyAllowed {
+			cfg.APIKey = s.APIKey
+		} else {
+			slog.Warn("ignoring apiKey in a project config file; use OPENAI_API_KEY / ANTHROPIC_API_KEY or your user config", "file", path)
+		}
+	}
+	if err := cfg.validate(); err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+func envConfig(getenv func(string) string) (Config, error) {
+	cfg := Config{
+		Provider: strings.TrimSpace(getenv("CB_PROVIDER")),
+		Model:    strings.TrimSpace(getenv("CB_MODEL")),
+		BaseURL:  strings.TrimSpace(getenv("CB_BASE_URL")),
+	}
+	if s := strings.TrimSpace(getenv("CB_MAX_STEPS")); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			return Config{}, fmt.Errorf("CB_MAX_STEPS=%q: want a positive number", s)
+		}
+		cfg.MaxSteps = n
+	}
+	if err := cfg.validate(); err != nil {
+		return Config{}, fmt.Errorf("environment: %w", err)
+	}
+	return cfg, nil
+}
+
+func (c Config) validate() error {
+	switch c.Provider {
+	case "", "openai", "anthropic":
+	default:
+		return fmt.Errorf("unknown provider %q (want openai or anthropic)", c.Provider)
+	}
+	if c.MaxSteps < 0 {
+		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
+	}
+	seen := map[string]bool{}
+	for _, cmd := range c.CustomCommands {
+		if cmd.ID == "" || cmd.Prompt == "" {
+			return fmt.Errorf("custom command %q: id and prompt are required", cmd.ID)
+		}
+		if seen[cmd.ID] {
+			return fmt.Errorf("custom command %q defined twice", cmd.ID)
+		}
+		seen[cmd.ID] = true
+	}
+	return nil
+}
+
+// Merge returns base with every field set in over replacing base's.
+// Custom commands merge by id (over's replace base's of the same id).
+func Merge(base, over Config) Config {
+	if over.Provider != "" {
+		if over.Provider != base.Provider {
+			// A different provider's URL and model make no sense with it.
+			base.BaseURL, base.Model = "", ""
+		}
+		base.Provider = over.Provider
+	}
+	if over.Model != "" {
+		base.Model = over.Model
+	}
+	if over.BaseURL != "" {
+		base.BaseURL = over.BaseURL
+	}
+	if over.APIKey != "" {
+		base.APIKey = over.APIKey
+	}
+	if over.MaxSteps != 0 {
+		base.MaxSteps = over.MaxSteps
+	}
+	if over.MaxTokens != 0 {
+		base.MaxTokens = over.MaxTokens
+	}
+	if over.MaxRetries != 0 {
+		base.MaxRetries = over.MaxRetries
+	}
+	if over.DisableStreaming {
+		base.DisableStreaming = true
+	}
+	if len(over.CustomCommands) > 0 {
+		cmds := append([]Command(nil), base.CustomCommands...)
+	next:
+		for _, oc := range over.CustomCommands {
+			for i, bc := range cmds {
+				if bc.ID == oc.ID {
+					cmds[i] = oc
+					continue next
+				}
+			}
+			cmds = append(cmds, oc)
+		}
+		base.CustomCommands = cmds
+	}
+	return base
+}
+
+// WithDefaults resolves c's unset fields from the environment's keys and
+// the defaults, as LoadConfig does; for callers that build a Config by
+// hand.
+func (c Config) WithDefaults() Config { return c.resolve(os.Getenv) }
+
+// resolve fills defaults. The provider defaults to Anthropic when
+// ANTHROPIC_API_KEY is set, else OpenAI when OPENAI_API_KEY is set, else
+// a local Ollama; the key comes from the provider's variable unless
+// configured.
+func (c Config) resolve(getenv func(string) string) Config {
+	anthropicKey, openaiKey := getenv("ANTHROPIC_API_KEY"), getenv("OPENAI_API_KEY")
+	if c.Provider == "" {
+		switch {
+		case c.BaseURL != "":
+			c.Provider = "openai" // a configured endpoint is most likely OpenAI-compatible
+		case anthropicKey != "":
+			c.Provider = "anthropic"
+		default:
+			c.Provider = "openai"
+		}
+	}
+	switch c.Provider {
+	case "anthropic":
+		if c.APIKey == "" {
+			c.APIKey = anthropicKey
+		}
+		if c.BaseURL == "" {
+			c.BaseURL = DefaultAnthropicURL
+		}
+		if c.Model == "" {
+			c.Model = defaultClaudeModel
+		}
+	case "openai":
+		if c.APIKey == "" {
+			c.APIKey = openaiKey
+		}
+		if c.BaseURL == "" {
+			c.BaseURL = DefaultOllamaURL
+			if c.APIKey != "" {
+				c.BaseURL = DefaultOpenAIURL
+			}
+		}
+		if c.Model == "" {
+			c.Model = defaultOllamaModel
+			if c.BaseURL == DefaultOpenAIURL {
+				c.Model = defaultOpenAIModel
+			}
+		}
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = DefaultMaxSteps
+	}
+	return c
+}

@@ -1,0 +1,196 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// openAIProvider speaks OpenAI chat completions: OpenAI itself and every
+// server that copies its API (Ollama, llama.cpp, vLLM, LM Studio,
+// OpenRouter).
+type openAIProvider struct {
+	providerInfo
+	client openai.Client
+	stream bool
+	maxTok int
+}
+
+func newOpenAI(cfg Config) *openAIProvider {
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithMaxRetries(cfg.maxRetries()),
+	}
+	return &openAIProvider{
+		providerInfo: providerInfo{name: "openai", endpoint: cfg.BaseURL, model: cfg.Model, key: cfg.APIKey},
+		client:       openai.NewClient(opts...),
+		stream:       !cfg.DisableStreaming,
+		maxTok:       cfg.MaxTokens,
+	}
+}
+
+func (p *openAIProvider) Name() string { return p.name }
+
+func (p *openAIProvider) params(req ModelRequest) openai.ChatCompletionNewParams {
+	if len(req.Tools) == 0 {
+		req.Messages = withoutToolHistory(req.Messages)
+	}
+	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1)
+	if req.System != "" {
+		msgs = append(msgs, openai.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case RoleAssistant:
+			var a openai.ChatCompletionAssistantMessageParam
+			if m.Text != "" {
+				a.Content.OfString = openai.String(m.Text)
+			}
+			for _, c := range m.ToolCalls {
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID:       c.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: string(c.Args)},
+					},
+				})
+			}
+			msgs = append(msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		default:
+			// Results first: OpenAI wants every tool message right after the
+			// assistant message that called.
+			for _, r := range m.ToolResults {
+				msgs = append(msgs, openai.ToolMessage(r.Output, r.CallID))
+			}
+			if m.Text != "" {
+				msgs = append(msgs, openai.UserMessage(m.Text))
+			}
+		}
+	}
+	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(p.model), Messages: msgs}
+	for _, t := range req.Tools {
+		var schema shared.FunctionParameters
+		if err := json.Unmarshal(t.Schema, &schema); err != nil || schema == nil {
+			schema = shared.FunctionParameters{"type": "object"}
+		}
+		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name: t.Name, Description: openai.String(t.Description), Parameters: schema,
+		}))
+	}
+	if p.maxTok > 0 {
+		params.MaxCompletionTokens = openai.Int(int64(p.maxTok))
+	}
+	return params
+}
+
+// Complete implements Provider.
+func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText func(string)) (ModelResponse, error) {
+	params := p.params(req)
+	if !p.stream {
+		res, err := p.client.Chat.Completions.New(ctx, params)
+		if err != nil {
+			return ModelResponse{}, p.wrap(ctx, err)
+		}
+		if len(res.Choices) == 0 {
+			return ModelResponse{}, p.fail(ErrBadResponse, 0, "the answer has no choices")
+		}
+		c := res.Choices[0]
+		out := ModelResponse{
+			Text: c.Message.Content, Stop: c.FinishReason,
+			Usage: Usage{InputTokens: res.Usage.PromptTokens, OutputTokens: res.Usage.CompletionTokens},
+		}
+		if out.Text != "" && onText != nil {
+			onText(out.Text)
+		}
+		for _, tc := range c.Message.ToolCalls {
+			out.ToolCalls = append(out.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Args: json.RawMessage(tc.Function.Arguments)})
+		}
+		return out, nil
+	}
+
+	params.StreamOptions.IncludeUsage = openai.Bool(true)
+	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
+	defer stream.Close()
+	var (
+		out      ModelResponse
+		text     []byte
+		calls    = map[int64]*ToolCall{} // by the stream's index: chunks of several calls may interleave
+		order    []int64
+		finished bool
+	)
+	for stream.Next() {
+		chunk := stream.Current()
+		if chunk.JSON.Usage.Valid() && chunk.Usage.PromptTokens+chunk.Usage.CompletionTokens > 0 {
+			out.Usage = Usage{InputTokens: chunk.Usage.PromptTokens, OutputTokens: chunk.Usage.CompletionTokens}
+		}
+		for _, ch := range chunk.Choices {
+			if d := ch.Delta.Content; d != "" {
+				text = append(text, d...)
+				if onText != nil {
+					onText(d)
+				}
+			}
+			for _, tc := range ch.Delta.ToolCalls {
+				c, ok := calls[tc.Index]
+				if !ok {
+					c = &ToolCall{}
+					calls[tc.Index] = c
+					order = append(order, tc.Index)
+				}
+				if tc.ID != "" {
+					c.ID = tc.ID
+				}
+				if tc.Function.Name != "" {
+					c.Name = tc.Function.Name
+				}
+				c.Args = append(c.Args, tc.Function.Arguments...)
+			}
+			if ch.FinishReason != "" {
+				out.Stop, finished = ch.FinishReason, true
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return ModelResponse{}, p.wrap(ctx, err)
+	}
+	if !finished {
+		// A stream that ends without a finish reason was cut: its last
+		// tool call may be half its arguments.
+		if err := ctx.Err(); err != nil {
+			return ModelResponse{}, err
+		}
+		return ModelResponse{}, p.fail(ErrBadResponse, 0, "the stream ended before the answer was complete")
+	}
+	out.Text = string(text)
+	slices.Sort(order)
+	for i, idx := range order {
+		c := calls[idx]
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("call_%d", i) // some local servers omit ids
+		}
+		out.ToolCalls = append(out.ToolCalls, *c)
+	}
+	return out, nil
+}
+
+// wrap turns an SDK error into a *ProviderError.
+func (p *openAIProvider) wrap(ctx context.Context, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		msg := apiErr.Message
+		if msg == "" {
+			msg = apiErr.RawJSON()
+		}
+		return p.fail(classify(apiErr.StatusCode, apiErr.Code+" "+apiErr.Type, msg), apiErr.StatusCode, msg)
+	}
+	return p.transportError(ctx, err)
+}

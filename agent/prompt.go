@@ -1,0 +1,141 @@
+package agent
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// SystemPrompt states the workspace, the tools and the rules that make
+// them work. readOnly is true for answer-only commands.
+func SystemPrompt(workRoot string, tools []ToolSpec, readOnly bool) string {
+	var b strings.Builder
+	b.WriteString("You are a coding agent working inside the user's editor. ")
+	b.WriteString("You act on the project only through the tools below; every change you make is shown to the user, who may accept or reject it.\n\n")
+	if workRoot != "" {
+		fmt.Fprintf(&b, "Workspace: %s\nRelative paths are resolved against it.\n\n", workRoot)
+	}
+	if len(tools) > 0 {
+		b.WriteString("Tools:\n")
+		for _, t := range tools {
+			desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
+			fmt.Fprintf(&b, "- %s: %s\n", t.Name, desc)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("Rules:\n")
+	if readOnly {
+		b.WriteString("- Answer only. Do not change any file; read what you need to answer precisely.\n")
+	} else {
+		b.WriteString("- Read a file (read_file) before you edit it, and edit the version you read.\n")
+		b.WriteString("- edit_file replaces old_string with new_string: old_string must match the file exactly, including indentation, and occur exactly once. Include enough surrounding lines to make it unique.\n")
+		b.WriteString("- Prefer edit_file (or multi_edit) over rewriting a whole file with write_file; use write_file for new files.\n")
+		b.WriteString("- Keep changes small and focused on the request. Do not reformat unrelated code.\n")
+		b.WriteString("- If an edit is rejected by the user, do not retry it: explain what you wanted to change and stop.\n")
+	}
+	b.WriteString("- When a tool fails, read the error and change your approach rather than repeating the same call.\n")
+	b.WriteString("- Line numbers shown next to code are not part of the file.\n")
+	b.WriteString("- When you are done, answer briefly in plain text: what you found and what you changed.\n")
+	return b.String()
+}
+
+// Excerpt bounds: a file this small is sent whole; a larger one is sent
+// as the selection with this many lines around it.
+const (
+	wholeFileLines = 300
+	wholeFileBytes = 24 << 10
+	contextLines   = 40
+)
+
+// TaskPrompt is the first user message of a run: the command's prompt
+// followed by the place it applies to (file, excerpt with line numbers,
+// selection, diagnostics from every source).
+func TaskPrompt(cmd Command, task Task, workRoot string) string {
+	var b strings.Builder
+	b.WriteString(Expand(cmd, task, workRoot))
+	if task.Path == "" {
+		return b.String()
+	}
+	name := displayPath(task.Path, workRoot)
+	b.WriteString("\n\n## Context\n\n")
+	fmt.Fprintf(&b, "File: %s", name)
+	if task.Language != "" {
+		fmt.Fprintf(&b, " (%s)", task.Language)
+	}
+	if task.StartLine > 0 {
+		fmt.Fprintf(&b, ", lines %d-%d selected", task.StartLine, max(task.StartLine, task.EndLine))
+	}
+	b.WriteString("\n")
+	if len(task.Content) > 0 {
+		first, last, whole := excerptRange(task)
+		if whole {
+			b.WriteString("\nThe whole file, as the user sees it (unsaved changes included):\n")
+		} else {
+			fmt.Fprintf(&b, "\nLines %d-%d of the file, as the user sees it (read_file for the rest):\n", first, last)
+		}
+		writeNumbered(&b, task.Content, first, last, task.Language)
+	}
+	if sel := strings.TrimSpace(task.Selection); sel != "" {
+		b.WriteString("\nThe selection:\n")
+		fence := fenceFor(task.Selection)
+		fmt.Fprintf(&b, "%s%s\n%s\n%s\n", fence, task.Language, strings.TrimRight(task.Selection, "\n"), fence)
+	}
+	if d := formatDiagnostics(task, workRoot); d != "" {
+		b.WriteString("\nDiagnostics:\n")
+		b.WriteString(d)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// excerptRange returns the 1-based line range of task.Content to send.
+func excerptRange(task Task) (first, last int, whole bool) {
+	n := bytes.Count(task.Content, []byte("\n"))
+	if len(task.Content) > 0 && task.Content[len(task.Content)-1] != '\n' {
+		n++
+	}
+	if n <= wholeFileLines && len(task.Content) <= wholeFileBytes || task.StartLine <= 0 {
+		if n > wholeFileLines || len(task.Content) > wholeFileBytes {
+			return 1, min(n, wholeFileLines), false // no selection: the top of a big file
+		}
+		return 1, n, true
+	}
+	end := max(task.StartLine, task.EndLine)
+	return max(1, task.StartLine-contextLines), min(n, end+contextLines), false
+}
+
+// writeNumbered writes lines first..last of content in a fenced block,
+// each prefixed by its number as `cat -n` does.
+func writeNumbered(b *strings.Builder, content []byte, first, last int, lang string) {
+	fence := fenceFor(string(content))
+	fmt.Fprintf(b, "%s%s\n", fence, lang)
+	line := 1
+	for len(content) > 0 && line <= last {
+		i := bytes.IndexByte(content, '\n')
+		var l []byte
+		if i < 0 {
+			l, content = content, nil
+		} else {
+			l, content = content[:i], content[i+1:]
+		}
+		if line >= first {
+			fmt.Fprintf(b, "%6d\t%s\n", line, bytes.TrimSuffix(l, []byte("\r")))
+		}
+		line++
+	}
+	fmt.Fprintf(b, "%s\n", fence)
+}
+
+// fenceFor returns a backtick fence longer than any run in s.
+func fenceFor(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
