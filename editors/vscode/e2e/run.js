@@ -105,6 +105,11 @@ function startScriptModel(dir, script) {
 async function main() {
   const run = path.join(ART, 'run');
   fs.rmSync(run, { recursive: true, force: true });
+  for (const f of fs.existsSync(ART) ? fs.readdirSync(ART) : []) {
+    if (f.startsWith('fail-')) {
+      fs.rmSync(path.join(ART, f));
+    }
+  }
   const ws = path.join(run, 'ws');
   const ud = path.join(run, 'ud');
   const exts = path.join(run, 'exts');

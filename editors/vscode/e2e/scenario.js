@@ -27,6 +27,11 @@ const script = {
     { tool_calls: [{ name: 'read_file', args: { path: 'mul.go' } }] },
     { tool_calls: [{ name: 'edit_file', args: { path: 'mul.go', old_string: 'return a + b', new_string: 'return a * b' } }] },
     { text: 'The change was rejected; mul.go is left as it was.' },
+    // the server's code action, through the extension's catbuddy.fix
+    { tool_calls: [{ name: 'edit_file', args: { path: 'mul.go', old_string: 'return a + b', new_string: 'return a * b' } }] },
+    { text: 'Fixed: Mul added instead of multiplying.' },
+    // cancelled from the progress notification while the model is still answering
+    { hang: true, after: 0 },
   ],
 };
 
@@ -58,6 +63,7 @@ async function palette(page, key, text) {
 async function openAt(ctx, file, line, expect) {
   const { page } = ctx;
   // One editor at a time, so the editor locators below cannot pick another one.
+  await page.keyboard.press('Escape');
   await palette(page, 'F1', '>View: Close All Editors');
   await ctx.waitFor('no editors open', 10000, async () => (await page.locator('.tabs-container .tab').count()) === 0);
   await palette(page, 'Control+p', file);
@@ -71,9 +77,11 @@ async function openAt(ctx, file, line, expect) {
 const idle = (page) => page.locator('.statusbar-item', { has: page.locator('.codicon-sparkle'), hasText: 'cb-ls' });
 const dirtyTabs = (page) => page.locator('.tabs-container .tab.dirty');
 
-async function fixAndWaitForPreview(ctx) {
+async function fixAndWaitForPreview(ctx, fromPalette = true) {
   const { page } = ctx;
-  await palette(page, 'F1', '>Agent: Fix This');
+  if (fromPalette) {
+    await palette(page, 'F1', '>Agent: Fix This');
+  }
   const panel = page.locator('.bulk-edit-panel').first();
   await panel.waitFor({ timeout: 30000 });
   // The run waits for the review: its progress notification offers Cancel meanwhile.
@@ -144,6 +152,43 @@ const tests = [
       // The editor renders spaces as U+00A0: compare with whitespace collapsed.
       const text = (await page.locator('.monaco-editor .view-lines').first().innerText()).replace(/\s+/g, ' ');
       assert.ok(text.includes('return a + b') && !text.includes('return a * b'), `editor shows: ${text}`);
+    },
+  },
+  {
+    name: 'code action "Agent: Fix this" runs through the extension command',
+    async fn(ctx) {
+      const { page, ws, model } = ctx;
+      const file = path.join(ws, 'mul.go');
+      const before = fs.readFileSync(file, 'utf8');
+      await openAt(ctx, 'mul.go', 5, 'return a + b');
+      await page.keyboard.press('Control+.');
+      // The menu opens with its first action focused (a pointer block covers it against stray clicks).
+      await page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Agent: Fix this' }).first().waitFor({ timeout: 20000 });
+      await page.keyboard.press('Enter');
+      const { panel, boxes } = await fixAndWaitForPreview(ctx, false);
+      await boxes.first().click();
+      await panel.page().getByRole('button', { name: 'Apply', exact: true }).click();
+      await ctx.waitFor('mul.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8') === before.replace('return a + b', 'return a * b'));
+      await ctx.waitFor('the model to hear back after the edit', 20000, () => requests(model.record).length >= 8);
+      await idle(page).waitFor({ timeout: 20000 });
+      assert.equal(await dirtyTabs(page).count(), 0, 'no unsaved editors');
+    },
+  },
+  {
+    name: 'Cancel in the progress notification stops the run',
+    async fn(ctx) {
+      const { page, model } = ctx;
+      await openAt(ctx, 'calc.go', 5, 'return a + b');
+      await palette(page, 'F1', '>Agent: Explain This');
+      const toast = page.locator('.notifications-toasts .notification-toast', { has: page.getByRole('button', { name: 'Cancel' }) }).first();
+      await toast.waitFor({ timeout: 20000 });
+      await ctx.waitFor('the model request that hangs', 20000, () => requests(model.record).length >= 9);
+      await page.locator('.statusbar-item', { has: page.locator('.codicon-sync') }).first().waitFor({ timeout: 10000 });
+      await toast.getByRole('button', { name: 'Cancel' }).click();
+      await idle(page).waitFor({ timeout: 20000 });
+      await ctx.waitFor('cb-ls to log the cancelled run', 10000, () =>
+        /run ended[^\n]*command=explain[^\n]*outcome=cancelled/.test(fs.readFileSync(path.join(ctx.run, 'cb-ls.log'), 'utf8')));
+      assert.equal(requests(model.record).length, 9, 'no model request after the cancel');
     },
   },
 ];
