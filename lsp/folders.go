@@ -58,6 +58,12 @@ func (s *Server) didChangeConfiguration(ctx context.Context, raw jsonrpc2.RawMes
 	if err != nil {
 		return nil, err
 	}
+	if section == nil {
+		// The pull model (VS Code sends settings: null): ask, off the read
+		// loop, on the connection's context (this request's is recycled).
+		go s.pullConfiguration(s.baseCtx)
+		return nil, nil
+	}
 	set, err := parseSettings(section)
 	if err != nil {
 		return nil, err

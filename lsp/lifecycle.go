@@ -132,8 +132,38 @@ func (s *Server) version() string {
 	return s.opts.Version
 }
 
+// initialized pulls the catbuddy settings (workspace/configuration) when
+// the client supports it. It runs off the read loop: it waits for the
+// client's answer.
 func (s *Server) initialized(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	s.pullConfiguration(ctx)
 	return nil, nil
+}
+
+// pullConfiguration asks for the "catbuddy" section and lays it over the
+// agent config. apiKey is ignored from this source (docs/PROTOCOL.md:
+// clients keep it in secret storage and send it only in
+// initializationOptions or didChangeConfiguration).
+func (s *Server) pullConfiguration(ctx context.Context) {
+	caps := s.Capabilities()
+	if caps.Workspace == nil || caps.Workspace.Configuration == nil || !*caps.Workspace.Configuration {
+		return
+	}
+	section := "catbuddy"
+	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: &section}}})
+	if err != nil || len(res) == 0 {
+		s.log.Debug("workspace/configuration", "error", err)
+		return
+	}
+	set, err := parseSettings(res[0])
+	if err != nil {
+		s.log.Warn("ignoring catbuddy settings from workspace/configuration", "error", err)
+		return
+	}
+	set.APIKey = nil
+	s.mu.Lock()
+	s.agentCfg = set.apply(s.agentCfg)
+	s.mu.Unlock()
 }
 
 // shutdown marks the connection shut down; only exit is accepted after it.

@@ -295,3 +295,27 @@ func TestFixWithoutModel(t *testing.T) {
 		t.Errorf("catbuddy.fix without a model: %v", err)
 	}
 }
+
+// TestSettingsSources: initializationOptions and workspace/configuration
+// both reach the agent config (seen through catbuddy.listCommands, which
+// lists custom commands); an apiKey from workspace/configuration is ignored.
+func TestSettingsSources(t *testing.T) {
+	dir := writeTree(t, "-- x --\n")
+	cmds := []map[string]string{{"id": "tests", "title": "Agent: Write tests", "prompt": "Write tests for ${selection}"}}
+	e := fake.New(t, fake.Options{Folders: []string{dir}, Server: lsp.Options{RegisterTools: testTools},
+		Configuration: map[string]any{"catbuddy": map[string]any{"customCommands": cmds}}})
+	e.Await("custom command from workspace/configuration", func() bool {
+		var list []struct {
+			ID string `json:"id"`
+		}
+		if err := e.ExecuteCommand("catbuddy.listCommands", nil, &list); err != nil {
+			t.Fatalf("listCommands: %v", err)
+		}
+		for _, c := range list {
+			if c.ID == "tests" {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -84,6 +84,7 @@ type Server struct {
 	codeActions  []CodeActionProvider
 
 	exitCh   chan struct{}
+	baseCtx  context.Context // the connection's; ends at exit
 	exitOnce sync.Once
 
 	mu       sync.Mutex
@@ -139,6 +140,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := newServer(opts)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.baseCtx = ctx
 
 	stream := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), s.log)
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))

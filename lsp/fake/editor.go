@@ -35,6 +35,9 @@ type Options struct {
 	Server lsp.Options
 	// NoInitialize leaves the connection uninitialized (for lifecycle tests).
 	NoInitialize bool
+	// Configuration, if set, is served for workspace/configuration by
+	// section (and the capability is declared).
+	Configuration map[string]any
 }
 
 // Notification is one server→client notification the fake received.
@@ -66,6 +69,7 @@ type Editor struct {
 	onApply  ApplyHandler
 	changed  chan struct{}
 	disk     map[string]bool // files the fake created on disk for CreateFile
+	config   map[string]any  // workspace/configuration answers by section
 	closedDn bool
 }
 
@@ -140,6 +144,12 @@ func (e *Editor) Initialize(opts Options) {
 			ShowDocument:     &protocol.ShowDocumentClientCapabilities{Support: true},
 		},
 		General: &protocol.GeneralClientCapabilities{PositionEncodings: []protocol.PositionEncodingKind{"utf-16"}},
+	}
+	if opts.Configuration != nil {
+		caps.Workspace.Configuration = &yes
+		e.mu.Lock()
+		e.config = opts.Configuration
+		e.mu.Unlock()
 	}
 	if opts.Capabilities != nil {
 		opts.Capabilities(&caps)
@@ -342,6 +352,20 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return nil, nil
 	case protocol.MethodWindowShowDocument:
 		return &protocol.ShowDocumentResult{Success: true}, nil
+	case protocol.MethodWorkspaceConfiguration:
+		var p protocol.ConfigurationParams
+		if err := protocol.Unmarshal(params, &p); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err)
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		out := make([]any, len(p.Items))
+		for i, it := range p.Items {
+			if it.Section != nil {
+				out[i] = e.config[*it.Section]
+			}
+		}
+		return out, nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "fake editor: %s", method)
 }
