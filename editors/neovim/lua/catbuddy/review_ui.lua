@@ -13,10 +13,17 @@ function M.lines(change)
   local added, removed = changes.count(change.diff or '')
   local files = {}
   for _, f in ipairs(change.files or {}) do
-    files[#files + 1] = vim.fn.fnamemodify(f.path, ':.') .. (f.kind ~= 'edit' and (' (' .. f.kind .. ')') or '')
+    local name = vim.fn.fnamemodify(f.path, ':.')
+    if f.kind ~= 'edit' or not (change.label or ''):find(name, 1, true) then
+      files[#files + 1] = name .. (f.kind ~= 'edit' and (' (' .. f.kind .. ')') or '')
+    end
+  end
+  local title = change.label or 'Agent edit'
+  if #files > 0 then
+    title = title .. ': ' .. table.concat(files, ', ')
   end
   local out = {
-    string.format('# %s: %s  +%d -%d', change.label or 'Agent edit', table.concat(files, ', '), added, removed),
+    string.format('# %s  +%d -%d', title, added, removed),
     '# a accept   r reject',
   }
   for l in (change.diff or ''):gmatch('([^\n]*)\n?') do
@@ -55,6 +62,9 @@ local function open(change)
   end
   local win = vim.api.nvim_open_win(buf, true, wopts)
   vim.api.nvim_win_set_option(win, 'cursorline', true)
+  -- The diff reads best on the editor's own background (0.7's default
+  -- NormalFloat is magenta).
+  vim.api.nvim_win_set_option(win, 'winhighlight', 'NormalFloat:Normal')
   return buf, win
 end
 

@@ -81,11 +81,15 @@ def render(text):
             if st["ul"]:
                 style += ";text-decoration:underline"
             row.append('<span style="%s">%s</span>' % (style, html.escape(p)))
-        out.append("".join(row))
-    body = "\n".join(out)
+        out.append("<div>%s</div>" % ("".join(row) or " "))
+    body = "".join(out)
+    # Each row is a block of exactly one line height, so cell backgrounds
+    # meet without gaps.
     return ("<!doctype html><meta charset=utf-8><style>body{margin:0;background:%s}"
-            "pre{margin:0;padding:8px;font:14px/1.25 'DejaVu Sans Mono',monospace;color:%s}</style>"
-            "<pre>%s</pre>" % (BG, FG, body))
+            ".t{margin:0;padding:8px;font:14px 'DejaVu Sans Mono',monospace;color:%s}"
+            ".t div{white-space:pre;height:18px;line-height:18px}"
+            ".t span{display:inline-block;height:18px;vertical-align:top}</style>"
+            "<div class=t>%s</div>" % (BG, FG, body))
 
 
 if __name__ == "__main__":
