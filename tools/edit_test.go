@@ -277,3 +277,15 @@ func TestNotAppliedMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestLooseKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"  Foo 'Bar' “Baz”\t": `foo"bar""baz"`,
+		"ÉTÉ `x`\r":           `été"x"`,
+		"\t \n":               "",
+	} {
+		if got := looseKey(in); got != want {
+			t.Errorf("looseKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // notFoundHint explains, after notFoundMessage, where the text closest
@@ -76,15 +78,35 @@ func splitLinesNoCR(s string) []string {
 	return lines
 }
 
-// looseKey is a line with whitespace removed, quotes straightened and
+// looseKey is a line with whitespace removed, quotes made alike and
 // letters lowered: two lines with the same key are "similar".
-func looseKey(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
+func looseKey(s string) string { return string(appendLooseKey(nil, s)) }
+
+// appendLooseKey appends s's loose key to dst; ASCII, nearly all of
+// source code, takes a fast path without decoding runes.
+func appendLooseKey(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ', c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
+			case 'A' <= c && c <= 'Z':
+				dst = append(dst, c+'a'-'A')
+			case c == '\'', c == '`':
+				dst = append(dst, '"')
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
 		}
-		return unicode.ToLower(straightQuote(r))
-	}, s)
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if !unicode.IsSpace(r) {
+			dst = utf8.AppendRune(dst, unicode.ToLower(straightQuote(r)))
+		}
+	}
+	return dst
 }
 
 // closestRegion finds the start of the window of len(olds) lines of
@@ -105,25 +127,26 @@ func closestRegion(lines, olds []string) (start, votes, want int) {
 		}
 	}
 	count := map[int]int{}
-	first, last := keys[0], keys[len(keys)-1]
+	first, last := []byte(keys[0]), []byte(keys[len(keys)-1])
+	var k []byte // reused: the file may have a hundred thousand lines
 	for n, l := range lines {
-		k := looseKey(l)
-		if k == "" {
+		k = appendLooseKey(k[:0], l)
+		if len(k) == 0 {
 			continue
 		}
-		for _, i := range byKey[k] {
+		for _, i := range byKey[string(k)] { // no allocation for the lookup
 			count[n-i]++
 		}
 		switch {
 		case len(olds) == 1:
-			if strings.Contains(k, first) {
+			if bytes.Contains(k, first) {
 				count[n]++
 			}
 		default:
-			if first != "" && strings.HasSuffix(k, first) {
+			if len(first) > 0 && bytes.HasSuffix(k, first) {
 				count[n]++
 			}
-			if last != "" && strings.HasPrefix(k, last) {
+			if len(last) > 0 && bytes.HasPrefix(k, last) {
 				count[n-len(olds)+1]++
 			}
 		}
