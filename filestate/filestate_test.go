@@ -172,3 +172,38 @@ func BenchmarkIsUnchanged10MB(b *testing.B) {
 		}
 	}
 }
+
+func TestChangedSince(t *testing.T) {
+	s := New()
+	const p = "/w/f"
+	a, ab := []byte("a"), []byte("ab")
+	if s.ChangedSince(p, disk(t0, 1), a) {
+		t.Error("a file never seen counts as changed")
+	}
+	s.RecordRead(p, 1, 10, disk(t0, 1), a)
+	if s.ChangedSince(p, disk(t0, 1), a) {
+		t.Error("unchanged file counts as changed")
+	}
+	if s.ChangedSince(p, disk(t0.Add(time.Second), 1), a) {
+		t.Error("a touch (new mtime, same bytes) counts as a change")
+	}
+	if !s.ChangedSince(p, disk(t0.Add(time.Second), 2), ab) {
+		t.Error("new bytes are not a change")
+	}
+	s.RecordWrite(p, disk(t0.Add(2*time.Second), 2), ab)
+	if s.ChangedSince(p, disk(t0.Add(2*time.Second), 2), ab) {
+		t.Error("the model's own write counts as someone else's change")
+	}
+	if s.ChangedSince(p, Stamp{Size: 2, Version: 7}, ab) {
+		t.Error("the same bytes in an editor buffer count as a change")
+	}
+	if !s.ChangedSince(p, Stamp{Size: 3, Version: 8}, []byte("abc")) {
+		t.Error("an edited buffer is not a change")
+	}
+	// Beyond the hash limit a write is not hashed: a new stamp counts.
+	big := make([]byte, writeHashLimit+1)
+	s.RecordWrite(p, disk(t0, len(big)), big)
+	if !s.ChangedSince(p, disk(t0.Add(time.Second), len(big)), big) {
+		t.Error("an unhashed write does not fall back to the stamp")
+	}
+}

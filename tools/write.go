@@ -39,7 +39,13 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 	if bytes.Equal(doc.Content, after) {
 		return Text("No changes: " + p.Rel + " already has this content."), nil
 	}
-	warning := tc.FileStates(ctx).CheckRead(p.Abs)
+	states := tc.FileStates(ctx)
+	if states.ChangedSince(p.Abs, doc.Stamp, doc.Content) {
+		// The content was written from an older state of the file:
+		// replacing the whole file would silently undo what changed.
+		return Errorf("%s changed since you last read it (by the user or another program); read it again before overwriting it, or use edit_file", in.Path), nil
+	}
+	warning := states.CheckRead(p.Abs)
 	c := Change{Path: p, Base: doc, Edits: lineEdits(doc.Content, after), After: after}
 	return tc.commit(ctx, "write_file", c, warning)
 }

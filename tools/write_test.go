@@ -139,3 +139,30 @@ func dirNames(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestWriteFileRefusesAfterOutsideChange: the model read the file, the
+// user changed it, and write_file would replace the user's change with
+// content based on the old state.
+func TestWriteFileRefusesAfterOutsideChange(t *testing.T) {
+	e := newFileEnv(t, map[string]string{"f": "v1\n"})
+	e.call("read_file", argMap{"path": "f"})
+	writeTestFile(t, e.abs("f"), "v1 and the user's line\n")
+	res := e.call("write_file", argMap{"path": "f", "content": "v2\n"})
+	if !res.IsError || !strings.Contains(res.Output, "changed since you last read it") {
+		t.Fatalf("result = %+v", res)
+	}
+	if got := e.read("f"); got != "v1 and the user's line\n" {
+		t.Errorf("content = %q", got)
+	}
+	// After reading again the write goes through; so does a second write
+	// after the model's own.
+	e.call("read_file", argMap{"path": "f"})
+	for _, body := range []string{"v2\n", "v3\n"} {
+		if res := e.call("write_file", argMap{"path": "f", "content": body}); res.IsError {
+			t.Fatalf("write %q: %s", body, res.Output)
+		}
+	}
+	if got := e.read("f"); got != "v3\n" {
+		t.Errorf("content = %q", got)
+	}
+}
