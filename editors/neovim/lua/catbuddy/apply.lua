@@ -6,26 +6,8 @@ local rebase = require('catbuddy.rebase')
 
 local M = {}
 
---- strip_annotations returns a copy of edit without change annotations.
--- The plugin is the review: once the user accepted, Neovim 0.12 must not
--- ask again (it confirm()s every needsConfirmation edit itself).
-function M.strip_annotations(edit)
-  local e = vim.deepcopy(edit)
-  e.changeAnnotations = nil
-  local function strip(edits)
-    for _, te in ipairs(edits or {}) do
-      te.annotationId = nil
-    end
-  end
-  for _, op in ipairs(e.documentChanges ~= vim.NIL and e.documentChanges or {}) do
-    op.annotationId = nil
-    strip(op.edits)
-  end
-  for _, edits in pairs(e.changes or {}) do
-    strip(edits)
-  end
-  return e
-end
+--- strip_annotations: see changes.strip_annotations.
+M.strip_annotations = changes.strip_annotations
 
 --- stale returns the TextDocumentEdits pinned to an older version than
 --- their buffer has now, as {uri, path, bufnr, version, current}.

@@ -80,6 +80,7 @@ end
 --- "create", "rename" or "delete".
 function M.preview(edit, encoding)
   encoding = encoding or 'utf-16'
+  edit = M.strip_annotations(edit)
   local files, by_uri = {}, {}
   local function file(uri)
     local f = by_uri[uri]
@@ -155,6 +156,49 @@ function M.preview(edit, encoding)
     f.old, f.lines, f.touched = nil, nil, nil
   end
   return { files = files, diff = table.concat(all, '') }
+end
+
+-- copy copies tables deeply and keeps anything else (vim.NIL, which
+-- 0.7's vim.deepcopy refuses) as it is.
+local function copy(v)
+  if type(v) ~= 'table' then
+    return v
+  end
+  local out = {}
+  for k, x in pairs(v) do
+    out[k] = copy(x)
+  end
+  return setmetatable(out, getmetatable(v))
+end
+M.copy = copy
+
+--- strip_annotations returns a copy of edit without change annotations,
+--- ready for vim.lsp.util. The plugin is the review: once the user
+--- accepted, Neovim 0.12 must not ask again (it confirm()s every
+--- needsConfirmation edit), and its apply_text_edits refuses annotated
+--- edits without their annotations. An unpinned textDocument.version
+--- (absent or null) becomes 0 in this copy: Neovim's own staleness check
+--- skips versions <= 0, and 0.7-0.10 fail on null while 0.12 fails on
+--- an absent one. (The plugin checks staleness itself, in apply.lua.)
+function M.strip_annotations(edit)
+  local e = copy(edit)
+  e.changeAnnotations = nil
+  local function strip(edits)
+    for _, te in ipairs(edits or {}) do
+      te.annotationId = nil
+    end
+  end
+  for _, op in ipairs(e.documentChanges ~= vim.NIL and e.documentChanges or {}) do
+    op.annotationId = nil
+    if op.textDocument and type(op.textDocument.version) ~= 'number' then
+      op.textDocument.version = 0
+    end
+    strip(op.edits)
+  end
+  for _, edits in pairs(e.changes ~= vim.NIL and e.changes or {}) do
+    strip(edits)
+  end
+  return e
 end
 
 --- count returns the added and removed line counts of a unified diff.

@@ -69,7 +69,7 @@ local function enrich_and_run(command, ctx)
   if not client then
     return
   end
-  local arg = vim.deepcopy((command.arguments or {})[1] or {})
+  local arg = require('catbuddy.changes').copy((command.arguments or {})[1] or {})
   local bufnr = ctx.bufnr or vim.api.nvim_get_current_buf()
   if type(arg.range) == 'table' and (command.command == 'catbuddy.fix' or arg.command == 'fix') then
     local extra = diagnostics.in_range(bufnr, arg.range.start.line, arg.range['end'].line)

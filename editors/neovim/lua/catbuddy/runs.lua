@@ -185,7 +185,9 @@ function M.open_transcript(name, lines)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.api.nvim_buf_set_option(buf, 'modifiable', false)
   vim.api.nvim_buf_set_option(buf, 'modified', false)
-  vim.api.nvim_buf_set_option(buf, 'filetype', 'markdown')
+  -- pcall: a markdown ftplugin may fail (0.12 without its parser) and the
+  -- transcript must still show.
+  pcall(vim.api.nvim_buf_set_option, buf, 'filetype', 'markdown')
   local win = vim.fn.bufwinid(buf)
   if win == -1 then
     vim.cmd('botright split')
