@@ -36,7 +36,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 		return tc.commit(ctx, "edit_file", c, "")
 	}
 	if err != nil {
-		return docError(in.Path, err), ctx.Err()
+		return docErrorAt(in.Path, p, err), ctx.Err()
 	}
 	if LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file; edit_file edits text files only", in.Path), nil

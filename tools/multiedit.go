@@ -32,7 +32,7 @@ func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result
 	}
 	p, doc, err := tc.openDoc(ctx, in.Path)
 	if err != nil {
-		return docError(in.Path, err), ctx.Err()
+		return docErrorAt(in.Path, p, err), ctx.Err()
 	}
 	if LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file; multi_edit edits text files only", in.Path), nil

@@ -51,7 +51,7 @@ func (tc *ToolContext) readFile(ctx context.Context, in readFileInput) (Result, 
 	}
 	p, doc, err := tc.openDoc(ctx, in.Path)
 	if err != nil {
-		return docError(in.Path, err), ctx.Err()
+		return docErrorAt(in.Path, p, err), ctx.Err()
 	}
 	states := tc.FileStates(ctx)
 	if states.IsUnchanged(p.Abs, offset, limit, doc.Stamp, doc.Content) {
@@ -170,10 +170,21 @@ func (tc *ToolContext) openDoc(ctx context.Context, path string) (guard.Path, Do
 
 // docError phrases a failure of openDoc for the model.
 func docError(path string, err error) Result {
+	return docErrorAt(path, guard.Path{}, err)
+}
+
+// docErrorAt is docError for an admitted path p, which lets a missing
+// file come with suggestions.
+func docErrorAt(path string, p guard.Path, err error) Result {
 	switch {
 	case errors.Is(err, guard.ErrDenied), errors.Is(err, ErrNotRegular), errors.Is(err, ErrTooLarge):
 		return Errorf("%v", err)
 	case errors.Is(err, ErrNotExist):
+		if p.Abs != "" {
+			if near := similarFiles(p); len(near) > 0 {
+				return Errorf("file not found: %s (did you mean %s?)", path, strings.Join(near, ", "))
+			}
+		}
 		return Errorf("file not found: %s", path)
 	case errors.Is(err, ErrIsDir):
 		return Errorf("%s is a directory, not a file; use list_dir to see what it holds", path)

@@ -175,3 +175,35 @@ func (w *bufferWorkspace) set(content string, version int64) { w.content, w.vers
 func (w *bufferWorkspace) Read(ctx context.Context, p guard.Path) (Document, error) {
 	return Document{Content: []byte(w.content), Stamp: filestate.Stamp{Version: w.version}, Open: true}, nil
 }
+
+func TestFileNotFoundSuggestions(t *testing.T) {
+	e := newFileEnv(t, map[string]string{"main.go": "package main\n", "src/util.go": "x", "src/other.txt": "y"})
+	for in, want := range map[string]string{
+		"Main.go":      "Error: file not found: Main.go (did you mean main.go?)",
+		"mian.go":      "Error: file not found: mian.go (did you mean main.go?)",
+		"main.ts":      "Error: file not found: main.ts (did you mean main.go?)",
+		"src/utils.go": "Error: file not found: src/utils.go (did you mean src/util.go?)",
+		"zzz.go":       "Error: file not found: zzz.go",
+		"nodir/x.go":   "Error: file not found: nodir/x.go",
+	} {
+		if got := e.call("read_file", argMap{"path": in}).Output; got != want {
+			t.Errorf("read_file(%s) = %q, want %q", in, got, want)
+		}
+	}
+	if got := e.call("edit_file", argMap{"path": "mian.go", "old_string": "a", "new_string": "b"}).Output; !strings.Contains(got, "did you mean main.go?") {
+		t.Errorf("edit_file: %q", got)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"abc", "abc", 0}, {"abc", "abd", 1}, {"main", "mian", 2}, {"a", "abcdef", 3}, {"kitten", "sitting", 3},
+	} {
+		if got := editDistance(tt.a, tt.b, 3); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
