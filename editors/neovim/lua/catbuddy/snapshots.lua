@@ -8,9 +8,14 @@ local compat = require('catbuddy.compat')
 
 local M = {}
 
--- How many versions are kept per buffer: enough for the changes one
--- didChange debounce window can hold back.
+-- How many versions are kept per buffer.
 M.limit = 64
+
+-- Snapshots are taken once the buffer has been quiet this long, not on
+-- every change: Neovim sends didChange after a quiet spell (150 ms by
+-- default), so the versions cb-ls sees are quiet-spell versions, and a
+-- copy per keystroke would make typing in a large file slow.
+M.quiet_ms = 40
 
 local store = {}
 
@@ -31,19 +36,26 @@ function M.start(bufnr)
   end
   local s = store[bufnr]
   if not s then
-    s = { lines = {}, order = {}, users = 0 }
+    s = { lines = {}, order = {}, users = 0, timer = compat.uv.new_timer() }
     store[bufnr] = s
+    local fire = vim.schedule_wrap(function()
+      if store[bufnr] == s and vim.api.nvim_buf_is_loaded(bufnr) then
+        record(s, bufnr, vim.api.nvim_buf_get_changedtick(bufnr))
+      end
+    end)
     vim.api.nvim_buf_attach(bufnr, false, {
-      on_lines = function(_, b, tick)
+      on_lines = function(_, b)
         if store[b] ~= s then
           return true -- detach
         end
-        record(s, b, tick)
+        s.timer:stop()
+        s.timer:start(M.quiet_ms, 0, fire)
       end,
       on_detach = function(_, b)
         if store[b] == s then
           store[b] = nil
         end
+        s.timer:stop()
       end,
     })
   end
@@ -58,6 +70,8 @@ function M.stop(bufnr)
     s.users = s.users - 1
     if s.users <= 0 then
       store[bufnr] = nil
+      s.timer:stop()
+      s.timer:close()
     end
   end
 end

@@ -9,6 +9,10 @@ return function(H)
     snapshots.start(b)
     vim.api.nvim_buf_set_lines(b, 0, 0, false, { 'zero' })
     local v1 = vim.api.nvim_buf_get_changedtick(b)
+    -- Taken once the buffer is quiet, as didChange is sent.
+    H.wait(1000, function()
+      return snapshots.get(b, v1) ~= nil
+    end, 'the snapshot after a quiet spell')
     vim.api.nvim_buf_set_lines(b, -1, -1, false, { 'three' })
     H.eq({ 'one', 'two' }, snapshots.get(b, v0), 'at start')
     H.eq({ 'zero', 'one', 'two' }, snapshots.get(b, v1), 'after the first change')
