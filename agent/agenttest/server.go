@@ -28,6 +28,10 @@ type Server struct {
 	// OnRequest, if set, is called with each recorded request (the
 	// standalone program writes them to its --record file).
 	OnRequest func(Request)
+	// DiscardRequests keeps no record of requests (Requests returns
+	// none), so that a long benchmark run measures the client's memory,
+	// not the recorder's.
+	DiscardRequests bool
 
 	mu       sync.Mutex
 	n        int // requests that consumed a turn
@@ -205,7 +209,9 @@ func (s *Server) take(req *Request) (Turn, bool) {
 
 func (s *Server) record(req Request) {
 	s.mu.Lock()
-	s.requests = append(s.requests, req)
+	if !s.DiscardRequests {
+		s.requests = append(s.requests, req)
+	}
 	close(s.changed)
 	s.changed = make(chan struct{})
 	on := s.OnRequest

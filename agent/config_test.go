@@ -1,0 +1,152 @@
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func writeJSON(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfigPrecedence(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	user := filepath.Join(home, "catbuddy", "config.json")
+	writeJSON(t, user, `{"provider":"openai","model":"user-model","baseUrl":"http://user/v1","apiKey":"user-key","maxSteps":5,
+		"customCommands":[{"id":"tests","title":"Agent: Write tests","prompt":"user ${file}"},{"id":"doc","prompt":"document ${selection}"}]}`)
+	writeJSON(t, filepath.Join(root, ".catbuddy", "config.json"), `{"model":"project-model","maxSteps":7,
+		"customCommands":[{"id":"tests","title":"Agent: Tests","prompt":"project ${file}"}]}`)
+
+	cfg, err := loadConfig(root, env(nil), user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Provider: "openai", Model: "project-model", BaseURL: "http://user/v1", APIKey: "user-key", MaxSteps: 7,
+		CustomCommands: []Command{{ID: "tests", Title: "Agent: Tests", Prompt: "project ${file}"}, {ID: "doc", Prompt: "document ${selection}"}}}
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+
+	cfg, err = loadConfig(root, env(map[string]string{"CB_MODEL": "env-model", "CB_MAX_STEPS": "9", "CB_BASE_URL": "http://env/v1"}), user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Model != "env-model" || cfg.MaxSteps != 9 || cfg.BaseURL != "http://env/v1" {
+		t.Errorf("env does not override files: %+v", cfg)
+	}
+
+	cfg, err = loadConfig(root, env(map[string]string{"CB_MODEL": "env-model"}), user, Config{Model: "flag-model", MaxSteps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Model != "flag-model" || cfg.MaxSteps != 2 {
+		t.Errorf("flags do not override env: %+v", cfg)
+	}
+}
+
+func TestProjectFileKeyIgnored(t *testing.T) {
+	root := t.TempDir()
+	writeJSON(t, filepath.Join(root, ".catbuddy", "config.json"), `{"apiKey":"committed-key"}`)
+	cfg, err := loadConfig(root, env(nil), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.APIKey == "committed-key" {
+		t.Errorf("a key from the project's config file was used")
+	}
+}
+
+func TestConfigErrorsNameTheSource(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, ".catbuddy", "config.json")
+	for content, want := range map[string]string{
+		`{"provider":"gemini"}`:           "unknown provider",
+		`{"model": 3}`:                    "config.json",
+		`{"modle":"typo"}`:                "modle",
+		`{"customCommands":[{"id":"x"}]}`: "prompt are required",
+	} {
+		writeJSON(t, proj, content)
+		_, err := loadConfig(root, env(nil), "")
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), proj) {
+			t.Errorf("%s: err %v, want it to name %s and %q", content, err, proj, want)
+		}
+	}
+	if _, err := loadConfig("", env(map[string]string{"CB_MAX_STEPS": "lots"}), ""); err == nil || !strings.Contains(err.Error(), "CB_MAX_STEPS") {
+		t.Errorf("bad CB_MAX_STEPS: %v", err)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		over Config
+		want Config
+	}{
+		{"nothing: local ollama", nil, Config{},
+			Config{Provider: "openai", BaseURL: DefaultOllamaURL, Model: defaultOllamaModel, MaxSteps: 30}},
+		{"openai key", map[string]string{"OPENAI_API_KEY": "ok"}, Config{},
+			Config{Provider: "openai", BaseURL: DefaultOpenAIURL, Model: defaultOpenAIModel, APIKey: "ok", MaxSteps: 30}},
+		{"anthropic key wins", map[string]string{"OPENAI_API_KEY": "ok", "ANTHROPIC_API_KEY": "ak"}, Config{},
+			Config{Provider: "anthropic", BaseURL: DefaultAnthropicURL, Model: defaultClaudeModel, APIKey: "ak", MaxSteps: 30}},
+		{"explicit provider picks its key", map[string]string{"OPENAI_API_KEY": "ok", "ANTHROPIC_API_KEY": "ak"}, Config{Provider: "openai"},
+			Config{Provider: "openai", BaseURL: DefaultOpenAIURL, Model: defaultOpenAIModel, APIKey: "ok", MaxSteps: 30}},
+		{"a base URL means openai-compatible", map[string]string{"ANTHROPIC_API_KEY": "ak"}, Config{BaseURL: "http://127.0.0.1:8080/v1", Model: "llama"},
+			Config{Provider: "openai", BaseURL: "http://127.0.0.1:8080/v1", Model: "llama", MaxSteps: 30}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := loadConfig("", env(tc.env), "", tc.over)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMergeProviderChangeDropsURLAndModel(t *testing.T) {
+	base := Config{Provider: "openai", BaseURL: "http://x/v1", Model: "gpt"}
+	got := Merge(base, Config{Provider: "anthropic"}).WithDefaults()
+	if got.BaseURL != DefaultAnthropicURL || got.Model != defaultClaudeModel {
+		t.Errorf("switching provider kept the other provider's endpoint/model: %+v", got)
+	}
+}
+
+func TestParseSettings(t *testing.T) {
+	raw := json.RawMessage(`{"catbuddy":{"provider":"anthropic","apiKey":"k","maxSteps":4,"mode":"project",
+		"customCommands":[{"id":"t","title":"T","prompt":"p ${input}"}]}}`)
+	cfg, err := ParseSettings(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Provider: "anthropic", APIKey: "k", MaxSteps: 4, CustomCommands: []Command{{ID: "t", Title: "T", Prompt: "p ${input}"}}}
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, err := ParseSettings(json.RawMessage(`{"maxSteps":-1}`)); err == nil {
+		t.Errorf("negative maxSteps accepted")
+	}
+	if cfg, err := ParseSettings(nil); err != nil || !cmp.Equal(cfg, Config{}) {
+		t.Errorf("empty settings: %+v %v", cfg, err)
+	}
+	// The key never serialises.
+	b, _ := json.Marshal(cfg)
+	if strings.Contains(string(b), `"k"`) {
+		t.Errorf("Config marshalled its key: %s", b)
+	}
+}
