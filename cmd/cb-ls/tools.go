@@ -1,12 +1,234 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/catbuddy/cb-ls/filestate"
+	"github.com/catbuddy/cb-ls/guard"
+	"github.com/catbuddy/cb-ls/tools"
 )
 
-// toolsMain is not built yet.
+const toolsUsage = `usage:
+  cb-ls tools list
+      print the built-in tools as the model sees them:
+      [{"name","description","input_schema"}]
+  cb-ls tools run [--root DIR]... [--mode auto|project|internal]
+      read one call per stdin line, {"name":"read_file","arguments":{...}},
+      and write one result per stdout line, {"name","output","is_error"}.
+      All calls share one run's file states. Edit events go to stderr.
+`
+
+// toolsMain implements "cb-ls tools list|run".
 func toolsMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "cb-ls tools: not implemented yet")
+	if len(args) == 0 {
+		fmt.Fprint(stderr, toolsUsage)
+		return 2
+	}
+	switch args[0] {
+	case "list":
+		return toolsList(args[1:], stdout, stderr)
+	case "run":
+		return toolsRun(args[1:], stdin, stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, toolsUsage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "cb-ls tools: unknown subcommand %q\n\n%s", args[0], toolsUsage)
 	return 2
+}
+
+// rootList is a repeatable --root flag.
+type rootList []string
+
+func (r *rootList) String() string     { return strings.Join(*r, ",") }
+func (r *rootList) Set(s string) error { *r = append(*r, s); return nil }
+
+// toolsFlags parses the flags shared by list and run.
+func toolsFlags(name string, args []string, stderr io.Writer) (roots []string, mode guard.Mode, err error) {
+	fs := flag.NewFlagSet("cb-ls tools "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rl rootList
+	fs.Var(&rl, "root", "workspace folder (repeatable; the first is the work root; default: the current directory)")
+	modeStr := fs.String("mode", "auto", "auto, project or internal")
+	if err := fs.Parse(args); err != nil {
+		return nil, 0, err
+	}
+	if fs.NArg() > 0 {
+		return nil, 0, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	mode, err = guard.ParseMode(*modeStr)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(rl) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, 0, fmt.Errorf("current directory: %w", err)
+		}
+		rl = rootList{wd}
+	}
+	for _, r := range rl {
+		fi, err := os.Stat(r)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--root %s: %w", r, err)
+		}
+		if !fi.IsDir() {
+			return nil, 0, fmt.Errorf("--root %s: not a directory", r)
+		}
+	}
+	return rl, mode, nil
+}
+
+// newToolRegistry builds the built-in tools over a disk workspace.
+func newToolRegistry(roots []string, mode guard.Mode, onEdit tools.EditListener) (*tools.Registry, *guard.PathGuard, error) {
+	g, err := guard.New(roots, mode)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg := tools.NewRegistry()
+	tc := &tools.ToolContext{Guard: g, Workspace: tools.DiskWorkspace{}, OnEdit: onEdit}
+	if err := tools.RegisterBuiltins(reg, tc); err != nil {
+		return nil, nil, err
+	}
+	return reg, g, nil
+}
+
+func toolsList(args []string, stdout, stderr io.Writer) int {
+	roots, mode, err := toolsFlags("list", args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
+		return 2
+	}
+	reg, _, err := newToolRegistry(roots, mode, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
+		return 1
+	}
+	out, err := json.MarshalIndent(tools.Specs(reg.List()), "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
+		return 1
+	}
+	if _, err := fmt.Fprintf(stdout, "%s\n", out); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// toolCall is one line of "tools run" input.
+type toolCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// toolResult is one line of "tools run" output.
+type toolResult struct {
+	Name    string `json:"name"`
+	Output  string `json:"output"`
+	IsError bool   `json:"is_error"`
+}
+
+func toolsRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	roots, mode, err := toolsFlags("run", args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "cb-ls tools run: %v\n", err)
+		return 2
+	}
+	var errMu sync.Mutex // tools may report edits from several goroutines
+	onEdit := func(_ context.Context, e tools.EditEvent) {
+		errMu.Lock()
+		defer errMu.Unlock()
+		fmt.Fprintln(stderr, formatEditEvent(e))
+	}
+	reg, g, err := newToolRegistry(roots, mode, onEdit)
+	if err != nil {
+		fmt.Fprintf(stderr, "cb-ls tools run: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "cb-ls tools run: work root %s (%s mode)\n", g.WorkRoot(), g.Mode())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx = filestate.NewContext(ctx, filestate.New()) // one run: dedup and read checks span all calls
+
+	in := bufio.NewReaderSize(stdin, 64<<10)
+	out := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for {
+		line, readErr := in.ReadBytes('\n') // no line-length limit: write_file content can be large
+		if len(bytes.TrimSpace(line)) > 0 {
+			res, runErr := runCall(ctx, reg, line)
+			if err := enc.Encode(res); err != nil {
+				fmt.Fprintf(stderr, "cb-ls tools run: write result: %v\n", err)
+				return 1
+			}
+			if err := out.Flush(); err != nil {
+				fmt.Fprintf(stderr, "cb-ls tools run: write result: %v\n", err)
+				return 1
+			}
+			if runErr != nil {
+				fmt.Fprintf(stderr, "cb-ls tools run: %v\n", runErr)
+				return 1
+			}
+		}
+		if readErr == io.EOF {
+			return 0
+		}
+		if readErr != nil {
+			fmt.Fprintf(stderr, "cb-ls tools run: read: %v\n", readErr)
+			return 1
+		}
+	}
+}
+
+// runCall decodes and executes one input line. Malformed lines become
+// error results; the returned error is set only when ctx ended.
+func runCall(ctx context.Context, reg *tools.Registry, line []byte) (toolResult, error) {
+	var c toolCall
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&c); err != nil {
+		return toolResult{Output: fmt.Sprintf("Error: the line is not a JSON tool call (%v); want {\"name\":\"TOOL\",\"arguments\":{...}}", err), IsError: true}, nil
+	}
+	if dec.More() {
+		return toolResult{Name: c.Name, Output: "Error: one JSON tool call per line, got more after it", IsError: true}, nil
+	}
+	if c.Name == "" {
+		return toolResult{Output: `Error: the call has no "name"; want {"name":"TOOL","arguments":{...}}`, IsError: true}, nil
+	}
+	res, err := reg.Execute(ctx, c.Name, c.Arguments)
+	return toolResult{Name: c.Name, Output: res.Output, IsError: res.IsError}, err
+}
+
+// formatEditEvent renders an edit event for stderr.
+func formatEditEvent(e tools.EditEvent) string {
+	where := e.Rel
+	if where == "" {
+		where = e.Path
+	}
+	switch e.Phase {
+	case tools.EditDone:
+		return fmt.Sprintf("edit: %s %s: done +%d -%d", e.Tool, where, e.Added, e.Removed)
+	case tools.EditFailed:
+		return fmt.Sprintf("edit: %s %s: failed: %s", e.Tool, where, e.Message)
+	}
+	return fmt.Sprintf("edit: %s %s: %s", e.Tool, where, e.Phase)
 }
