@@ -11,6 +11,8 @@ const API_KEY = 'sk-e2e-from-secret-storage';
 const files = {
   'go.mod': 'module example.com/calc\n\ngo 1.22\n',
   'calc.go': 'package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n',
+  // VS Code's built-in JSON support reports the missing comma: a diagnostic from another source than cb-ls.
+  'config.json': '{\n  "name": "calc"\n  "version": 1\n}\n',
   'mul.go': 'package calc\n\n// Mul returns the product of a and b.\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n',
 };
 
@@ -32,6 +34,8 @@ const script = {
     { text: 'Fixed: Mul added instead of multiplying.' },
     // cancelled from the progress notification while the model is still answering
     { hang: true, after: 0 },
+    // diagnostics from every source travel with Fix This
+    { text: 'A comma is missing after "calc".' },
   ],
 };
 
@@ -189,6 +193,20 @@ const tests = [
       await ctx.waitFor('cb-ls to log the cancelled run', 10000, () =>
         /run ended[^\n]*command=explain[^\n]*outcome=cancelled/.test(fs.readFileSync(path.join(ctx.run, 'cb-ls.log'), 'utf8')));
       assert.equal(requests(model.record).length, 9, 'no model request after the cancel');
+    },
+  },
+  {
+    name: 'Fix This sends the diagnostics of other sources in range',
+    async fn(ctx) {
+      const { page, model } = ctx;
+      await openAt(ctx, 'config.json', 3, '"version": 1');
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30000 });
+      await palette(page, 'F1', '>Agent: Fix This');
+      await ctx.waitFor('the model request for the JSON fix', 20000, () => requests(model.record).length >= 10);
+      const body = JSON.stringify(requests(model.record)[9].body.messages);
+      // VS Code's JSON message; cb-ls renders it as "config.json:3:3 error [json 514]: Expected comma".
+      assert.match(body, /Expected comma/, 'the JSON diagnostic reaches the model');
+      await idle(page).waitFor({ timeout: 20000 });
     },
   },
 ];
