@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -59,8 +64,7 @@ func NewTool[In any](name, description string, run func(ctx context.Context, in 
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: schema: %v", name, err)) // programming error, found by tests
 	}
-	resolved, err := schema.Resolve(nil)
-	if err != nil {
+	if _, err := schema.Resolve(nil); err != nil {
 		panic(fmt.Sprintf("tool %s: resolve schema: %v", name, err))
 	}
 	raw, err := json.Marshal(schema)
@@ -72,7 +76,7 @@ func NewTool[In any](name, description string, run func(ctx context.Context, in 
 		Description: description,
 		InputSchema: raw,
 		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
-			in, err := decodeArgs[In](resolved, args)
+			in, err := decodeArgs[In](schema, args)
 			if err != nil {
 				return Errorf("invalid arguments for %s: %v", name, err), nil
 			}
@@ -88,28 +92,111 @@ func NewRawTool(name, description string, schema json.RawMessage, run func(ctx c
 	return Tool{Name: name, Description: description, InputSchema: schema, Run: run}
 }
 
-func decodeArgs[In any](rs *jsonschema.Resolved, args json.RawMessage) (In, error) {
+// decodeArgs checks args against the tool's schema and decodes them.
+// Top-level properties are checked by hand (present when required, known,
+// of the right JSON type) and the typed decode does the rest: this parses
+// the arguments twice at most, where generic schema validation would
+// build a map of every value first and cost a second for a 10 MB
+// write_file.
+func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, error) {
 	var in In
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
 	}
-	var generic any
-	if err := json.Unmarshal(args, &generic); err != nil {
-		return in, fmt.Errorf("arguments are not valid JSON: %v", err)
-	}
-	if _, ok := generic.(map[string]any); !ok {
+	if args[0] != '{' {
 		return in, fmt.Errorf("arguments must be a JSON object, got %s", truncate(string(args), 80))
 	}
-	if err := rs.Validate(generic); err != nil {
-		return in, err
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(args, &fields); err != nil {
+		return in, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	for _, name := range schema.Required {
+		if _, ok := fields[name]; !ok {
+			return in, fmt.Errorf("missing required argument %q", name)
+		}
+	}
+	for name, raw := range fields {
+		prop, ok := schema.Properties[name]
+		if !ok {
+			return in, fmt.Errorf("unknown argument %q (expected one of %s)", name, propertyNames(schema))
+		}
+		if err := checkType(name, prop, raw); err != nil {
+			return in, err
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return in, fmt.Errorf("argument %q must be %s, not a JSON %s", te.Field, kindOf(te.Type), te.Value)
+		}
 		return in, err
 	}
 	return in, nil
+}
+
+// checkType compares the JSON kind of raw with the schema's type (or
+// types: Go slices are inferred as ["null", "array"]).
+func checkType(name string, prop *jsonschema.Schema, raw json.RawMessage) error {
+	want := prop.Types
+	if prop.Type != "" {
+		want = []string{prop.Type}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	var got string
+	switch c := raw[0]; {
+	case c == '"':
+		got = "string"
+	case c == '{':
+		got = "object"
+	case c == '[':
+		got = "array"
+	case c == 't' || c == 'f':
+		got = "boolean"
+	case c == 'n':
+		got = "null"
+	default:
+		got = "number"
+		if !bytes.ContainsAny(raw, ".eE") {
+			got = "integer"
+		}
+	}
+	for _, w := range want {
+		if got == w || (w == "number" && got == "integer") {
+			return nil
+		}
+	}
+	return fmt.Errorf("argument %q must be of type %s, got %s", name, strings.Join(slices.DeleteFunc(slices.Clone(want), func(s string) bool { return s == "null" }), " or "), got)
+}
+
+func propertyNames(s *jsonschema.Schema) string {
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, strconv.Quote(n))
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func kindOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }
 
 func truncate(s string, n int) string {

@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+type echoInput struct {
+	Path  string `json:"path" jsonschema:"the path"`
+	Count int    `json:"count,omitempty"`
+	Flag  bool   `json:"flag,omitempty"`
+}
+
+func echoRegistry(t *testing.T) *Registry {
+	t.Helper()
+	r := NewRegistry()
+	mustRegister(t, r, NewTool("echo", "echoes", func(ctx context.Context, in echoInput) (Result, error) {
+		return Text(in.Path), nil
+	}))
+	mustRegister(t, r, NewTool("boom", "panics", func(ctx context.Context, in struct{}) (Result, error) {
+		panic("kaboom")
+	}))
+	mustRegister(t, r, NewTool("fails", "returns an error", func(ctx context.Context, in struct{}) (Result, error) {
+		return Result{}, errors.New("disk on fire")
+	}))
+	return r
+}
+
+func mustRegister(t *testing.T, r *Registry, tool Tool) {
+	t.Helper()
+	if err := r.Register(tool); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExecute(t *testing.T) {
+	r := echoRegistry(t)
+	tests := []struct {
+		name, tool, args string
+		want             string // substring of the output
+		isError          bool
+	}{
+		{"ok", "echo", `{"path":"a.go"}`, "a.go", false},
+		{"extra whitespace", "echo", " \n{\"path\":\"b.go\",\"count\":2}\n", "b.go", false},
+		{"unknown tool", "ech", `{}`, `Error: unknown tool "ech"`, true},
+		{"case matters", "Echo", `{}`, `unknown tool "Echo"`, true},
+		{"missing required", "echo", `{}`, `missing required argument "path"`, true},
+		{"null args", "echo", `null`, `missing required argument "path"`, true},
+		{"wrong type", "echo", `{"path":3}`, `argument "path" must be of type string, got integer`, true},
+		{"float for int", "echo", `{"path":"x","count":1.5}`, `"count" must be of type integer`, true},
+		{"unknown argument", "echo", `{"path":"x","pth":"y"}`, `unknown argument "pth"`, true},
+		{"not an object", "echo", `["x"]`, "must be a JSON object", true},
+		{"malformed JSON", "echo", `{"path":`, "not valid JSON", true},
+		{"panic", "boom", `{}`, "failed internally: kaboom", true},
+		{"tool error", "fails", `{}`, "Error: disk on fire", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := r.Execute(t.Context(), tt.tool, json.RawMessage(tt.args))
+			if err != nil {
+				t.Fatalf("Execute returned a run error: %v", err)
+			}
+			if res.IsError != tt.isError || !strings.Contains(res.Output, tt.want) {
+				t.Errorf("got %+v, want IsError=%v and output containing %q", res, tt.isError, tt.want)
+			}
+		})
+	}
+}
+
+func TestExecuteCancelled(t *testing.T) {
+	r := echoRegistry(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	res, err := r.Execute(ctx, "echo", json.RawMessage(`{"path":"x"}`))
+	if !errors.Is(err, context.Canceled) || !res.IsError {
+		t.Fatalf("got %+v, %v; want an error result and context.Canceled", res, err)
+	}
+}
+
+func TestRegistryRegisterAndList(t *testing.T) {
+	r := echoRegistry(t)
+	if err := r.Register(NewTool("echo", "again", func(ctx context.Context, in struct{}) (Result, error) { return Text(""), nil })); err == nil {
+		t.Error("registering a duplicate name succeeded")
+	}
+	var names []string
+	for _, tool := range r.List() {
+		names = append(names, tool.Name)
+	}
+	if got := strings.Join(names, ","); got != "boom,echo,fails" {
+		t.Errorf("List = %s, want sorted boom,echo,fails", got)
+	}
+	mustRegister(t, r, NewRawTool("mcp_s_a", "", json.RawMessage(`{"type":"object"}`), func(ctx context.Context, args json.RawMessage) (Result, error) { return Text(string(args)), nil }))
+	mustRegister(t, r, NewRawTool("mcp_s_b", "", json.RawMessage(`{"type":"object"}`), func(ctx context.Context, args json.RawMessage) (Result, error) { return Text(""), nil }))
+	if n := r.UnregisterPrefix("mcp_s_"); n != 2 {
+		t.Errorf("UnregisterPrefix removed %d, want 2", n)
+	}
+	if _, ok := r.Get("mcp_s_a"); ok {
+		t.Error("mcp_s_a still registered")
+	}
+}
+
+func TestSchemaInferred(t *testing.T) {
+	r := echoRegistry(t)
+	tool, _ := r.Get("echo")
+	var schema struct {
+		Type       string                     `json:"type"`
+		Required   []string                   `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.InputSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if schema.Type != "object" || len(schema.Required) != 1 || schema.Required[0] != "path" || len(schema.Properties) != 3 {
+		t.Errorf("schema = %s", tool.InputSchema)
+	}
+	oa := OpenAITools(r.List())
+	if oa[1].Type != "function" || oa[1].Function.Name != "echo" || string(oa[1].Function.Parameters) != string(tool.InputSchema) {
+		t.Errorf("OpenAI shape = %+v", oa[1])
+	}
+	an := AnthropicTools(r.List())
+	if an[1].Name != "echo" || string(an[1].InputSchema) != string(tool.InputSchema) {
+		t.Errorf("Anthropic shape = %+v", an[1])
+	}
+}
