@@ -209,6 +209,22 @@ const tests = [
       await idle(page).waitFor({ timeout: 20000 });
     },
   },
+  {
+    name: 'a missing cb-ls is reported with the way out, and a fixed serverPath restarts it',
+    async fn(ctx) {
+      const { page, ws } = ctx;
+      const settingsFile = path.join(ws, '.vscode/settings.json');
+      const good = fs.readFileSync(settingsFile, 'utf8');
+      fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(good), 'catbuddy.serverPath': '/nonexistent/cb-ls' }, null, 2));
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'could not be started' }).first();
+      await toast.waitFor({ timeout: 30000 });
+      assert.match(await toast.innerText(), /\/nonexistent\/cb-ls" is not an executable file/);
+      await toast.getByRole('button', { name: 'Open README' }).waitFor({ timeout: 5000 });
+      await page.locator('.statusbar-item', { has: page.locator('.codicon-error'), hasText: 'cb-ls' }).first().waitFor({ timeout: 10000 });
+      fs.writeFileSync(settingsFile, good);
+      await idle(page).waitFor({ timeout: 60000 });
+    },
+  },
 ];
 
 module.exports = { scenario: { files, script, tests } };
