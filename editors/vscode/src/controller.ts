@@ -185,8 +185,7 @@ export class Controller implements vscode.Disposable {
       this.log.info(`run ${ev.runId} ${ev.kind}${ev.tool ? ' ' + ev.tool : ''}${ev.outcome ? ' ' + ev.outcome : ''}${ev.error ? ': ' + ev.error : ''}`);
     }
     const { ended } = this.runs.apply(ev);
-    void vscode.commands.executeCommand('setContext', 'catbuddy.running', this.runs.ids().length > 0);
-    this.changed.fire();
+    this.emit();
     if (ended?.outcome === 'error') {
       void vscode.window.showErrorMessage(`Agent: ${ended.title} failed: ${ev.error ?? 'unknown error'}`, 'Open Transcript').then((pick) => {
         if (pick) {
@@ -199,6 +198,12 @@ export class Controller implements vscode.Disposable {
   private setServer(state: Runs['server'], error?: string): void {
     this.runs.server = state;
     this.runs.serverError = error;
+    this.emit();
+  }
+
+  private emit(): void {
+    // "catbuddy.running" is for users' keybinding "when" clauses (e.g. Escape to cancel).
+    void vscode.commands.executeCommand('setContext', 'catbuddy.running', this.runs.ids().length > 0);
     this.changed.fire();
   }
 
