@@ -33,8 +33,13 @@ function E.model(H, turns)
       if vim.fn.filereadable(record) == 0 then
         return {}
       end
+      -- The server may be writing the last line as we read: count only
+      -- complete lines (each ends with a newline).
+      local f = assert(io.open(record, 'rb'))
+      local data = f:read('*a')
+      f:close()
       local out = {}
-      for _, l in ipairs(vim.fn.readfile(record)) do
+      for l in data:gmatch('([^\n]*)\n') do
         if l ~= '' then
           out[#out + 1] = vim.json.decode(l)
         end

@@ -1,0 +1,45 @@
+local E = require('e2e.env')
+
+return function(H)
+  H.test('e2e: :CatbuddyRun runs a custom command, completed from the server', function()
+    local model = E.model(H, { { text = 'Tests written (not really).' } })
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      E.setup(H, model, {
+        custom_commands = { tests = { title = 'Agent: Write tests', prompt = 'Write table tests for ${selection} in ${file}' } },
+      })
+      E.open(H, path)
+      H.wait(5000, function()
+        return vim.tbl_contains(vim.fn.getcompletion('CatbuddyRun ', 'cmdline'), 'tests')
+      end, 'completion to offer "tests" (got ' .. vim.inspect(vim.fn.getcompletion('CatbuddyRun ', 'cmdline')) .. ')')
+      local last = require('catbuddy.runs').last
+      vim.cmd('4,6CatbuddyRun tests')
+      local run = E.wait_new_run(H, last)
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      H.contains(E.body(model.requests()[1]), 'Write table tests for', 'the custom prompt reached the model')
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
+
+  H.test('e2e: :CatbuddyCancel cancels a running run', function()
+    local model = E.model(H, { { hang = true, text = 'never finished' } })
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      E.setup(H, model, {})
+      E.open(H, path)
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').fix({ line1 = 5, line2 = 5, range = 1 }, cb)
+        -- Cancel once the model has been asked (it never answers).
+        H.wait(10000, function()
+          return #model.requests() >= 1
+        end, 'the model request')
+        vim.cmd('CatbuddyCancel')
+      end)
+      H.eq('cancelled', run.outcome, 'outcome')
+      H.eq(E.buggy, vim.fn.readfile(path), 'nothing written')
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
+end
