@@ -60,6 +60,8 @@ local function open(change)
   if compat.has('0.9') then
     wopts.title = ' catbuddy review '
   end
+  -- The review keys are normal-mode keys; an edit can arrive mid-typing.
+  vim.cmd('stopinsert')
   local win = vim.api.nvim_open_win(buf, true, wopts)
   vim.api.nvim_win_set_option(win, 'cursorline', true)
   -- The diff reads best on the editor's own background (0.7's default
