@@ -3,8 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -19,7 +19,11 @@ const (
 )
 
 func benchGrep(b *testing.B, args grepInput) {
-	src := filepath.Join(runtime.GOROOT(), "src")
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatalf("go env GOROOT: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "src")
 	g, err := guard.New([]string{src}, guard.ModeProject)
 	if err != nil {
 		b.Fatal(err)

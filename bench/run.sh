@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench/run.sh — run every Go benchmark of the repository, print each
+# figure and, where the issue sets a target, the ratio to it (≤ 1.00
+# meets it), then compare grep with ripgrep (bench/grep.sh).
+#
+#   bash bench/run.sh            BENCHTIME=10x by default
+#   BENCHTIME=3s bash bench/run.sh
+#   SKIP_GREP=1 bash bench/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BENCHTIME=${BENCHTIME:-10x}
+
+# Targets in milliseconds per operation, by benchmark name (without the
+# -N CPU suffix). Add a line here when a benchmark gets a target.
+declare -A TARGET_MS=(
+  [BenchmarkEditFile10MB]=30
+  [BenchmarkEditFile10MBBuffer]=30
+  [BenchmarkReadUnchanged10MB]=10
+  [BenchmarkIsUnchanged10MB]=10
+)
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+pkgs=$(go list ./... | while read -r p; do
+  d=$(go list -f '{{.Dir}}' "$p")
+  grep -lq '^func Benchmark' "$d"/*_test.go 2>/dev/null && echo "$p"
+done)
+status=0
+for p in $pkgs; do
+  go test -run '^$' -bench . -benchtime "$BENCHTIME" -benchmem "$p" | tee -a "$out" | grep -E '^(Benchmark|FAIL|ok)' >/dev/null || status=1
+done
+
+echo
+printf '%-40s %14s %12s %8s\n' benchmark "ms/op" "target ms" ratio
+awk '/^Benchmark/ {print $1, $3}' "$out" | while read -r name ns; do
+  base=${name%-*}
+  ms=$(awk -v n="$ns" 'BEGIN {printf "%.3f", n/1e6}')
+  t=${TARGET_MS[$base]:-}
+  if [ -n "$t" ]; then
+    r=$(awk -v a="$ms" -v b="$t" 'BEGIN {printf "%.2f", a/b}')
+    flag=$(awk -v r="$r" 'BEGIN {print (r <= 1 ? "ok" : "OVER")}')
+    printf '%-40s %14s %12s %8s %s\n' "$base" "$ms" "$t" "$r" "$flag"
+    [ "$flag" = ok ] || status=1
+  else
+    printf '%-40s %14s %12s %8s\n' "$base" "$ms" - -
+  fi
+done
+
+if [ -z "${SKIP_GREP:-}" ]; then
+  echo
+  bash bench/grep.sh || status=1
+fi
+exit $status
