@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/catbuddy/cb-ls/agent"
+)
+
+// progress renders a run's events on stderr: on a terminal, one status
+// line rewritten in place (step counter and current tool) above the
+// permanent lines (errors, edits and their diffs); otherwise plain lines
+// that read well in CI logs.
+type progress struct {
+	w        io.Writer
+	tty      bool
+	maxSteps int
+
+	mu     sync.Mutex
+	step   int
+	text   strings.Builder // the model's text of the current step
+	status bool            // a status line is on screen (tty)
+}
+
+func newProgress(w io.Writer, tty bool, maxSteps int) *progress {
+	return &progress{w: w, tty: tty, maxSteps: maxSteps}
+}
+
+func (p *progress) start(cfg agent.Config) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// Never the key: provider, model and endpoint only.
+	p.println(fmt.Sprintf("cb-ls run: %s %s at %s", cfg.Provider, cfg.Model, cfg.BaseURL))
+}
+
+// event is the Runner's emit callback.
+func (p *progress) event(ev agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch ev.Kind {
+	case agent.EventStep:
+		p.step = ev.Step
+		p.text.Reset()
+		p.setStatus("thinking…")
+	case agent.EventText:
+		p.text.WriteString(ev.Text)
+	case agent.EventToolCall:
+		if t := strings.TrimSpace(p.text.String()); t != "" {
+			p.println(indent(t, "  "))
+			p.text.Reset()
+		}
+		what := ev.Tool + " " + argSummary(ev.Args)
+		if p.tty {
+			p.setStatus(what)
+		} else {
+			p.println(fmt.Sprintf("[%d] %s", ev.Step, strings.TrimSpace(what)))
+		}
+	case agent.EventToolResult:
+		switch {
+		case ev.Edit != nil:
+			p.println(fmt.Sprintf("  edited %s +%d -%d", ev.Edit.Rel, ev.Edit.Added, ev.Edit.Removed))
+			if d := strings.TrimRight(ev.Edit.Diff, "\n"); d != "" {
+				p.println(indent(d, "    "))
+			}
+		case ev.IsError:
+			first, _, _ := strings.Cut(strings.TrimSpace(ev.Output), "\n")
+			p.println(fmt.Sprintf("  %s failed: %s", ev.Tool, truncate(first, 200)))
+		}
+	}
+}
+
+// pause clears the status line so a question can be asked.
+func (p *progress) pause() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearStatus()
+}
+
+func (p *progress) done() { p.pause() }
+
+func (p *progress) setStatus(s string) {
+	if !p.tty {
+		return
+	}
+	line := fmt.Sprintf("step %d/%d · %s", p.step, p.maxSteps, s)
+	fmt.Fprintf(p.w, "\r\033[K%s", truncate(line, 100))
+	p.status = true
+}
+
+func (p *progress) clearStatus() {
+	if p.status {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.status = false
+	}
+}
+
+// println prints a permanent line, keeping the status line below it.
+func (p *progress) println(s string) {
+	p.clearStatus()
+	fmt.Fprintln(p.w, s)
+}
+
+// argSummary is the one argument that says what a call is about.
+func argSummary(args json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"path", "file_path", "pattern", "command", "url", "query"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			return truncate(strings.ReplaceAll(s, "\n", " "), 80)
+		}
+	}
+	return ""
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
