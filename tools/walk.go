@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -250,11 +251,7 @@ func readDir(dir *os.Root) ([]fs.DirEntry, error) {
 func sortEntries(ents []fs.DirEntry) {
 	// os.File.ReadDir does not sort; name order keeps per-directory
 	// output stable.
-	for i := 1; i < len(ents); i++ {
-		for k := i; k > 0 && ents[k].Name() < ents[k-1].Name(); k-- {
-			ents[k], ents[k-1] = ents[k-1], ents[k]
-		}
-	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 }
 
 // relJoin joins slash paths where "." is the root.
