@@ -29,14 +29,6 @@ const (
 	cmdTranscript   = "catbuddy.transcript"
 )
 
-// builtinCommands are the commands every user has; custom ones from the
-// configuration follow them. Their prompts live in the agent.
-var builtinCommands = []agent.Command{
-	{ID: "fix", Title: "Agent: Fix this"},
-	{ID: "explain", Title: "Agent: Explain this"},
-	{ID: "ask", Title: "Agent: Ask…"},
-}
-
 // runs tracks the connection's agent runs: at most one per document.
 type runs struct {
 	s *Server
@@ -101,19 +93,25 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	if err != nil {
 		return nil, err
 	}
-	cfg := rs.config(ctx, a.URI)
-	cmd, ok := findCommand(cfg, a.Command)
-	if !ok {
-		return nil, invalidParams("unknown command %q (catbuddy.listCommands lists them)", a.Command)
-	}
-	if err := checkModel(cfg); err != nil {
-		return nil, err
-	}
 	var t target
 	if a.URI != "" {
 		if t, err = s.resolveTarget(ctx, a.URI); err != nil {
 			return nil, err
 		}
+	}
+	cfg, err := agent.LoadConfig(s.rootFor(t.path), rs.config(ctx, a.URI))
+	if err != nil {
+		return nil, err
+	}
+	cmd, ok := agent.FindCommand(cfg, a.Command)
+	if !ok {
+		return nil, invalidParams("unknown command %q (catbuddy.listCommands lists them)", a.Command)
+	}
+	// Building the provider checks the configuration without a request:
+	// an unusable one is refused now, as the command's answer.
+	prov, err := agent.NewProvider(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd.Title, err)
 	}
 	task := buildTask(a, t, s.PositionEncoding())
 
@@ -140,7 +138,7 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	r.cancel = cancel
 	go rs.watchConnection(runCtx, r)
-	go rs.execute(runCtx, r, task, cfg, a)
+	go rs.execute(runCtx, r, task, cfg, prov, a)
 	return map[string]string{"runId": r.id}, nil
 }
 
@@ -156,7 +154,7 @@ func (rs *runs) watchConnection(ctx context.Context, r *run) {
 }
 
 // execute runs the agent and reports its end. It owns r until it returns.
-func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.Config, a runArgs) {
+func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.Config, prov agent.Provider, a runArgs) {
 	s := rs.s
 	defer rs.finish(r)
 	header := runHeader{RunID: r.id, Command: r.command.ID, Title: r.command.Title, File: r.target.rel,
@@ -169,8 +167,9 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	rep.begin(ctx, a)
 
 	states := s.NewFileStates()
-	runCtx := filestate.NewContext(ctx, states)
-	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot}
+	// Edits made by the run report on its progress too (see onEdit).
+	runCtx := withProgress(filestate.NewContext(ctx, states), rep.progress)
+	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov}
 	out, err := runner.Run(runCtx, task, func(ev agent.Event) {
 		r.mu.Lock()
 		r.tr.add(ev)
@@ -242,32 +241,4 @@ func (s *Server) rootFor(path string) string {
 		return roots[0]
 	}
 	return ""
-}
-
-// findCommand looks id up among the built-in and custom commands. A
-// custom command may override a built-in's title and prompt.
-func findCommand(cfg agent.Config, id string) (agent.Command, bool) {
-	for _, c := range cfg.CustomCommands {
-		if c.ID == id {
-			if c.Title == "" {
-				c.Title = "Agent: " + c.ID
-			}
-			return c, true
-		}
-	}
-	for _, c := range builtinCommands {
-		if c.ID == id {
-			return c, true
-		}
-	}
-	return agent.Command{}, false
-}
-
-// checkModel refuses a run that could only fail: without a model the
-// agent has nothing to talk to, and the user should hear so at once.
-func checkModel(cfg agent.Config) error {
-	if cfg.Model == "" {
-		return fmt.Errorf("%w: set catbuddy.model (and provider/baseUrl) in the editor's settings, .catbuddy/config.json or CB_MODEL", agent.ErrNoModel)
-	}
-	return nil
 }

@@ -7,6 +7,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/agent"
 )
 
 // cancelCommand handles catbuddy.cancel {runId}; without runId it cancels
@@ -40,25 +42,27 @@ type commandInfo struct {
 	Title string `json:"title"`
 }
 
-// commandList returns the built-in commands, then the custom ones.
+// commandList returns the built-in commands, then the custom ones, as
+// the configuration for the primary folder has them.
 func (rs *runs) commandList(ctx context.Context) []commandInfo {
-	cfg := rs.s.AgentConfig()
 	var out []commandInfo
-	seen := map[string]bool{}
-	for _, c := range builtinCommands {
-		c, _ = findCommand(cfg, c.ID) // a custom command may retitle a built-in
-		out = append(out, commandInfo{ID: c.ID, Title: c.Title})
-		seen[c.ID] = true
-	}
-	for _, c := range cfg.CustomCommands {
-		if c.ID == "" || seen[c.ID] {
-			continue
-		}
-		seen[c.ID] = true
-		c, _ = findCommand(cfg, c.ID)
+	for _, c := range agent.Commands(rs.fileConfig("")) {
 		out = append(out, commandInfo{ID: c.ID, Title: c.Title})
 	}
 	return out
+}
+
+// fileConfig is the editor's settings over the configuration files of
+// the folder holding path, for what needs no request to the client
+// (command lists, code actions). A malformed file is logged and skipped.
+func (rs *runs) fileConfig(path string) agent.Config {
+	editor := rs.s.AgentConfig()
+	cfg, err := agent.LoadConfig(rs.s.rootFor(path), editor)
+	if err != nil {
+		rs.s.log.Warn("configuration", "error", err)
+		return editor
+	}
+	return cfg
 }
 
 // transcriptCommand handles catbuddy.transcript {runId?}: the transcript
@@ -106,21 +110,18 @@ func (rs *runs) codeActions(ctx context.Context, params *protocol.CodeActionPara
 	if !wantsKind(params.Context.Only, protocol.CodeActionKindRefactor) {
 		return nil
 	}
-	cfg := rs.s.AgentConfig()
-	var ids []string
-	ids = append(ids, "explain")
-	for _, c := range cfg.CustomCommands {
-		if c.ID != "" && c.ID != "fix" && c.ID != "explain" && c.ID != "ask" {
-			ids = append(ids, c.ID)
+	path, _ := uriToPath(params.TextDocument.URI)
+	var cmds []agent.Command
+	for _, c := range agent.Commands(rs.fileConfig(path)) {
+		// Fix this is the core's action; Ask needs a question the action
+		// cannot carry (the editor clients ask for it themselves).
+		if c.ID != agent.CommandFix && c.ID != agent.CommandAsk {
+			cmds = append(cmds, c)
 		}
 	}
 	var out []protocol.CommandOrCodeAction
 	kind := protocol.CodeActionKindRefactor
-	for _, id := range ids {
-		c, ok := findCommand(cfg, id)
-		if !ok {
-			continue
-		}
+	for _, c := range cmds {
 		arg, err := protocol.Marshal(map[string]any{
 			"command":     c.ID,
 			"uri":         params.TextDocument.URI,
