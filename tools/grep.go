@@ -139,11 +139,12 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 		if isBinary(doc.Content) {
 			return Text(fmt.Sprintf("%s is a binary file; grep does not search binary files.", disp(p.Rel))), nil
 		}
-		col.add(searchBuffer(q, disp(p.Rel), doc.Content, col.keep()))
+		col.add(searchBuffer(q, disp(p.Rel), doc.Content, col.keep(), nil))
 		return Text(col.render(in.Pattern, arg)), nil
 	}
 	workers := walkWorkers()
 	bufs := make([][]byte, workers)
+	scratch := make([][]byte, workers)
 	stats, err := walkTree(ctx, p, walkOptions{Workers: workers}, func(w int, dir *os.Root, e walkEntry) {
 		if !e.Type.IsRegular() {
 			return
@@ -169,7 +170,7 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 			col.binary.Add(1)
 			return
 		}
-		if h := searchBuffer(q, disp(e.Rel), content, col.keep()); h.count > 0 {
+		if h := searchBuffer(q, disp(e.Rel), content, col.keep(), &scratch[w]); h.count > 0 {
 			col.add(h)
 		}
 	})

@@ -53,3 +53,7 @@ func BenchmarkGrepGorootRegex(b *testing.B) {
 func BenchmarkGrepGorootNoLiteral(b *testing.B) {
 	benchGrep(b, grepInput{Pattern: `[A-Z][a-z]+Handler\(`})
 }
+
+func BenchmarkGrepGorootCaseInsensitive(b *testing.B) {
+	benchGrep(b, grepInput{Pattern: "context.context", Literal: true, CaseInsensitive: true})
+}

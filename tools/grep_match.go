@@ -20,6 +20,10 @@ type lineMatcher struct {
 	lit []byte
 	// litOnly: a line matches iff it contains lit (no regexp needed).
 	litOnly bool
+	// foldLit, used when lit is nil, is an ASCII lower-case string that
+	// every matching line contains once its ASCII letters are lowered:
+	// the prefilter of case-insensitive patterns.
+	foldLit []byte
 }
 
 // newLineMatcher compiles pattern (Go RE2 syntax unless literal).
@@ -51,6 +55,8 @@ func newLineMatcher(pattern string, literal, caseInsensitive bool) (*lineMatcher
 			m.lit, m.litOnly = []byte(lit), true
 		} else if l := requiredLiteral(parsed); l != "" && !strings.Contains(l, "\n") {
 			m.lit = []byte(l)
+		} else if l := foldSafe(requiredFoldLiteral(parsed)); len(l) >= 2 {
+			m.foldLit = []byte(l)
 		}
 	}
 	return m, nil
@@ -116,10 +122,89 @@ func requiredLiteral(re *syntax.Regexp) string {
 	return ""
 }
 
+// requiredFoldLiteral is requiredLiteral for case-insensitive
+// patterns: literals count whatever their case flag, and the result is
+// lowered (ASCII), to be found in an ASCII-lowered copy of the text.
+func requiredFoldLiteral(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return asciiLower(string(re.Rune))
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredFoldLiteral(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredFoldLiteral(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best, run := "", ""
+		for _, s := range re.Sub {
+			if s.Op == syntax.OpLiteral {
+				run += asciiLower(string(s.Rune))
+			} else {
+				run = ""
+				if l := requiredFoldLiteral(s); len(l) > len(best) {
+					best = l
+				}
+			}
+			if len(run) > len(best) {
+				best = run
+			}
+		}
+		return best
+	}
+	return ""
+}
+
+// foldSafe returns the longest run of l whose bytes are ASCII and whose
+// case folding stays within ASCII. Unicode folds k to U+212A (Kelvin)
+// and s to U+017F (long s): a line could match through those while its
+// ASCII-lowered text lacks the literal, so they end a run.
+func foldSafe(l string) string {
+	best, start := "", 0
+	for i := 0; i <= len(l); i++ {
+		if i == len(l) || l[i] >= 0x80 || l[i] == 'k' || l[i] == 's' || l[i] == '\n' {
+			if i-start > len(best) {
+				best = l[start:i]
+			}
+			start = i + 1
+		}
+	}
+	return best
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	lowerASCII(b, b)
+	return string(b)
+}
+
+// lowerASCII writes src with ASCII letters lowered to dst (same length).
+func lowerASCII(dst, src []byte) {
+	for i, c := range src {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst[i] = c
+	}
+}
+
 // each calls fn for every matching line of buf, in order, with the
 // offsets of the line's start and end (the end excludes the newline).
 // fn returns false to stop.
-func (m *lineMatcher) each(buf []byte, fn func(start, end int) bool) {
+// scratch, if not nil, is reused for the lowered copy a case-insensitive
+// prefilter needs.
+func (m *lineMatcher) each(buf []byte, scratch *[]byte, fn func(start, end int) bool) {
+	var lowered []byte
+	if m.lit == nil && m.foldLit != nil {
+		if scratch == nil {
+			scratch = new([]byte)
+		}
+		if cap(*scratch) < len(buf) {
+			*scratch = make([]byte, len(buf)+len(buf)/8)
+		}
+		lowered = (*scratch)[:len(buf)]
+		lowerASCII(lowered, buf)
+	}
 	pos := 0
 	for pos <= len(buf) {
 		var cand int  // an offset inside the next candidate line
@@ -127,6 +212,12 @@ func (m *lineMatcher) each(buf []byte, fn func(start, end int) bool) {
 		switch {
 		case m.lit != nil:
 			i := bytes.Index(buf[pos:], m.lit)
+			if i < 0 {
+				return
+			}
+			cand = pos + i
+		case lowered != nil:
+			i := bytes.Index(lowered[pos:], m.foldLit)
 			if i < 0 {
 				return
 			}

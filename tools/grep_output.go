@@ -32,12 +32,12 @@ type fileHits struct {
 
 // searchBuffer finds the matching lines of content. It keeps the text
 // of at most keep matches (with their context): the rest is counted.
-func searchBuffer(q grepQuery, path string, content []byte, keep int) fileHits {
+func searchBuffer(q grepQuery, path string, content []byte, keep int, scratch *[]byte) fileHits {
 	h := fileHits{path: path}
 	type hit struct{ start, end, num int }
 	var hits []hit
 	lastPos, lastNum := 0, 1
-	q.m.each(content, func(start, end int) bool {
+	q.m.each(content, scratch, func(start, end int) bool {
 		h.count++
 		if q.mode == "content" && len(hits) < keep {
 			// Lines are counted only up to matches, never for the rest.

@@ -38,6 +38,10 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{pattern: `(?i)héllo|wörld`},
 		{pattern: `q[^z]*z`},
 		{pattern: `.`},
+		{pattern: "key", fold: true},
+		{pattern: "STOP", literal: true, fold: true},
+		{pattern: `fo+ ba[rz]`, fold: true},
+		{pattern: "A.B(", literal: true, fold: true},
 		{pattern: `x*`},
 	}
 	for _, c := range cases {
@@ -90,7 +94,8 @@ func grepKeys(t *testing.T, out string) []string {
 }
 
 var genWords = []string{"foo", "fooo", "bar", "baz", "func main(", "  func Do(x)", "a.b(c)", "héllo", "WÖRLD", "Hello", "HELLO",
-	"123", "4567", "q..z", "q\tz", "", "x", "quux", "bar foo", "a.b(", "foo_bar", "xbar"}
+	"123", "4567", "q..z", "q\tz", "", "x", "quux", "bar foo", "a.b(", "foo_bar", "xbar",
+	"Key", "\u212Aey", "ſtop", "STOP", "Foo Baz", "A.B(x)"}
 
 func genLine(r *rand.Rand) string {
 	n := r.IntN(4)

@@ -278,6 +278,22 @@ func TestRequiredLiteral(t *testing.T) {
 		`hello`:                          {"hello", true},
 		`^hello$`:                        {"hello", false},
 	}
+	folds := map[string]string{
+		"context.context":  "context",
+		`context\.context`: "context.context",
+		"Mask":             "ma",
+		"a(?:BC)+d":        "bc",
+		"ks":               "",
+	}
+	for pat, want := range folds {
+		m, err := newLineMatcher(pat, false, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.lit != nil || string(m.foldLit) != want {
+			t.Errorf("(?i)%q: lit %q foldLit %q, want foldLit %q", pat, m.lit, m.foldLit, want)
+		}
+	}
 	for pat, want := range cases {
 		m, err := newLineMatcher(pat, false, false)
 		if err != nil {
