@@ -21,6 +21,21 @@ type Buffer struct {
 	mu      sync.RWMutex
 	version int32
 	text    *Text
+	// desynced is set when a didChange could not be applied: the text no
+	// longer matches the editor's, so it must not be read or edited (an
+	// edit computed from it would land at the wrong place). A full-text
+	// change or a reopen heals it.
+	desynced bool
+}
+
+// ErrDesynced is returned when a buffer is out of step with the editor.
+var ErrDesynced = errors.New("the editor's buffer is out of sync with cb-ls (a change could not be applied); close and reopen the file")
+
+// InSync reports whether the buffer is usable.
+func (b *Buffer) InSync() bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return !b.desynced
 }
 
 // Snapshot is an immutable copy of a buffer at one version.
@@ -124,13 +139,16 @@ func (o *Overlay) Change(u uri.URI, version int32, changes []protocol.TextDocume
 			start := b.text.Offset(ch.Range.Start, enc)
 			end := b.text.Offset(ch.Range.End, enc)
 			if start > end {
+				b.desynced = true
 				return fmt.Errorf("didChange %s: change %d: range end %d:%d is before its start %d:%d",
 					u, i, ch.Range.End.Line, ch.Range.End.Character, ch.Range.Start.Line, ch.Range.Start.Character)
 			}
 			b.text.Replace(start, end, ch.Text)
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			b.text = NewText([]byte(ch.Text))
+			b.desynced = false
 		default:
+			b.desynced = true
 			return fmt.Errorf("didChange %s: change %d: unknown change type %T", u, i, ch)
 		}
 	}

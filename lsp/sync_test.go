@@ -122,3 +122,30 @@ func TestEditorSeededFileStates(t *testing.T) {
 		t.Errorf("the disk changed behind the editor's back: %q", disk)
 	}
 }
+
+// TestDesyncedBufferIsNotUsed: a didChange that cannot be applied (end
+// before start) leaves the buffer out of step with the editor; reads and
+// edits of it are refused until a full-text change heals it.
+func TestDesyncedBufferIsNotUsed(t *testing.T) {
+	dir := writeTree(t, "-- x --\n")
+	e := newEditor(t, dir)
+	path := filepath.Join(dir, "d.txt")
+	u := e.OpenText(path, "line one\nline two\n")
+	change := func(v int32, c protocol.TextDocumentContentChangeEvent) {
+		e.Notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{c},
+		})
+	}
+	change(2, &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 0}}, Text: "x"})
+	if out, isErr := e.RunTool("test_read", map[string]string{"path": path}); !isErr || !strings.Contains(out, "out of sync") {
+		t.Errorf("read of a desynced buffer: %q (error=%v)", out, isErr)
+	}
+	if out, isErr := applyProbe(t, e, map[string]any{"path": "d.txt", "start": 0, "end": 1, "text": "L"}); !isErr {
+		t.Errorf("edit of a desynced buffer: %q", out)
+	}
+	change(3, &protocol.TextDocumentContentChangeWholeDocument{Text: "healed\n"})
+	if got := readProbe(t, e, path); got != "healed\n" {
+		t.Errorf("after a full sync: %q", got)
+	}
+}

@@ -30,6 +30,9 @@ var _ tools.Workspace = (*Workspace)(nil)
 // Read implements tools.Workspace.
 func (w *Workspace) Read(ctx context.Context, p guard.Path) (tools.Document, error) {
 	if b, ok := w.server.overlay.ByPath(p.Abs); ok {
+		if !b.InSync() {
+			return tools.Document{}, fmt.Errorf("read %s: %w", p.Rel, ErrDesynced)
+		}
 		return bufferDocument(b.Snapshot()), nil
 	}
 	return w.disk.Read(ctx, p)
@@ -89,6 +92,9 @@ func (w *Workspace) Apply(ctx context.Context, c tools.Change) (tools.Document, 
 // edit and the version to pin (nil for a file that is not open).
 func (w *Workspace) pin(ctx context.Context, c tools.Change) (uri.URI, *int32, error) {
 	if b, ok := w.server.overlay.ByPath(c.Path.Abs); ok {
+		if !b.InSync() {
+			return "", nil, fmt.Errorf("%w: %s: %w", tools.ErrRejected, c.Path.Rel, ErrDesynced)
+		}
 		same, v := b.Matches(c.Base.Content)
 		if !same {
 			return "", nil, fmt.Errorf("%w: %s changed in the editor since it was read; read it again", tools.ErrRejected, c.Path.Rel)
