@@ -23,6 +23,9 @@ func serveMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "info", "log level on stderr: debug, info, warn, error")
 	mode := fs.String("mode", "auto", "default workspace mode: auto, project or internal (initializationOptions.mode wins)")
 	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for editors that pass it)")
+	// vscode-languageclient appends --clientProcessId=<pid> for stdio
+	// servers; the processId in initialize serves the same purpose.
+	fs.Int("clientProcessId", 0, "accepted and ignored (the initialize processId is watched)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
