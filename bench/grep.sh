@@ -59,7 +59,7 @@ bench() { # NAME PATTERN LITERAL(true|false)
     "$name" "$pat" "$files" "$matches" "$mo" "$mr" "$(awk -v a="$mo" -v b="$mr" 'BEGIN {printf "%.2f", a/b}')"
 }
 
-echo "grep vs ripgrep $(rg --version | head -1) over $SRC, median of $RUNS alternating runs, $(nproc) CPUs"
+echo "grep vs ripgrep $(rg --version | sed -n 1p) over $SRC, median of $RUNS alternating runs, $(nproc) CPUs"
 bench literal 'context.Context' true
 bench regex 'func \w+\(ctx context\.Context' false
 exit $fail

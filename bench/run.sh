@@ -27,7 +27,7 @@ pkgs=$(go list ./... | while read -r p; do
 done)
 status=0
 for p in $pkgs; do
-  go test -run '^$' -bench . -benchtime "$BENCHTIME" -benchmem "$p" | tee -a "$out" | grep -E '^(Benchmark|FAIL|ok)' >/dev/null || status=1
+  go test -run '^$' -bench . -benchtime "$BENCHTIME" -benchmem "$p" | tee -a "$out" | grep -E '^(Benchmark|FAIL|ok|---)' || status=1
 done
 
 echo

@@ -156,9 +156,6 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 		content, skip := readForGrep(dir, e.Name, &bufs[w])
 		switch skip {
 		case skipNone:
-		case skipBinary:
-			col.binary.Add(1)
-			return
 		case skipLarge:
 			col.large.Add(1)
 			return
@@ -188,7 +185,6 @@ type skipReason int
 
 const (
 	skipNone skipReason = iota
-	skipBinary
 	skipLarge
 	skipUnreadable
 )

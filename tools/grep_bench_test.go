@@ -51,7 +51,7 @@ func BenchmarkGrepGorootRegex(b *testing.B) {
 }
 
 func BenchmarkGrepGorootNoLiteral(b *testing.B) {
-	benchGrep(b, grepInput{Pattern: `[A-Z][a-z]+Handler\(`})
+	benchGrep(b, grepInput{Pattern: `[0-9]{4}-[0-9]{2}-[0-9]{2}`})
 }
 
 func BenchmarkGrepGorootCaseInsensitive(b *testing.B) {
