@@ -43,6 +43,7 @@ func (s *Server) didChangeWorkspaceFolders(ctx context.Context, raw jsonrpc2.Raw
 	s.single = false
 	s.mu.Unlock()
 	s.log.Info("workspace folders changed", "roots", g.Roots())
+	s.mcpRootsChanged()
 	return nil, nil
 }
 

@@ -45,6 +45,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	if err := s.initTools(); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
 	}
+	s.startMCP()
 	if p.ProcessID != nil && *p.ProcessID > 0 {
 		go s.watchProcess(int(*p.ProcessID))
 	}
@@ -172,6 +173,7 @@ func (s *Server) shutdown(ctx context.Context, raw jsonrpc2.RawMessage) (any, er
 	s.state = stateShutdown
 	s.exitOK = true
 	s.mu.Unlock()
+	s.stopMCP()
 	return nil, nil
 }
 

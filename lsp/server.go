@@ -16,6 +16,7 @@ import (
 	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/filestate"
 	"github.com/catbuddy/cb-ls/guard"
+	"github.com/catbuddy/cb-ls/mcp"
 	"github.com/catbuddy/cb-ls/tools"
 )
 
@@ -97,6 +98,7 @@ type Server struct {
 	agentCfg agent.Config
 	progress map[string]*Progress               // by token, for window/workDoneProgress/cancel
 	inflight map[jsonrpc2.ID]context.CancelFunc // async calls, for $/cancelRequest
+	mcp      *mcp.Manager                       // external MCP servers (lsp/mcp.go)
 }
 
 func newServer(opts Options) *Server {
@@ -125,6 +127,7 @@ func newServer(opts Options) *Server {
 	s.fileStates.SetSeenFunc(s.overlay.IsOpenPath)
 	s.methods = s.methodTable()
 	s.registerCoreCommands()
+	s.registerMCPCommands()
 	// The runs engineer's commands (catbuddy.run, fix, cancel, transcript,
 	// listCommands) and code actions are registered here; see lsp/run.go.
 	s.registerRunCommands()
