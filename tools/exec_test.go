@@ -14,7 +14,7 @@ import (
 	"github.com/catbuddy/cb-ls/guard"
 )
 
-func execContext(t *testing.T, opts ExecOptions) (*Registry, string) {
+func execContext(t testing.TB, opts ExecOptions) (*Registry, string) {
 	t.Helper()
 	root := t.TempDir()
 	g, err := guard.New([]string{root}, guard.ModeProject)

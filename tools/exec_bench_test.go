@@ -1,0 +1,31 @@
+package tools
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// BenchmarkExecTrue measures the fixed cost of one exec call (guard,
+// sandbox plan, re-exec, /bin/sh, group cleanup) on `true`.
+func BenchmarkExecTrue(b *testing.B) {
+	for _, sandboxed := range []bool{true, false} {
+		name := "unconfined"
+		if sandboxed {
+			name = "sandboxed"
+			if active, desc := SandboxStatus(); !active {
+				b.Logf("no sandbox: %s", desc)
+				continue
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			r, _ := execContext(b, ExecOptions{NoSandbox: !sandboxed})
+			args, _ := json.Marshal(map[string]any{"command": "true"})
+			for b.Loop() {
+				res, err := r.Execute(b.Context(), "exec", args)
+				if err != nil || res.IsError {
+					b.Fatalf("%+v %v", res, err)
+				}
+			}
+		})
+	}
+}
