@@ -156,7 +156,11 @@ func (rs *runs) watchConnection(ctx context.Context, r *run) {
 // execute runs the agent and reports its end. It owns r until it returns.
 func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.Config, prov agent.Provider, a runArgs) {
 	s := rs.s
-	defer rs.finish(r)
+	defer func() {
+		rs.release(r) // already done on the normal path; this covers a panic
+		r.cancel(nil)
+		close(r.done)
+	}()
 	header := runHeader{RunID: r.id, Command: r.command.ID, Title: r.command.Title, File: r.target.rel,
 		StartLine: task.StartLine, EndLine: task.EndLine, Model: cfg.Model, Input: a.Input, Started: r.started}
 	r.mu.Lock()
@@ -192,13 +196,20 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	if terr != nil {
 		s.log.Error("run transcript not written", "run", r.id, "error", terr)
 	}
+	// The document is free before anyone hears that the run ended, so a
+	// client may start the next run as soon as it sees the end.
+	rs.release(r)
 	rep.end(ctx, status, out, err, path)
 }
 
-// finish releases r's document and records where its transcript went.
-func (rs *runs) finish(r *run) {
-	r.cancel(nil)
+// release frees r's document and records where its transcript went. It
+// may be called more than once.
+func (rs *runs) release(r *run) {
 	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.active[r.id] != r {
+		return
+	}
 	delete(rs.active, r.id)
 	if rs.byDoc[r.target.path] == r {
 		delete(rs.byDoc, r.target.path)
@@ -208,8 +219,6 @@ func (rs *runs) finish(r *run) {
 		rs.ended[r.id] = r.transcript
 	}
 	r.mu.Unlock()
-	rs.mu.Unlock()
-	close(r.done)
 }
 
 // writeTranscript writes r's transcript (final or, while it runs, as far
