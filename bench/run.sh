@@ -6,6 +6,7 @@
 #   bash bench/run.sh            BENCHTIME=10x by default
 #   BENCHTIME=3s bash bench/run.sh
 #   SKIP_GREP=1 bash bench/run.sh
+#   PKGS="./tools ./filestate" bash bench/run.sh   only these packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCHTIME=${BENCHTIME:-10x}
@@ -21,7 +22,7 @@ declare -A TARGET_MS=(
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-pkgs=$(go list ./... | while read -r p; do
+pkgs=$(go list ${PKGS:-./...} | while read -r p; do
   d=$(go list -f '{{.Dir}}' "$p")
   grep -lq '^func Benchmark' "$d"/*_test.go 2>/dev/null && echo "$p"
 done)
@@ -31,20 +32,26 @@ for p in $pkgs; do
 done
 
 echo
-printf '%-40s %14s %12s %8s\n' benchmark "ms/op" "target ms" ratio
-awk '/^Benchmark/ {print $1, $3}' "$out" | while read -r name ns; do
+# A benchmark that also reports cpu-ns/op is judged on CPU time: on a
+# shared machine wall time mostly measures the neighbours.
+printf '%-40s %10s %10s %10s %7s\n' benchmark "wall ms" "cpu ms" "target ms" ratio
+while read -r name ns cpu; do
   base=${name%-*}
   ms=$(awk -v n="$ns" 'BEGIN {printf "%.3f", n/1e6}')
+  cms=-
+  [ "$cpu" != - ] && cms=$(awk -v n="$cpu" 'BEGIN {printf "%.3f", n/1e6}')
   t=${TARGET_MS[$base]:-}
   if [ -n "$t" ]; then
-    r=$(awk -v a="$ms" -v b="$t" 'BEGIN {printf "%.2f", a/b}')
+    judged=$ms
+    [ "$cms" != - ] && judged=$cms
+    r=$(awk -v a="$judged" -v b="$t" 'BEGIN {printf "%.2f", a/b}')
     flag=$(awk -v r="$r" 'BEGIN {print (r <= 1 ? "ok" : "OVER")}')
-    printf '%-40s %14s %12s %8s %s\n' "$base" "$ms" "$t" "$r" "$flag"
+    printf '%-40s %10s %10s %10s %7s %s\n' "$base" "$ms" "$cms" "$t" "$r" "$flag"
     [ "$flag" = ok ] || status=1
   else
-    printf '%-40s %14s %12s %8s\n' "$base" "$ms" - -
+    printf '%-40s %10s %10s %10s %7s\n' "$base" "$ms" "$cms" - -
   fi
-done
+done < <(awk '/^Benchmark/ {cpu="-"; for (i=4; i<=NF; i++) if ($(i) == "cpu-ns/op") cpu=$(i-1); print $1, $3, cpu}' "$out")
 
 if [ -z "${SKIP_GREP:-}" ]; then
   echo
