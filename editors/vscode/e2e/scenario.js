@@ -59,7 +59,9 @@ async function palette(page, key, text) {
   await input.waitFor({ state: 'visible', timeout: 15000 });
   await input.fill(text);
   if (text.startsWith('>') || key === 'Control+p') {
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: text.replace(/^>/, '') }).first().waitFor({ timeout: 20000 });
+    // Enter takes the focused row: wait until the filtered list has put the wanted one there
+    // (before it refreshes, the focused row is the most recent file or command).
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: text.replace(/^>/, '') }).first().waitFor({ timeout: 20000 });
   }
   await page.keyboard.press('Enter');
 }
@@ -67,15 +69,27 @@ async function palette(page, key, text) {
 async function openAt(ctx, file, line, expect) {
   const { page } = ctx;
   // One editor at a time, so the editor locators below cannot pick another one.
-  await page.keyboard.press('Escape');
-  await palette(page, 'F1', '>View: Close All Editors');
-  await ctx.waitFor('no editors open', 10000, async () => (await page.locator('.tabs-container .tab').count()) === 0);
+  await closeAll(ctx);
   await palette(page, 'Control+p', file);
   await page.locator('.monaco-editor .view-lines', { hasText: expect }).first().waitFor({ timeout: 20000 });
   await palette(page, 'Control+g', `:${line}`);
   // The cursor line is highlighted: wait until it is the expected one.
   await ctx.waitFor(`cursor on line ${line} of ${file}`, 10000, async () =>
     (await page.locator('.monaco-editor .line-numbers.active-line-number').first().innerText()).trim() === String(line));
+}
+
+// The server shows each finished run's transcript (window/showDocument); waiting
+// for it keeps it from landing in the middle of the next test.
+async function transcriptShown(ctx) {
+  await ctx.waitFor("the run's transcript beside the code", 20000, async () =>
+    (await ctx.page.locator('.tabs-container .tab', { hasText: /\.md/ }).count()) > 0);
+}
+
+async function closeAll(ctx) {
+  const { page } = ctx;
+  await page.keyboard.press('Escape');
+  await palette(page, 'F1', '>View: Close All Editors');
+  await ctx.waitFor('no editors open', 10000, async () => (await page.locator('.tabs-container .tab').count()) === 0);
 }
 
 const idle = (page) => page.locator('.statusbar-item', { has: page.locator('.codicon-sparkle'), hasText: 'cb-ls' });
@@ -136,6 +150,7 @@ const tests = [
       assert.ok(res.length > 0 && !/not applied|rejected/.test(res[res.length - 1]), `edit_file result: ${res[res.length - 1]}`);
       await ctx.waitFor('no unsaved editors', 10000, async () => (await dirtyTabs(page).count()) === 0);
       await idle(page).waitFor({ timeout: 20000 });
+      await transcriptShown(ctx);
     },
   },
   {
@@ -151,6 +166,7 @@ const tests = [
       const res = toolResults(requests(model.record)[5]);
       assert.match(res[res.length - 1] || '', /rejected by user/, 'the agent is told the user rejected the edit');
       await idle(page).waitFor({ timeout: 20000 });
+      await transcriptShown(ctx);
       assert.equal(fs.readFileSync(file, 'utf8'), before);
       assert.equal(await dirtyTabs(page).count(), 0, 'no unsaved editors');
       // The editor renders spaces as U+00A0: compare with whitespace collapsed.
@@ -172,9 +188,12 @@ const tests = [
       const { panel, boxes } = await fixAndWaitForPreview(ctx, false);
       await boxes.first().click();
       await panel.page().getByRole('button', { name: 'Apply', exact: true }).click();
+      const prompt = JSON.stringify(requests(model.record)[6].body.messages.filter((m) => m.role === 'user'));
+      assert.ok(prompt.includes('mul.go') && !prompt.includes('.catbuddy/sessions'), `the run is on mul.go: ${prompt.slice(0, 300)}`);
       await ctx.waitFor('mul.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8') === before.replace('return a + b', 'return a * b'));
       await ctx.waitFor('the model to hear back after the edit', 20000, () => requests(model.record).length >= 8);
       await idle(page).waitFor({ timeout: 20000 });
+      await transcriptShown(ctx);
       assert.equal(await dirtyTabs(page).count(), 0, 'no unsaved editors');
     },
   },
@@ -207,6 +226,20 @@ const tests = [
       // VS Code's JSON message; cb-ls renders it as "config.json:3:3 error [json 514]: Expected comma".
       assert.match(body, /Expected comma/, 'the JSON diagnostic reaches the model');
       await idle(page).waitFor({ timeout: 20000 });
+      await transcriptShown(ctx);
+    },
+  },
+  {
+    name: 'Show Transcript opens the last run as a markdown document',
+    async fn(ctx) {
+      const { page, ws } = ctx;
+      await closeAll(ctx);
+      await palette(page, 'F1', '>Agent: Show Transcript');
+      const tab = page.locator('.tabs-container .tab', { hasText: /-fix\.md/ }).last();
+      await tab.waitFor({ timeout: 20000 });
+      const name = (await tab.innerText()).trim().split(/\s/)[0];
+      assert.ok(fs.existsSync(path.join(ws, '.catbuddy/sessions', name)), `${name} is under .catbuddy/sessions`);
+      await page.locator('.statusbar-item', { hasText: 'Markdown' }).first().waitFor({ timeout: 10000 });
     },
   },
   {

@@ -93,6 +93,31 @@ export function createClient(p: ClientParams): CatbuddyClient {
         },
         handleApplyEdit: handleApplyEdit({ saveAfterApply: p.saveAfterApply, log: p.log }),
       },
+      window: {
+        // The server shows each run's transcript with takeFocus:false. The
+        // default handler opens it in the active editor group, in place of
+        // the code the user is working on; beside it, as a preview tab, the
+        // code stays visible and focused and the next transcript reuses the tab.
+        showDocument: async (params, token, next) => {
+          if (params.external === true || params.takeFocus === true) {
+            return next(params, token);
+          }
+          try {
+            const uri = vscode.Uri.parse(params.uri);
+            const r = params.selection;
+            await vscode.window.showTextDocument(uri, {
+              viewColumn: vscode.ViewColumn.Beside,
+              preserveFocus: true,
+              preview: true,
+              selection: r ? new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character) : undefined,
+            });
+            return { success: true };
+          } catch (e) {
+            p.log.warn(`showDocument ${params.uri}: ${e instanceof Error ? e.message : String(e)}`);
+            return { success: false };
+          }
+        },
+      },
     },
   };
   const client = new CatbuddyClient('catbuddy', 'cb-ls', server, options);
