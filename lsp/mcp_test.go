@@ -31,7 +31,7 @@ func TestMCPStatusAndReload(t *testing.T) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + a.Text}}}, nil, nil
 		})
 	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the editor's shutdown (cleanups run last-in first-out)
 
 	dir := writeTree(t, "-- main.go --\npackage main\n")
 	cfgPath := filepath.Join(dir, ".catbuddy", "mcp.json")

@@ -206,7 +206,9 @@ func TestHTTPServerAndReload(t *testing.T) {
 		mu.Unlock()
 		handler.ServeHTTP(w, r)
 	}))
-	defer srv.Close()
+	// Registered before the manager's cleanup, so it runs after it: the
+	// server's Close waits for the client's open event stream.
+	t.Cleanup(srv.Close)
 	t.Setenv("CB_LS_TEST_MCP_KEY", "k123")
 
 	root := t.TempDir()
