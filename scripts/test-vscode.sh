@@ -4,13 +4,13 @@
 # (code-server + Chromium from ../shared/tools/vscode-e2e, installed on first
 # use into .cache/vscode-e2e: ~5 min once, then ~1 min a run).
 #   SKIP_E2E=1  unit tests only      E2E_DIR=…  use another code-server install
-# Artifacts (screenshots, cb-ls and code-server logs): artifacts/vscode/.
+# Artifacts (screenshots, cb-ls and code-server logs): .artifacts/vscode/.
 set -euo pipefail
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || (cd "$(dirname "$0")/.." && pwd))
 SHARED=${SHARED:-$ROOT/../shared}
 EXT=$ROOT/editors/vscode
 E2E_DIR=${E2E_DIR:-$ROOT/.cache/vscode-e2e}
-ART=$ROOT/artifacts/vscode
+ART=$ROOT/.artifacts/vscode
 mkdir -p "$ART"
 
 cd "$EXT"
