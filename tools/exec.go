@@ -114,16 +114,15 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	argv := []string{"/bin/sh", "-c", in.Command}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	sandbox := "off"
+	sysAttr := &syscall.SysProcAttr{Setpgid: true}
 	if active, desc := SandboxStatus(); opts.NoSandbox {
 		sandbox = "off (disabled in configuration)"
 	} else if !active {
 		sandboxLogOnce.Do(func() { slog.Warn("exec runs commands unconfined", "landlock", desc) })
 		sandbox = "off (" + desc + ")"
 	} else {
-		spec := sandboxSpec{
-			Rules: planSandbox(tc.Guard.Roots(), tc.WorkRoot(), append(defaultWritableCaches(), opts.WritableDirs...)),
-			Argv:  argv,
-		}
+		spec, attr := prepareSandbox(tc.Guard.Roots(), tc.WorkRoot(), append(defaultWritableCaches(), opts.WritableDirs...), argv)
+		sysAttr = attr
 		path, entry, err := sandboxCommand(spec)
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
@@ -135,7 +134,7 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	}
 	cmd.Dir = cwd
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysAttr
 
 	out := newHeadTail(opts.MaxOutput)
 	res, err := runGroup(ctx, cmd, out, timeout, opts.KillGrace)

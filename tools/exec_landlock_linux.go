@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"sync"
 	"syscall"
@@ -145,6 +146,12 @@ func enterSandbox(raw string) error {
 	if err != nil {
 		return err
 	}
+	rules := spec.Rules
+	if len(spec.Hide) > 0 {
+		if err := hideDirs(spec.Hide, spec.ParentMountNS); err != nil {
+			rules = spec.Split
+		}
+	}
 	handled := handledFS(abi)
 	attr := [3]uint64{handled, 0, 0}
 	size := uintptr(8)
@@ -158,7 +165,7 @@ func enterSandbox(raw string) error {
 	if errno != 0 {
 		return fmt.Errorf("landlock_create_ruleset: %v", errno)
 	}
-	for _, r := range spec.Rules {
+	for _, r := range rules {
 		if err := addPathRule(int(fd), r.Path, r.Access&handled); err != nil {
 			return err
 		}
@@ -171,6 +178,68 @@ func enterSandbox(raw string) error {
 	}
 	syscall.Close(int(fd))
 	return syscall.Exec(spec.Argv[0], spec.Argv, os.Environ())
+}
+
+// hideDirs covers each directory with an empty read-only tmpfs. It
+// refuses unless this process is in a mount namespace of its own, so a
+// helper started without one can never change the host's mounts.
+func hideDirs(dirs []string, parentNS string) error {
+	self, err := os.Readlink("/proc/self/ns/mnt")
+	if err != nil || parentNS == "" || self == parentNS {
+		return fmt.Errorf("not in a private mount namespace")
+	}
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %v", err)
+	}
+	for _, d := range dirs {
+		if err := syscall.Mount("tmpfs", d, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
+			return fmt.Errorf("hide %s: %v", d, err)
+		}
+	}
+	return nil
+}
+
+var (
+	nsOnce sync.Once
+	nsOK   bool
+	// splitOnly makes tests exercise the fallback used where user
+	// namespaces are disabled.
+	splitOnly bool
+)
+
+// namespacesWork reports whether this process may start children in new
+// user and mount namespaces (unprivileged user namespaces enabled).
+func namespacesWork() bool {
+	nsOnce.Do(func() {
+		cmd := exec.Command("/bin/true")
+		cmd.SysProcAttr = namespaceAttr()
+		nsOK = cmd.Run() == nil
+	})
+	return nsOK
+}
+
+// namespaceAttr starts a process group leader in new user and mount
+// namespaces, mapping only our own uid and gid.
+func namespaceAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{
+		Setpgid:     true,
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+	}
+}
+
+// prepareSandbox plans the confinement of argv. Where namespaces work,
+// .catbuddy/ is hidden under a tmpfs and the grants stay whole; else
+// (or if hiding fails in the helper) the grants are split around it.
+func prepareSandbox(roots []string, workRoot string, extraRW, argv []string) (sandboxSpec, *syscall.SysProcAttr) {
+	split := planSandbox(roots, workRoot, extraRW)
+	if rules, hide, ok := planHidden(roots, workRoot, extraRW); ok && !splitOnly && namespacesWork() {
+		if ns, err := os.Readlink("/proc/self/ns/mnt"); err == nil {
+			return sandboxSpec{Rules: rules, Hide: hide, Split: split, ParentMountNS: ns, Argv: argv}, namespaceAttr()
+		}
+	}
+	return sandboxSpec{Rules: split, Argv: argv}, &syscall.SysProcAttr{Setpgid: true}
 }
 
 // addPathRule grants access beneath path. A path that vanished since

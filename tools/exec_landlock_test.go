@@ -67,11 +67,25 @@ func TestExecLandlockConfinement(t *testing.T) {
 		t.Errorf("inside write/read: %q", out)
 	}
 
+	// Where namespaces work, .catbuddy/ is hidden rather than split
+	// around, so a file created in the root can be read back at once.
+	if namespacesWork() {
+		out = run("echo top > top.txt && cat top.txt && d=.catbudd && ls -a ${d}y | wc -l")
+		if !strings.Contains(out, "top\n") || !strings.Contains(out, "2\n") {
+			t.Errorf("new root file / hidden .catbuddy: %q", out)
+		}
+	} else {
+		t.Logf("user namespaces unavailable: .catbuddy/ protected by split grants")
+	}
+
 	// .catbuddy/ cannot be read, even spelled so the command guard (a
 	// floor, not the boundary) does not recognise it.
 	out = run(`d=.catbudd; cat ${d}y/secret; echo rc=$?`)
 	if strings.Contains(out, "state-secret") || !strings.Contains(out, "rc=1") {
 		t.Errorf(".catbuddy read: %q", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, ".catbuddy", "secret")); err != nil || string(b) != "state-secret" {
+		t.Errorf("the host's .catbuddy/ changed: %q, %v", b, err)
 	}
 
 	// The server is outside the sandbox's signal scope (ABI 6+).
@@ -109,5 +123,26 @@ func TestPlanSandboxSplitsAroundStateDir(t *testing.T) {
 	}
 	if grants["/"]&llReadFile != 0 {
 		t.Errorf("/ granted file reads although it holds .catbuddy")
+	}
+}
+
+// TestExecLandlockSplitFallback checks the confinement used where user
+// namespaces are unavailable: grants split around .catbuddy/.
+func TestExecLandlockSplitFallback(t *testing.T) {
+	if active, desc := SandboxStatus(); !active {
+		t.Skipf("Landlock confinement cannot be verified on this machine: %s", desc)
+	}
+	splitOnly = true
+	t.Cleanup(func() { splitOnly = false })
+	r, root := execContext(t, ExecOptions{})
+	os.MkdirAll(filepath.Join(root, ".catbuddy"), 0o755)
+	os.WriteFile(filepath.Join(root, ".catbuddy", "secret"), []byte("state-secret"), 0o600)
+	os.Mkdir(filepath.Join(root, "src"), 0o755)
+	res, err := runExecTool(t, t.Context(), r, map[string]any{"command": `d=.catbudd; cat ${d}y/secret; echo rc=$?; echo in > src/f && cat src/f`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Output, "state-secret") || !strings.Contains(res.Output, "rc=1") || !strings.Contains(res.Output, "in\n") {
+		t.Errorf("split confinement: %q", res.Output)
 	}
 }

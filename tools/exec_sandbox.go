@@ -15,4 +15,14 @@ type sandboxRule struct {
 type sandboxSpec struct {
 	Rules []sandboxRule `json:"rules"`
 	Argv  []string      `json:"argv"`
+	// Hide lists directories the helper covers with an empty read-only
+	// tmpfs before confining itself. It is set only when the helper
+	// starts in its own user and mount namespaces.
+	Hide []string `json:"hide,omitempty"`
+	// Split replaces Rules when hiding fails: grants split around the
+	// hidden directories instead (see planSandbox).
+	Split []sandboxRule `json:"split,omitempty"`
+	// ParentMountNS is the server's mount namespace; the helper hides
+	// nothing unless its own differs.
+	ParentMountNS string `json:"mntns,omitempty"`
 }

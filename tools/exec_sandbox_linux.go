@@ -21,6 +21,24 @@ import (
 // command directly in such a directory (the workspace root itself, for
 // one) can be written but not read back until the next command.
 func planSandbox(roots []string, workRoot string, extraRW []string) []sandboxRule {
+	return planRules(roots, workRoot, extraRW, sandboxDeny(roots))
+}
+
+// planHidden is the plan for a helper in its own mount namespace: the
+// denied directories are hidden under an empty tmpfs, so plain grants
+// suffice and new files in the workspace root stay readable. ok is
+// false in internal mode, where the work root lies inside a denied
+// directory and cannot be hidden with it.
+func planHidden(roots []string, workRoot string, extraRW []string) (rules []sandboxRule, hide []string, ok bool) {
+	deny := sandboxDeny(roots)
+	if real, err := filepath.EvalSymlinks(workRoot); err == nil && underAny(real, deny) {
+		return nil, nil, false
+	}
+	return planRules(roots, workRoot, extraRW, nil), deny, len(deny) > 0
+}
+
+// sandboxDeny lists the existing directories a command may not touch.
+func sandboxDeny(roots []string) []string {
 	var deny []string
 	for _, r := range roots {
 		deny = append(deny, filepath.Join(r, guard.StateDir))
@@ -28,8 +46,10 @@ func planSandbox(roots []string, workRoot string, extraRW []string) []sandboxRul
 	if cfg, err := os.UserConfigDir(); err == nil {
 		deny = append(deny, filepath.Join(cfg, "catbuddy"))
 	}
-	deny = existingReal(deny)
+	return existingReal(deny)
+}
 
+func planRules(roots []string, workRoot string, extraRW []string, deny []string) []sandboxRule {
 	var rules []sandboxRule
 	carve("/", llRead, deny, &rules)
 	rw := append([]string(nil), roots...)

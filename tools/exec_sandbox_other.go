@@ -2,7 +2,10 @@
 
 package tools
 
-import "errors"
+import (
+	"errors"
+	"syscall"
+)
 
 // SandboxStatus reports that exec is not confined on this system.
 func SandboxStatus() (active bool, desc string) {
@@ -15,4 +18,8 @@ func defaultWritableCaches() []string { return nil }
 
 func sandboxCommand(spec sandboxSpec) (path, envEntry string, err error) {
 	return "", "", errors.New("no sandbox on this system")
+}
+
+func prepareSandbox(roots []string, workRoot string, extraRW, argv []string) (sandboxSpec, *syscall.SysProcAttr) {
+	return sandboxSpec{Argv: argv}, &syscall.SysProcAttr{Setpgid: true}
 }
