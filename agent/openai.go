@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -120,8 +119,8 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 	var (
 		out      ModelResponse
 		text     []byte
-		calls    = map[int64]*ToolCall{} // by the stream's index: chunks of several calls may interleave
-		order    []int64
+		calls    []*ToolCall
+		byIndex  = map[int64]int{} // stream index → calls position: chunks of several calls may interleave
 		finished bool
 	)
 	for stream.Next() {
@@ -137,12 +136,18 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 				}
 			}
 			for _, tc := range ch.Delta.ToolCalls {
-				c, ok := calls[tc.Index]
-				if !ok {
-					c = &ToolCall{}
-					calls[tc.Index] = c
-					order = append(order, tc.Index)
+				pos, ok := byIndex[tc.Index]
+				if ok && tc.ID != "" && calls[pos].ID != "" && tc.ID != calls[pos].ID {
+					// Some servers (older Ollama) send every call of a turn
+					// with index 0, each whole: a new id is a new call.
+					ok = false
 				}
+				if !ok {
+					calls = append(calls, &ToolCall{})
+					pos = len(calls) - 1
+					byIndex[tc.Index] = pos
+				}
+				c := calls[pos]
 				if tc.ID != "" {
 					c.ID = tc.ID
 				}
@@ -168,9 +173,7 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 		return ModelResponse{}, p.fail(ErrBadResponse, 0, "the stream ended before the answer was complete")
 	}
 	out.Text = string(text)
-	slices.Sort(order)
-	for i, idx := range order {
-		c := calls[idx]
+	for i, c := range calls {
 		if c.ID == "" {
 			c.ID = fmt.Sprintf("call_%d", i) // some local servers omit ids
 		}

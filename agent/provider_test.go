@@ -2,7 +2,10 @@ package agent
 
 import (
 	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -89,5 +92,36 @@ func TestRedactError(t *testing.T) {
 	got := redactError("Incorrect API key provided: sk-abc*************wxyz. Also sk-real-key here.", "sk-real-key")
 	if strings.Contains(got, "sk-abc") || strings.Contains(got, "sk-real-key") {
 		t.Errorf("redactError left a key: %q", got)
+	}
+}
+
+// TestOpenAICallsWithoutDistinctIndexes: some OpenAI-compatible servers
+// (older Ollama) stream every call of a turn whole, all with index 0.
+func TestOpenAICallsWithoutDistinctIndexes(t *testing.T) {
+	chunk := func(delta string, finish string) string {
+		f := "null"
+		if finish != "" {
+			f = `"` + finish + `"`
+		}
+		return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + f + `}]}` + "\n\n"
+	}
+	body := chunk(`{"role":"assistant","tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"echo","arguments":"{\"text\":\"1\"}"}}]}`, "") +
+		chunk(`{"tool_calls":[{"index":0,"id":"b","type":"function","function":{"name":"echo","arguments":"{\"text\":\"2\"}"}}]}`, "") +
+		chunk(`{}`, "tool_calls") + "data: [DONE]\n\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	p, err := NewProvider(Config{Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := p.Complete(t.Context(), ModelRequest{Messages: []Message{{Role: RoleUser, Text: "x"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.ToolCalls) != 2 || resp.ToolCalls[0].ID != "a" || string(resp.ToolCalls[1].Args) != `{"text":"2"}` {
+		t.Errorf("calls %+v", resp.ToolCalls)
 	}
 }
