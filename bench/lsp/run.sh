@@ -60,9 +60,10 @@ for size in 1MB 10MB; do
   fi
 done
 
-# Start-up: process start to the initialize answer, a tiny document, no settling.
+# Start-up: process start to the initialize answer, a tiny document, no
+# settling and no waiting for diagnostics.
 echo "start-up" >&2
-"$drive" -lang go -size 1KB -n 1 -settle=false -runs "$STARTS" \
+"$drive" -lang go -size 1KB -n 1 -settle=false -diag-wait 0 -runs "$STARTS" \
   "${servers[@]}" "${peers[@]}" "${gopls[@]}" >"$OUT/startup.json"
 
 # Memory: 1,000 open documents of 100 KB each (the full binary's RSS).

@@ -11,7 +11,9 @@ const dir = process.argv[2];
 if (!dir) throw new Error('usage: node summarize.js DIR');
 const load = (f) => {
   const p = path.join(dir, f);
-  return fs.existsSync(p) ? JSON.parse(fs.readFileSync(p, 'utf8')) : null;
+  const text = fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : '';
+  if (text.trim() === '') return null; // not measured (or still being measured)
+  return JSON.parse(text);
 };
 const median = (v) => {
   const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
