@@ -81,6 +81,34 @@ local function apply_rebased(edit, encoding, stale, preview)
   return nil
 end
 
+-- make_parents creates the directories of new files: Neovim 0.7's
+-- CreateFile opens the file without them and fails in a new directory.
+local function make_parents(edit)
+  for _, op in ipairs(changes.operations(edit)) do
+    if op.kind == 'create' or op.kind == 'rename' then
+      local fname = vim.uri_to_fname(op.uri or op.newUri)
+      vim.fn.mkdir(vim.fn.fnamemodify(fname, ':h'), 'p')
+    end
+  end
+end
+
+-- trim_created removes, in each buffer the edit created, the empty last
+-- line that inserting text ending in a newline leaves (see
+-- changes.trim_created), so the file is saved with the server's content.
+local function trim_created(edit)
+  for _, op in ipairs(changes.operations(edit)) do
+    if op.kind == 'create' then
+      local b = changes.find_buf(vim.uri_to_fname(op.uri))
+      if b then
+        local lines = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+        if #lines > 1 and lines[#lines] == '' then
+          vim.api.nvim_buf_set_lines(b, -2, -1, false, {})
+        end
+      end
+    end
+  end
+end
+
 --- paths returns the files an edit writes (not the ones it deletes).
 function M.paths(edit)
   local out, seen = {}, {}
@@ -134,7 +162,11 @@ function M.apply(edit, encoding, save, preview)
       return { applied = false, failureReason = err }
     end
   else
+    make_parents(edit)
     ok, err = pcall(vim.lsp.util.apply_workspace_edit, M.strip_annotations(edit), encoding)
+    if ok then
+      trim_created(edit)
+    end
   end
   if not ok then
     return { applied = false, failureReason = 'applying the edit failed: ' .. tostring(err) }

@@ -70,6 +70,17 @@ function M.operations(edit)
   return ops
 end
 
+--- trim_created drops the empty last line that inserting "text\n" into a
+--- new (empty) buffer leaves: Neovim writes every line with a newline
+--- ('eol'), so that line would become a second final newline on disk and
+--- the file would not be what the server sent.
+function M.trim_created(lines)
+  if #lines > 1 and lines[#lines] == '' then
+    table.remove(lines)
+  end
+  return lines
+end
+
 local function rel(path)
   return vim.fn.fnamemodify(path, ':.')
 end
@@ -145,6 +156,9 @@ function M.preview(edit, encoding)
   end
   local all = {}
   for _, f in ipairs(files) do
+    if f.kind == 'create' then
+      M.trim_created(f.lines)
+    end
     if not (f.kind == 'delete' and f.renamed_to) then
       f.old_text, f.new_text = M.to_text(f.old), M.to_text(f.lines)
       local a = f.kind == 'create' and '/dev/null' or ('a/' .. rel(f.renamed_from or f.path))

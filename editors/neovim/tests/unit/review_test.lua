@@ -67,12 +67,30 @@ return function(H)
     }, 'utf-16'))
     H.eq('x := "😀" + z\n', pv.files[1].new_text, 'emoji line')
     H.eq('create', pv.files[2].kind, 'create kind')
-    -- Faithful to Neovim: inserting "package sub\n" into an empty buffer
-    -- leaves an empty last line, which is written as a second newline.
-    H.eq('package sub\n\n', pv.files[2].new_text, 'created text')
+    -- Inserting "package sub\n" into an empty buffer leaves an empty last
+    -- line; apply drops it, so the file is written as the server sent it.
+    H.eq('package sub\n', pv.files[2].new_text, 'created text')
     H.contains(pv.files[2].diff, '--- /dev/null', 'create header')
     local pv2 = assert(changes.preview({ changes = { [vim.uri_from_fname(path)] = { { range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 1 } }, newText = 'w' } } } }, 'utf-16'))
     H.eq('w := "😀" + y\n', pv2.files[1].new_text, 'changes map')
+  end)
+
+  H.test('apply: a created file is saved with exactly the content sent', function()
+    local dir = H.tmpdir()
+    local newpath = dir .. '/created/new.go'
+    local uri = vim.uri_from_fname(newpath)
+    local res = apply.apply({
+      documentChanges = {
+        { kind = 'create', uri = uri },
+        { textDocument = { uri = uri, version = vim.NIL }, edits = { { range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } }, newText = 'package sub\n\nvar x = 1\n' } } },
+      },
+    }, 'utf-16', true)
+    H.eq({ applied = true }, res, 'result')
+    local f = assert(io.open(newpath, 'rb'))
+    local got = f:read('*a')
+    f:close()
+    H.eq('package sub\n\nvar x = 1\n', got, 'disk content')
+    vim.cmd('silent! bwipe! ' .. vim.fn.fnameescape(newpath))
   end)
 
   H.test('apply: strips change annotations', function()
