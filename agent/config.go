@@ -28,6 +28,8 @@ type Config struct {
 	// MaxRetries is how often the SDK retries 429/5xx and connection
 	// failures, with backoff; 0 means 2, negative means never.
 	MaxRetries int `json:"maxRetries,omitempty"`
+	// Tools tune exec and web_fetch (see ToolSettings).
+	Tools ToolSettings `json:"tools,omitzero"`
 }
 
 // maxRetries returns the SDK retry count.

@@ -136,6 +136,9 @@ func readConfigFile(path string, keyAllowed bool) (Config, error) {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
 	cfg := s.Config
+	if !keyAllowed {
+		cfg.Tools = cfg.Tools.fromProject(path)
+	}
 	if s.APIKey != "" {
 		if keyAllowed {
 			cfg.APIKey = s.APIKey
@@ -176,6 +179,9 @@ func (c Config) validate() error {
 	}
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
+	}
+	if c.Tools.ExecTimeout < 0 || c.Tools.ExecMaxTimeout < 0 {
+		return fmt.Errorf("tools.execTimeout / tools.execMaxTimeout: want a positive number of seconds")
 	}
 	seen := map[string]bool{}
 	for _, cmd := range c.CustomCommands {
@@ -221,6 +227,7 @@ func Merge(base, over Config) Config {
 	if over.DisableStreaming {
 		base.DisableStreaming = true
 	}
+	base.Tools = mergeToolSettings(base.Tools, over.Tools)
 	if len(over.CustomCommands) > 0 {
 		cmds := append([]Command(nil), base.CustomCommands...)
 	next:

@@ -116,7 +116,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		ws = &reviewWorkspace{Workspace: ws, in: bufio.NewReader(stdin), out: stderr, before: p.pause}
 	}
 	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg, &tools.ToolContext{Guard: g, Workspace: ws}); err != nil {
+	if err := tools.RegisterBuiltins(reg, &tools.ToolContext{Guard: g, Workspace: ws, Options: cfg.ToolOptions()}); err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1
 	}

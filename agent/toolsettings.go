@@ -1,0 +1,66 @@
+package agent
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/catbuddy/cb-ls/tools"
+)
+
+// ToolSettings tune the tools that reach past the file API. They live in
+// the same config files and editor settings as the rest ("tools": {…}).
+type ToolSettings struct {
+	// ExecTimeout is exec's default timeout in seconds (120).
+	ExecTimeout int `json:"execTimeout,omitempty"`
+	// ExecMaxTimeout caps the timeout the model may ask for, in seconds (600).
+	ExecMaxTimeout int `json:"execMaxTimeout,omitempty"`
+	// ExecSandbox false runs exec without Landlock confinement.
+	ExecSandbox *bool `json:"execSandbox,omitempty"`
+	// WebAllow opens hosts ("host" or "host:port") that web_fetch's SSRF
+	// guard would refuse, such as a local dev server.
+	WebAllow []string `json:"webAllow,omitempty"`
+}
+
+// loosens reports whether s weakens a guard. Such settings are taken
+// only from sources the user controls (their own config file, the
+// editor's settings, flags), never from a project's committed config.
+func (s ToolSettings) loosens() bool {
+	return len(s.WebAllow) > 0 || (s.ExecSandbox != nil && !*s.ExecSandbox)
+}
+
+// fromProject drops the settings a project config may not make.
+func (s ToolSettings) fromProject(path string) ToolSettings {
+	if s.loosens() {
+		slog.Warn("ignoring tools.webAllow / tools.execSandbox=false in a project config file; set them in your user config or editor settings", "file", path)
+		s.WebAllow, s.ExecSandbox = nil, nil
+	}
+	return s
+}
+
+func mergeToolSettings(base, over ToolSettings) ToolSettings {
+	if over.ExecTimeout != 0 {
+		base.ExecTimeout = over.ExecTimeout
+	}
+	if over.ExecMaxTimeout != 0 {
+		base.ExecMaxTimeout = over.ExecMaxTimeout
+	}
+	if over.ExecSandbox != nil {
+		base.ExecSandbox = over.ExecSandbox
+	}
+	if len(over.WebAllow) > 0 {
+		base.WebAllow = append([]string(nil), over.WebAllow...)
+	}
+	return base
+}
+
+// ToolOptions returns the tools.Options these settings ask for; unset
+// fields keep the tools' defaults.
+func (c Config) ToolOptions() tools.Options {
+	var o tools.Options
+	t := c.Tools
+	o.Exec.Timeout = time.Duration(t.ExecTimeout) * time.Second
+	o.Exec.MaxTimeout = time.Duration(t.ExecMaxTimeout) * time.Second
+	o.Exec.NoSandbox = t.ExecSandbox != nil && !*t.ExecSandbox
+	o.Web.Allow = append([]string(nil), t.WebAllow...)
+	return o
+}
