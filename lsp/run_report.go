@@ -126,8 +126,8 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 	}
 }
 
-// end closes the progress, sends the final runEvent, shows the answer and
-// offers the transcript.
+// end closes the progress, shows the answer, offers the transcript and
+// sends the final runEvent.
 func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcome, err error, transcriptPath string) {
 	s, r := rep.s, rep.r
 	var tURI uri.URI
@@ -155,13 +155,15 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 		typ = protocol.MessageTypeError
 	}
 	rep.progress.End(ctx, progressMsg)
-	rep.send(ctx, ev)
 	s.showMessage(ctx, typ, shown)
 	if tURI != "" && status != "cancelled" {
 		if _, err := s.showDocument(ctx, tURI, false); err != nil && !errors.Is(err, ErrUnsupported) {
 			s.log.Debug("showDocument for the transcript failed", "run", r.id, "error", err)
 		}
 	}
+	// The end event comes last: a client that waits for it has seen
+	// everything the run sent.
+	rep.send(ctx, ev)
 	s.log.Info("run ended", "run", r.id, "command", r.command.ID, "outcome", status, "steps", out.Steps, "transcript", transcriptPath)
 }
 
