@@ -531,3 +531,21 @@ func mergeArgs(a, b map[string]any) map[string]any {
 	}
 	return out
 }
+
+// An unusable configuration is refused as the command's answer, before
+// any run starts or any request leaves.
+func TestRunUnusableProviderRefused(t *testing.T) {
+	f := newRunFixture(t, agenttest.Script{}, nil)
+	// didChangeConfiguration is handled in wire order, before the command.
+	f.ed.Notify(protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": map[string]any{"catbuddy": map[string]any{"provider": "nope"}}})
+	err := f.ed.ExecuteCommand("catbuddy.fix", []any{f.fixArgs()}, nil)
+	if err == nil || !strings.Contains(err.Error(), `unknown provider "nope"`) {
+		t.Fatalf("err = %v, want the unknown provider named", err)
+	}
+	if n := len(f.events("r1")); n != 0 {
+		t.Errorf("a refused run sent %d runEvents", n)
+	}
+	if n := len(f.model.Requests()); n != 0 {
+		t.Errorf("a refused run reached the model %d times", n)
+	}
+}
