@@ -103,7 +103,7 @@ func (o *Overlay) Open(u uri.URI, languageID string, version int32, text string)
 	if err != nil {
 		return nil, err
 	}
-	b := &Buffer{URI: u, Path: realPath(path), LanguageID: languageID, version: version, text: NewText([]byte(text))}
+	b := &Buffer{URI: u, Path: realPath(path), LanguageID: languageID, version: version, text: NewText(text)}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if old, ok := o.byURI[u]; ok {

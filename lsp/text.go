@@ -63,7 +63,7 @@ func (c *chunk) lineIndex() []int32 {
 }
 
 // NewText returns a Text holding a copy of b.
-func NewText(b []byte) *Text {
+func NewText[T string | []byte](b T) *Text {
 	t := &Text{}
 	t.chunks = appendChunks(nil, b)
 	t.size = len(b)
@@ -74,8 +74,10 @@ func NewText(b []byte) *Text {
 }
 
 // appendChunks splits b into chunks of about chunkTarget bytes, each an
-// exact-size copy, cut on rune boundaries.
-func appendChunks(dst []chunk, b []byte) []chunk {
+// exact-size copy, cut on rune boundaries. It takes a string too, so a
+// didOpen's text is copied once, into the chunks, and not first into a
+// []byte of the document's size.
+func appendChunks[T string | []byte](dst []chunk, b T) []chunk {
 	for len(b) > 0 {
 		n := min(len(b), chunkTarget)
 		if n < len(b) {
@@ -90,7 +92,7 @@ func appendChunks(dst []chunk, b []byte) []chunk {
 
 // runeCut moves n back to the start of the rune it falls in (at most 3
 // bytes); invalid UTF-8 is cut where it stands.
-func runeCut(b []byte, n int) int {
+func runeCut[T string | []byte](b T, n int) int {
 	for i := 0; i < utf8.UTFMax-1 && n > 1 && !utf8.RuneStart(b[n]); i++ {
 		n--
 	}
@@ -155,7 +157,7 @@ func (t *Text) locate(off int) (ci, inner int) {
 // 0 <= start <= end <= Len().
 func (t *Text) Replace(start, end int, s string) {
 	if len(t.chunks) == 0 {
-		t.chunks = appendChunks(nil, []byte(s))
+		t.chunks = appendChunks(nil, s)
 		t.size, t.lines = len(s), strCount(s)
 		return
 	}

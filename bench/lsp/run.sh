@@ -12,14 +12,14 @@
 #                 it is npm-installed into a temporary copy, never into the repo
 #   GOPLS         a gopls binary (e.g. /tmp/gobin/gopls from
 #                 `GOBIN=/tmp/gobin go install golang.org/x/tools/gopls@v0.23.0`); skipped if unset/missing
-#   OUT           where results go (default: artifacts/bench-lsp)
+#   OUT           where results go (default: .artifacts/bench-lsp)
 #   RUNS N        interleaved runs per server and changes per run
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 shared="$(cd "$root/.." && pwd)/shared"
 LSPDRIVE_SRC="${LSPDRIVE_SRC:-$shared/tools/lspdrive}"
 PEER_SRC="${PEER_SRC:-$shared/tools/peers/textdoc-server}"
-OUT="${OUT:-$root/artifacts/bench-lsp}"
+OUT="${OUT:-$root/.artifacts/bench-lsp}"
 if [ -n "${QUICK:-}" ]; then RUNS="${RUNS:-1}"; N="${N:-300}"; STARTS="${STARTS:-5}"; else RUNS="${RUNS:-3}"; N="${N:-2000}"; STARTS="${STARTS:-21}"; fi
 GOPLS_N="${GOPLS_N:-40}" # gopls type-checks on every change (about 1 s at 10 MB): fewer changes
 
