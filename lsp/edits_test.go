@@ -294,3 +294,41 @@ func TestFileEditNotifications(t *testing.T) {
 		t.Errorf("no window/logMessage for the edit")
 	}
 }
+
+// TestAppliedAmidTyping: the editor applies the edit merged with what the
+// user typed meanwhile (the Neovim plugin rebases a reviewed edit over the
+// typing), so the buffer never equals the expected text exactly. The edit
+// did land and must be reported as made; a stale edit skipped while the
+// user typed (Neovim's lie) still is not.
+func TestAppliedAmidTyping(t *testing.T) {
+	tree := "-- a.txt --\nfirst line of the file\nsecond line, to be fixed\nthird line stays as it is\nfourth line is where the user types\n"
+	dir := writeTree(t, tree)
+	e := newEditor(t, dir)
+	u := e.OpenFile(filepath.Join(dir, "a.txt"))
+	e.SetApplyEdit(func(e *fake.Editor, p *protocol.ApplyWorkspaceEditParams) *protocol.ApplyWorkspaceEditResult {
+		res := fake.Accept(e, p)
+		e.Replace(u, "where the user types", "where the user typed this")
+		return res
+	})
+	start := strings.Index(tree[strings.Index(tree, "\n")+1:], "to be fixed")
+	out, isErr := applyProbe(t, e, map[string]any{"path": "a.txt", "start": start, "end": start + len("to be fixed"), "text": "now fixed"})
+	if isErr {
+		t.Fatalf("a merged edit was reported as not made: %s", out)
+	}
+	want := "first line of the file\nsecond line, now fixed\nthird line stays as it is\nfourth line is where the user typed this\n"
+	if got := e.Text(u); got != want {
+		t.Errorf("buffer = %q, want %q", got, want)
+	}
+
+	// The same typing with the edit skipped: not landed.
+	e.SetApplyEdit(func(e *fake.Editor, p *protocol.ApplyWorkspaceEditParams) *protocol.ApplyWorkspaceEditResult {
+		e.Replace(u, "typed this", "typed more")
+		return &protocol.ApplyWorkspaceEditResult{Applied: true}
+	})
+	text := e.Text(u)
+	start = strings.Index(text, "stays as it is")
+	out, isErr = applyProbe(t, e, map[string]any{"path": "a.txt", "start": start, "end": start + len("stays"), "text": "changes"})
+	if !isErr || !strings.Contains(out, "did not change") {
+		t.Errorf("a skipped edit amid typing was accepted: %q (error=%v)", out, isErr)
+	}
+}

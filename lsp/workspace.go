@@ -173,6 +173,33 @@ func textEdit(r protocol.Range, text string, annotate bool) protocol.TextDocumen
 	return &te
 }
 
+// landContext is how much of the text around each edit must be found
+// with it for landedAmid to count the edit as made.
+const landContext = 24
+
+// landedAmid reports whether every edit of c is in content together with
+// landContext bytes of the text around it in c.After, although content
+// as a whole is not c.After: the editor merged the edit with what the
+// user typed meanwhile (the Neovim plugin rebases a reviewed edit over
+// the typing). A skipped edit leaves the old text between that context,
+// so it is not mistaken for a landed one.
+func landedAmid(content []byte, c tools.Change) bool {
+	if len(c.Edits) == 0 || c.Create {
+		return false
+	}
+	shift := 0
+	for _, e := range c.Edits {
+		start := e.Start + shift // where the new text starts in c.After
+		end := start + len(e.NewText)
+		shift += len(e.NewText) - (e.End - e.Start)
+		lo, hi := max(0, start-landContext), min(len(c.After), end+landContext)
+		if lo >= hi || hi > len(c.After) || !bytes.Contains(content, c.After[lo:hi]) {
+			return false
+		}
+	}
+	return true
+}
+
 // diskPoll is how often confirm looks at the disk for a file the editor
 // did not open; buffer changes wake it at once.
 const diskPoll = 25 * time.Millisecond
@@ -196,6 +223,11 @@ func (w *Workspace) confirm(ctx context.Context, c tools.Change) (tools.Document
 					return bufferDocument(snap), nil
 				}
 				continue // changed again between the two looks
+			}
+			if int64(b.Version()) != c.Base.Stamp.Version {
+				if snap := b.Snapshot(); landedAmid(snap.Content, c) {
+					return bufferDocument(snap), nil
+				}
 			}
 		} else if doc, err := w.disk.Read(ctx, c.Path); err == nil && bytes.Equal(doc.Content, c.After) {
 			return doc, nil
