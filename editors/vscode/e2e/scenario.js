@@ -181,9 +181,20 @@ const tests = [
       const file = path.join(ws, 'mul.go');
       const before = fs.readFileSync(file, 'utf8');
       await openAt(ctx, 'mul.go', 5, 'return a + b');
-      await page.keyboard.press('Control+.');
       // The menu opens with its first action focused (a pointer block covers it against stray clicks).
-      await page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Agent: Fix this' }).first().waitFor({ timeout: 20000 });
+      // VS Code answers "No code actions available" when its request races the cursor move that
+      // openAt just made (seen once in CI; cb-ls always offers the action): ask again, at most 3 times.
+      const row = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Agent: Fix this' }).first();
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('Control+.');
+        try {
+          await row.waitFor({ timeout: attempt < 3 ? 7000 : 20000 });
+          break;
+        } catch (err) {
+          if (attempt >= 3) throw err;
+          await page.keyboard.press('Escape');
+        }
+      }
       await page.keyboard.press('Enter');
       const { panel, boxes } = await fixAndWaitForPreview(ctx, false);
       await boxes.first().click();
