@@ -2,9 +2,7 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"slices"
@@ -56,19 +54,12 @@ func (tc *ToolContext) glob(ctx context.Context, in globInput) (Result, error) {
 		limit = globDefaultLimit
 	}
 	arg := in.Path
+	p, st, fail := tc.resolveSearchPath("glob", arg)
+	if fail != nil {
+		return *fail, nil
+	}
 	if arg == "" {
 		arg = "."
-	}
-	p, err := tc.Resolve(arg)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
-	st, err := statPath(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Errorf("path %q does not exist", arg), nil
-	}
-	if err != nil {
-		return Errorf("glob %s: %v", arg, err), nil
 	}
 	if !st.IsDir() {
 		return Errorf("path %q is a file, not a directory; glob searches directories", arg), nil

@@ -113,19 +113,12 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 		return Errorf("%v", err), nil
 	}
 	arg := in.Path
+	p, st, fail := tc.resolveSearchPath("grep", arg)
+	if fail != nil {
+		return *fail, nil
+	}
 	if arg == "" {
 		arg = "."
-	}
-	p, err := tc.Resolve(arg)
-	if err != nil {
-		return Errorf("%v", err), nil
-	}
-	st, err := statPath(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Errorf("path %q does not exist", arg), nil
-	}
-	if err != nil {
-		return Errorf("grep %s: %v", arg, err), nil
 	}
 	disp := displayer(tc.WorkRoot(), p)
 	col := newGrepCollector(q)
@@ -230,6 +223,30 @@ func readForGrep(dir *os.Root, name string, buf *[]byte) ([]byte, skipReason) {
 		}
 	}
 	return b[:n], skipNone
+}
+
+// resolveSearchPath admits arg (default: the work root) through the guard
+// and stats it, for the tools that search below a path. A non-nil Result
+// is the error answer for the model.
+func (tc *ToolContext) resolveSearchPath(tool, arg string) (guard.Path, fs.FileInfo, *Result) {
+	if arg == "" {
+		arg = "."
+	}
+	p, err := tc.Resolve(arg)
+	if err != nil {
+		r := Errorf("%v", err)
+		return p, nil, &r
+	}
+	st, err := statPath(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		r := Errorf("path %q does not exist", arg)
+		return p, nil, &r
+	}
+	if err != nil {
+		r := Errorf("%s %s: %v", tool, arg, err)
+		return p, nil, &r
+	}
+	return p, st, nil
 }
 
 // statPath stats an admitted path through its root without following a
