@@ -21,16 +21,4 @@ vim.cmd('runtime plugin/catbuddy.lua')
 vim.notify = function(msg, level)
   H.out(string.format('  [notify %s] %s', tostring(level), (tostring(msg):gsub('\n', '\n    '))))
 end
-local files = vim.fn.glob(here .. '/e2e/*_test.lua', false, true)
-table.sort(files)
-for _, f in ipairs(files) do
-  local ok, suite = pcall(dofile, f)
-  if not ok then
-    H.test(vim.fn.fnamemodify(f, ':t'), function()
-      error(suite)
-    end)
-  else
-    suite(H)
-  end
-end
-H.finish()
+H.run_dir(here .. '/e2e')

@@ -87,4 +87,22 @@ function H.finish()
   end
 end
 
+--- run_dir runs every *_test.lua in dir (sorted) and finishes: a file
+--- that fails to load counts as a failed test named after it.
+function H.run_dir(dir)
+  local files = vim.fn.glob(dir .. '/*_test.lua', false, true)
+  table.sort(files)
+  for _, f in ipairs(files) do
+    local ok, suite = pcall(dofile, f)
+    if not ok then
+      H.test(vim.fn.fnamemodify(f, ':t'), function()
+        error(suite)
+      end)
+    else
+      suite(H)
+    end
+  end
+  H.finish()
+end
+
 return H

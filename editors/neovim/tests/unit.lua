@@ -10,16 +10,4 @@ vim.o.shortmess = vim.o.shortmess .. 'F'
 local H = require('harness')
 H.suite = 'unit'
 vim.cmd('runtime plugin/catbuddy.lua')
-local files = vim.fn.glob(here .. '/unit/*_test.lua', false, true)
-table.sort(files)
-for _, f in ipairs(files) do
-  local ok, suite = pcall(dofile, f)
-  if not ok then
-    H.test(vim.fn.fnamemodify(f, ':t'), function()
-      error(suite)
-    end)
-  else
-    suite(H)
-  end
-end
-H.finish()
+H.run_dir(here .. '/unit')
