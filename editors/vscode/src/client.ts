@@ -11,6 +11,8 @@
 //    catbuddy.transcript…) is still registered by the client as usual.
 // 2. Progress. The built-in progress feature is replaced by
 //    NotificationProgressFeature (a notification with Cancel).
+// 3. Questions. window/showMessageRequest is a modal dialog, not a toast
+//    (messageRequest.ts).
 
 import * as vscode from 'vscode';
 import {
@@ -26,6 +28,7 @@ import {
 } from 'vscode-languageclient/node';
 import { ServerConfig } from './config';
 import { NotificationProgressFeature } from './progress';
+import { registerMessageRequest } from './messageRequest';
 import { handleApplyEdit } from './review';
 
 /** CatbuddyClient is a LanguageClient whose server progress shows as a cancellable notification. */
@@ -122,5 +125,6 @@ export function createClient(p: ClientParams): CatbuddyClient {
   };
   const client = new CatbuddyClient('catbuddy', 'cb-ls', server, options);
   skipOwnCommands(client, p.ownCommands);
+  registerMessageRequest({ onRequest: (method, handler) => client.onRequest(method, handler) }, vscode.window, p.log);
   return client;
 }

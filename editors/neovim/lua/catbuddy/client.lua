@@ -108,6 +108,7 @@ local function handlers()
   local default_show_document = vim.lsp.handlers['window/showDocument']
   return {
     ['workspace/applyEdit'] = review.handler(get_cfg),
+    ['window/showMessageRequest'] = require('catbuddy.ask').handler,
     ['workspace/configuration'] = function(_, params)
       local out = {}
       for i, item in ipairs(params and params.items or {}) do

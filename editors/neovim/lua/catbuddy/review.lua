@@ -27,8 +27,9 @@ end
 -- wait_for calls register(done) and returns the boolean passed to done.
 -- Inside a coroutine (Neovim 0.10+ runs server-request handlers in one) it
 -- yields, so the editor stays usable while the user reads the diff; on the
--- main thread it waits with vim.wait, which runs timers and callbacks.
-local function wait_for(register)
+-- main thread it waits with vim.wait (up to timeout_ms, default
+-- M.timeout_ms), which runs timers and callbacks.
+local function wait_for(register, timeout_ms)
   local result, co, yielded
   if compat.can_yield() then
     co = coroutine.running()
@@ -57,13 +58,16 @@ local function wait_for(register)
       yielded = true
       coroutine.yield()
     else
-      vim.wait(M.timeout_ms, function()
+      vim.wait(timeout_ms or M.timeout_ms, function()
         return result ~= nil
       end, 20)
     end
   end
   return result == true
 end
+
+--- wait_for is also how catbuddy.ask waits for an answer.
+M.wait_for = wait_for
 
 -- take_turn waits until no other review is open (coroutines only).
 local function take_turn()
