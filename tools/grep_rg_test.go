@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // TestGrepMatchesRipgrep generates a tree (nested .gitignore files with
@@ -18,10 +20,7 @@ import (
 // final newline, symlinks) and checks that grep reports exactly the
 // lines ripgrep reports, for literal and regexp patterns.
 func TestGrepMatchesRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Fatal("ripgrep (rg) is needed to check grep's matches: apt-get install -y ripgrep")
-	}
+	rg := testenv.NeedsTool(t, "rg", "comparing grep's matches with ripgrep's", "apt-get install ripgrep")
 	e := newSearchEnv(t, "")
 	genTree(t, e.dir, rand.New(rand.NewPCG(7, 11)))
 	cases := []struct {
