@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Neovim plugin tests: Lua unit tests and end-to-end tests (real cb-ls, a
 # scripted model server) in real headless Neovim, on Debian's 0.7.2 and on
-# 0.10.x from ../shared/tools/get-nvim.sh. Installs what it needs, once.
+# 0.10.x from Debian trixie (scripts/get-nvim.sh). Installs what it needs, once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -16,18 +16,15 @@ if ! command -v nvim >/dev/null || ! nvim --version | head -1 | grep -q 'v0\.7\.
 fi
 nvims=("$(command -v nvim)")
 
-# Neovim 0.10.x from Debian trixie, unpacked under .cache (not installed).
-shared="$(git rev-parse --show-toplevel 2>/dev/null || echo "$repo")/../shared"
-if [ ! -x "$cache/nvim-0.10/nvim" ]; then
-  if [ -x "$shared/tools/get-nvim.sh" ] || [ -f "$shared/tools/get-nvim.sh" ]; then
-    rm -rf "$cache/nvim-0.10"
-    sh "$shared/tools/get-nvim.sh" trixie "$cache/nvim-0.10" >/dev/null
-  else
-    echo "test-neovim: $shared/tools/get-nvim.sh not found: cannot get Neovim 0.10" >&2
-    exit 1
-  fi
+# Neovim 0.10.x from Debian trixie, unpacked into the test cache (not
+# installed). NVIM_010 names another 0.10 binary.
+. scripts/test-cache.sh
+nvim010=${NVIM_010:-$test_cache/nvim-0.10/nvim}
+if [ ! -x "$nvim010" ]; then
+  echo "test-neovim: fetching Neovim 0.10 into $test_cache/nvim-0.10"
+  cached nvim-0.10 sh -c '[ -x "$1/nvim" ] || bash scripts/get-nvim.sh "$1" trixie >/dev/null' _ "$test_cache/nvim-0.10"
 fi
-nvims+=("$cache/nvim-0.10/nvim")
+nvims+=("$nvim010")
 
 # The server and the scripted model server.
 go build -o "$cache/bin/cb-ls" ./cmd/cb-ls

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # test-vscode.sh — the VS Code extension's tests: typecheck, unit tests
 # (node:test), packaging (.vsix), and the end-to-end test in a real VS Code
-# (code-server + Chromium from ../shared/tools/vscode-e2e, installed on first
-# use into .cache/vscode-e2e: ~5 min once, then ~1 min a run).
-#   SKIP_E2E=1  unit tests only      E2E_DIR=…  use another code-server install
+# (code-server + Chromium, installed by scripts/setup-vscode-e2e.sh on first
+# use into the test cache outside the clone: ~5 min once, then ~1 min a run).
+#   SKIP_E2E=1  unit tests only      E2E_DIR=…  use another such install
 # Artifacts (screenshots, cb-ls and code-server logs): .artifacts/vscode/.
 set -euo pipefail
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || (cd "$(dirname "$0")/.." && pwd))
-SHARED=${SHARED:-$ROOT/../shared}
 EXT=$ROOT/editors/vscode
-E2E_DIR=${E2E_DIR:-$ROOT/.cache/vscode-e2e}
+. "$ROOT/scripts/test-cache.sh"
+own_e2e=$test_cache/vscode-e2e
+E2E_DIR=${E2E_DIR:-$own_e2e}
 ART=$ROOT/.artifacts/vscode
 mkdir -p "$ART"
 
@@ -34,8 +35,12 @@ if [ "${SKIP_E2E:-}" = 1 ]; then
   exit 0
 fi
 if [ ! -x "$E2E_DIR/cs/node_modules/.bin/code-server" ] || [ ! -d "$E2E_DIR/tools/node_modules/playwright-core" ] || ! command -v chromium >/dev/null; then
+  if [ "$E2E_DIR" != "$own_e2e" ]; then
+    echo "test-vscode: E2E_DIR=$E2E_DIR lacks code-server, playwright-core or chromium (scripts/setup-vscode-e2e.sh installs them)" >&2
+    exit 1
+  fi
   echo "installing code-server + Chromium into $E2E_DIR (once per machine, ~5 min)"
-  bash "$SHARED/tools/vscode-e2e/setup.sh" "$E2E_DIR"
+  cached vscode-e2e bash "$ROOT/scripts/setup-vscode-e2e.sh" "$E2E_DIR"
 fi
 
 BIN=$(mktemp -d)

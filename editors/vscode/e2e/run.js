@@ -6,7 +6,7 @@
 // checkbox and its Apply / Discard buttons.
 //
 // Environment (scripts/test-vscode.sh sets all of it):
-//   E2E_DIR      the install from ../shared/tools/vscode-e2e/setup.sh
+//   E2E_DIR      the install from scripts/setup-vscode-e2e.sh
 //   CBLS         the cb-ls binary          SCRIPTMODEL  the scriptmodel binary
 //   VSIX         the packaged extension    ART          artifacts directory (screenshots, logs)
 //   DOCS_SHOT    optional: also copy the Refactor Preview screenshot here
