@@ -47,9 +47,10 @@ func (g *CommandGuard) check(src, cwd string, depth int) error {
 	if depth > maxDepth {
 		return refuse(src, "nests shells or eval too deeply to inspect")
 	}
-	// A nested script may hold parts only known at run time; a neutral
-	// word keeps it parsable and cannot hide a rule's target.
-	src = strings.ReplaceAll(src, dynamic, "DYNAMIC")
+	// A nested script may hold parts only known at run time; a variable
+	// keeps it parsable, cannot hide a rule's target, and is refused
+	// where it would name the command.
+	src = strings.ReplaceAll(src, dynamic, "$CB_DYNAMIC")
 	if strings.ContainsRune(src, 0) {
 		return refuse(src, "contains a NUL byte")
 	}
@@ -58,6 +59,10 @@ func (g *CommandGuard) check(src, cwd string, depth int) error {
 		return refuse(src, fmt.Sprintf("cannot be parsed, so it cannot be checked: %v", err))
 	}
 	var found error
+	// The walk meets nodes in source order, so a `cd` is seen before the
+	// commands after it: `cd .. && rm -rf ws` is judged where it lands.
+	// A cd inside a subshell is followed too, which can only make the
+	// guard stricter.
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if found != nil {
 			return false
@@ -75,6 +80,9 @@ func (g *CommandGuard) check(src, cwd string, depth int) error {
 			found = g.checkRedirect(n, cwd)
 		case *syntax.CallExpr:
 			found = g.checkCall(n, cwd, depth)
+			if found == nil {
+				cwd = g.followCd(n, cwd)
+			}
 		}
 		return found == nil
 	})
@@ -128,25 +136,88 @@ func (g *CommandGuard) checkPipeline(b *syntax.BinaryCmd, cwd string, depth int)
 	}
 	flatten(b.X)
 	flatten(b.Y)
-	downloaded, echoed := "", ""
-	for _, s := range stages {
-		n := stmtCommandName(s)
+	downloaded := ""
+	echoed, afterEcho := "", false
+	for i, s := range stages {
+		args := stmtArgs(s)
+		n := ""
+		if len(args) > 0 {
+			n = commandName(args[0])
+		}
 		switch {
 		case downloaders[n]:
 			downloaded = n
-		case n == "echo" || n == "printf":
-			if c, ok := s.Cmd.(*syntax.CallExpr); ok {
-				echoed = strings.Join(operands(unwrap(words(c.Args))[1:]), " ")
-			}
 		case downloaded != "" && interpreters[n]:
 			return refuse(downloaded+" … | "+n, "pipes a download into an interpreter; download to a file and inspect it first")
-		case echoed != "" && shells[n]:
+		case i > 0 && len(args) > 0 && readsProgram(n, args[1:]):
+			// Only text written right here (echo 'ls' | sh) can be judged;
+			// anything else (a decoder, a file, a command's output) is a
+			// script known only at run time.
+			if !afterEcho {
+				return refuse(strings.Join(args, " "), "runs data piped into it as a program, known only at run time, so it cannot be checked; run the commands directly")
+			}
 			if err := g.check(echoed, cwd, depth+1); err != nil {
 				return err
 			}
+		case i > 0 && afterEcho && isXargs(s):
+			// echo ~ | xargs rm -rf is rm -rf ~.
+			if err := g.check(xargsLine(args, echoed), cwd, depth+1); err != nil {
+				return err
+			}
+		}
+		afterEcho = n == "echo" || n == "printf"
+		if afterEcho {
+			echoed = strings.Join(operands(args[1:]), " ")
 		}
 	}
 	return nil
+}
+
+// stmtArgs returns the words of the command a statement really runs,
+// after wrappers, or nil when it is not a simple command.
+func stmtArgs(s *syntax.Stmt) []string {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil
+	}
+	return unwrap(words(c.Args))
+}
+
+// isXargs reports whether a statement runs its command through xargs.
+func isXargs(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	for _, w := range words(c.Args) {
+		switch commandName(w) {
+		case "xargs":
+			return true
+		case "env", "nice", "nohup", "timeout", "command", "time", "stdbuf":
+			continue
+		}
+		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+			return false
+		}
+	}
+	return false
+}
+
+// xargsLine is the command xargs would run with the echoed words
+// appended, quoted for re-parsing.
+func xargsLine(args []string, echoed string) string {
+	var b strings.Builder
+	for _, a := range append(append([]string(nil), args...), strings.Fields(echoed)...) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			q = "$CB_DYNAMIC"
+		}
+		b.WriteString(q)
+	}
+	return b.String()
 }
 
 // stmtCommandName returns the effective command a statement runs, after

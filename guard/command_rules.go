@@ -45,9 +45,15 @@ func (g *CommandGuard) checkCall(c *syntax.CallExpr, cwd string, depth int) erro
 	if len(args) == 0 {
 		return nil
 	}
+	if runtimeName(args[0]) {
+		return refuse(strings.ReplaceAll(strings.Join(args, " "), dynamic, "$(…)"), "takes its command name from $(…), backticks or a variable, known only at run time, so it cannot be checked; write the command itself")
+	}
 	name := commandName(args[0])
 	rest := args[1:]
 	line := strings.Join(args, " ")
+	if interpreters[name] && substDownloads(c.Args) {
+		return refuse(line, "runs a download through an interpreter; download to a file and inspect it first")
+	}
 	switch {
 	case privileged[name]:
 		return refuse(line, "escalates privileges; cb-ls never runs commands as another user")
@@ -104,9 +110,6 @@ func (g *CommandGuard) checkCall(c *syntax.CallExpr, cwd string, depth int) erro
 				}
 			}
 		}
-	}
-	if interpreters[name] && substDownloads(c.Args) {
-		return refuse(line, "runs a download through an interpreter; download to a file and inspect it first")
 	}
 	for _, a := range rest {
 		for _, cand := range pathCandidates(a) {
@@ -345,11 +348,17 @@ func hasAny(args []string, names ...string) bool {
 	return false
 }
 
-// checkStmtStdin refuses a shell fed a script on stdin by a here-doc or
-// here-string, judging the script like `sh -c`.
+// checkStmtStdin judges what a statement feeds a program reader on
+// stdin: a here-doc or here-string is judged like `sh -c` (and may not
+// hold parts known only at run time); a file redirected into one is
+// refused, since its content is only known when it runs.
 func (g *CommandGuard) checkStmtStdin(s *syntax.Stmt, cwd string, depth int) error {
-	name := stmtCommandName(s)
-	if !shells[name] {
+	args := stmtArgs(s)
+	if len(args) == 0 {
+		return nil
+	}
+	name := commandName(args[0])
+	if !readsProgram(name, args[1:]) {
 		return nil
 	}
 	for _, r := range s.Redirs {
@@ -359,11 +368,22 @@ func (g *CommandGuard) checkStmtStdin(s *syntax.Stmt, cwd string, depth int) err
 			body = r.Hdoc
 		case syntax.WordHdoc:
 			body = r.Word
+		case syntax.RdrIn, syntax.RdrInOut:
+			if r.N == nil || r.N.Value == "0" {
+				return refuse(name+" < "+wordText(r.Word), "runs a file redirected into it as a program, known only at run time, so it cannot be checked; run the commands directly")
+			}
 		}
 		if body == nil {
 			continue
 		}
-		if err := g.check(wordText(body), cwd, depth+1); err != nil {
+		text := wordText(body)
+		if strings.Contains(text, dynamic) {
+			return refuse(name+" <<…", "runs a script built at run time ($(…), backticks), so it cannot be checked")
+		}
+		if !shells[name] {
+			continue
+		}
+		if err := g.check(text, cwd, depth+1); err != nil {
 			return fmt.Errorf("here-document for %s: %w", name, err)
 		}
 	}
