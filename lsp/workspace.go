@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -46,46 +47,80 @@ func bufferDocument(s Snapshot) tools.Document {
 	}
 }
 
-// annotationID labels every change cb-ls sends.
-const annotationID = "cb-ls.agent-edit"
-
 // errNotLanded is wrapped when the editor said applied:true but the edit
 // never showed up (Neovim does that for a stale edit).
 var errNotLanded = errors.New("the editor reported the edit as applied but the buffer did not change")
 
 // Apply implements tools.Workspace: it checks that the document still
 // holds c.Base, sends the change as a workspace/applyEdit pinned to the
-// buffer's version, and waits until the buffer (or, for a closed file,
-// an opened buffer or the disk) holds c.After.
+// buffer's version, one annotated edit per hunk, and waits until the
+// buffer (or, for a closed file, an opened buffer or the disk) shows
+// which hunks landed.
 func (w *Workspace) Apply(ctx context.Context, c tools.Change) (tools.Document, error) {
-	if err := ctx.Err(); err != nil {
-		return tools.Document{}, err
-	}
-	s := w.server
-	target, version, err := w.pin(ctx, c)
+	docs, err := w.ApplyAll(ctx, []tools.Change{c})
 	if err != nil {
 		return tools.Document{}, err
 	}
-	edit := w.buildEdit(c, target, version)
-	label := c.Label
-	if label == "" {
-		label = "cb-ls: " + c.Path.Rel
+	return docs[0], nil
+}
+
+// ApplyAll implements tools.MultiApplier: every change is checked
+// against the editor's buffers (or the disk) first, then all of them go
+// to the editor as ONE workspace/applyEdit, so the user reviews a
+// multi-file change once.
+func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	s := w.server
+	targets := make([]pinned, len(cs))
+	for i, c := range cs {
+		u, v, err := w.pin(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		targets[i] = pinned{uri: u, version: v}
+	}
+	edit := w.buildEdit(cs, targets)
+	label := cs[0].Label
+	if len(cs) > 1 || label == "" {
+		label = "cb-ls: " + changedNames(cs)
 	}
 	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit})
+	names := changedNames(cs)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return tools.Document{}, ctx.Err()
+		return nil, ctx.Err()
 	case err != nil:
 		// Emacs eglot answers a refusal with a JSON-RPC error.
-		return tools.Document{}, fmt.Errorf("%w: the editor refused the edit to %s: %v", tools.ErrRejected, c.Path.Rel, err)
+		return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v", tools.ErrRejected, names, err)
 	case res == nil || !res.Applied:
 		reason := "rejected by the user or editor"
 		if res != nil && res.FailureReason != nil && *res.FailureReason != "" {
 			reason = *res.FailureReason
 		}
-		return tools.Document{}, fmt.Errorf("%w: %s: %s", tools.ErrRejected, c.Path.Rel, reason)
+		return nil, fmt.Errorf("%w: %s: %s", tools.ErrRejected, names, reason)
 	}
-	return w.confirm(ctx, c)
+	return w.confirm(ctx, cs)
+}
+
+// changedNames lists the files of cs for messages.
+func changedNames(cs []tools.Change) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Path.Rel
+	}
+	return strings.Join(names, ", ")
+}
+
+// pinned is where one change goes: the URI and the buffer version (nil
+// for a file that is not open).
+type pinned struct {
+	uri     uri.URI
+	version *int32
 }
 
 // pin checks c.Base against the current document and returns the URI to
@@ -94,6 +129,9 @@ func (w *Workspace) pin(ctx context.Context, c tools.Change) (uri.URI, *int32, e
 	if b, ok := w.server.overlay.ByPath(c.Path.Abs); ok {
 		if !b.InSync() {
 			return "", nil, fmt.Errorf("%w: %s: %w", tools.ErrRejected, c.Path.Rel, ErrDesynced)
+		}
+		if c.Create {
+			return "", nil, fmt.Errorf("%w: %s was created by someone else meanwhile", tools.ErrRejected, c.Path.Rel)
 		}
 		same, v := b.Matches(c.Base.Content)
 		if !same {
@@ -114,131 +152,101 @@ func (w *Workspace) pin(ctx context.Context, c tools.Change) (uri.URI, *int32, e
 	return uri.File(c.Path.Abs), nil, nil
 }
 
-// buildEdit turns c into documentChanges: a CreateFile for a new file
-// that is not open, then one TextDocumentEdit pinned to version. Edits
-// carry a change annotation (needsConfirmation) when the client supports
-// them, and then the annotations map is always sent too.
-func (w *Workspace) buildEdit(c tools.Change, target uri.URI, version *int32) protocol.WorkspaceEdit {
-	s := w.server
-	enc := s.PositionEncoding()
-	annotate := s.supportsAnnotations()
-	var changes []protocol.DocumentChange
-	if c.Create && version == nil {
-		cf := &protocol.CreateFile{Kind: "create", URI: target}
-		cf.ResourceOperation.Kind = "create"
-		if annotate {
-			cf.ResourceOperation.AnnotationID = annotationID
-		}
-		changes = append(changes, cf)
-	}
-	var edits []protocol.TextDocumentEditElement
-	if c.Create {
-		if len(c.After) > 0 {
-			edits = append(edits, textEdit(protocol.Range{}, string(c.After), annotate))
-		}
-	} else {
-		for _, e := range c.Edits {
-			edits = append(edits, textEdit(RangeOf(c.Base.Content, e.Start, e.End, enc), e.NewText, annotate))
-		}
-	}
-	if len(edits) > 0 {
-		changes = append(changes, &protocol.TextDocumentEdit{
-			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
-				TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: target},
-				Version:                version,
-			},
-			Edits: edits,
-		})
-	}
-	edit := protocol.WorkspaceEdit{DocumentChanges: changes}
-	if annotate {
-		yes := true
-		desc := "Proposed by the cb-ls agent"
-		label := c.Label
-		if label == "" {
-			label = "Agent edit: " + c.Path.Rel
-		}
-		edit.ChangeAnnotations = map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation{
-			annotationID: {Label: label, NeedsConfirmation: &yes, Description: &desc},
-		}
-	}
-	return edit
-}
-
-func textEdit(r protocol.Range, text string, annotate bool) protocol.TextDocumentEditElement {
-	te := protocol.TextEdit{Range: r, NewText: text}
-	if annotate {
-		return &protocol.AnnotatedTextEdit{TextEdit: te, AnnotationID: annotationID}
-	}
-	return &te
-}
-
-// landContext is how much of the text around each edit must be found
-// with it for landedAmid to count the edit as made.
-const landContext = 24
-
-// landedAmid reports whether every edit of c is in content together with
-// landContext bytes of the text around it in c.After, although content
-// as a whole is not c.After: the editor merged the edit with what the
-// user typed meanwhile (the Neovim plugin rebases a reviewed edit over
-// the typing). A skipped edit leaves the old text between that context,
-// so it is not mistaken for a landed one.
-func landedAmid(content []byte, c tools.Change) bool {
-	if len(c.Edits) == 0 || c.Create {
-		return false
-	}
-	shift := 0
-	for _, e := range c.Edits {
-		start := e.Start + shift // where the new text starts in c.After
-		end := start + len(e.NewText)
-		shift += len(e.NewText) - (e.End - e.Start)
-		lo, hi := max(0, start-landContext), min(len(c.After), end+landContext)
-		if lo >= hi || hi > len(c.After) || !bytes.Contains(content, c.After[lo:hi]) {
-			return false
-		}
-	}
-	return true
-}
-
 // diskPoll is how often confirm looks at the disk for a file the editor
 // did not open; buffer changes wake it at once.
 const diskPoll = 25 * time.Millisecond
 
-// confirm waits, up to the grace period, until the edit is visible: the
-// buffer holds c.After, or for a file that is not open, the disk does.
+// confirm waits, up to the grace period, until every change shows in
+// the editor: its buffer (or, for a file that is not open, the disk)
+// holds c.After, or holds some of its hunks and not the others (the
+// user accepted hunk by hunk), or the file is gone for a delete.
 // applied:true alone is not proof (Neovim reports a skipped stale edit
-// as applied).
-func (w *Workspace) confirm(ctx context.Context, c tools.Change) (tools.Document, error) {
+// as applied). A change still not seen when the grace period ends was
+// rejected entirely; if that is every change, the result is an error.
+func (w *Workspace) confirm(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
 	s := w.server
 	grace := time.NewTimer(s.opts.EditGrace)
 	defer grace.Stop()
 	poll := time.NewTicker(diskPoll)
 	defer poll.Stop()
+	docs := make([]tools.Document, len(cs))
+	seen := make([]bool, len(cs))
+	left := len(cs)
 	for {
 		changed := s.overlay.Changed()
-		if b, ok := s.overlay.ByPath(c.Path.Abs); ok {
-			if same, _ := b.Matches(c.After); same {
-				snap := b.Snapshot()
-				if bytes.Equal(snap.Content, c.After) {
-					return bufferDocument(snap), nil
-				}
-				continue // changed again between the two looks
+		for i, c := range cs {
+			if seen[i] {
+				continue
 			}
-			if int64(b.Version()) != c.Base.Stamp.Version {
-				if snap := b.Snapshot(); landedAmid(snap.Content, c) {
-					return bufferDocument(snap), nil
-				}
+			if doc, ok := w.landed(ctx, c); ok {
+				docs[i], seen[i] = doc, true
+				left--
 			}
-		} else if doc, err := w.disk.Read(ctx, c.Path); err == nil && bytes.Equal(doc.Content, c.After) {
-			return doc, nil
+		}
+		if left == 0 {
+			return docs, nil
 		}
 		select {
 		case <-changed:
 		case <-poll.C:
 		case <-grace.C:
-			return tools.Document{}, fmt.Errorf("%w: %s: %w", tools.ErrRejected, c.Path.Rel, errNotLanded)
+			if left == len(cs) {
+				return nil, fmt.Errorf("%w: %s: %w", tools.ErrRejected, changedNames(cs), errNotLanded)
+			}
+			for i, c := range cs {
+				if !seen[i] {
+					docs[i] = c.Base
+					docs[i].Rejected = allHunks(c)
+				}
+			}
+			return docs, nil
 		case <-ctx.Done():
-			return tools.Document{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
+}
+
+// landed looks once at the file of c and reports whether the editor has
+// made c, entirely or hunk by hunk, and the document as it now is.
+func (w *Workspace) landed(ctx context.Context, c tools.Change) (tools.Document, bool) {
+	s := w.server
+	b, open := s.overlay.ByPath(c.Path.Abs)
+	if c.Delete {
+		_, err := w.disk.Read(ctx, c.Path)
+		return tools.Document{}, !open && errors.Is(err, fs.ErrNotExist)
+	}
+	if !open {
+		doc, err := w.disk.Read(ctx, c.Path)
+		return doc, err == nil && bytes.Equal(doc.Content, c.After)
+	}
+	if same, _ := b.Matches(c.After); same {
+		snap := b.Snapshot()
+		return bufferDocument(snap), bytes.Equal(snap.Content, c.After) // else it changed again between the two looks
+	}
+	if c.Create || int64(b.Version()) == c.Base.Stamp.Version {
+		return tools.Document{}, false
+	}
+	// The buffer moved on without becoming c.After: the user left some
+	// hunks out, or the editor merged the edit with the user's typing
+	// (the Neovim plugin rebases a reviewed edit over it).
+	snap := b.Snapshot()
+	hunks, _ := tools.LandedHunks(c.Base.Content, c.Edits, c.After, snap.Content)
+	doc := bufferDocument(snap)
+	for i, ok := range hunks {
+		if !ok {
+			doc.Rejected = append(doc.Rejected, i)
+		}
+	}
+	// No hunk at all: not yet (a buffer the editor opened to apply the
+	// edit shows its old text first) or not at all (the grace decides).
+	return doc, len(doc.Rejected) < len(c.Edits)
+}
+
+// allHunks returns the indices of every edit of c.
+func allHunks(c tools.Change) []int {
+	out := make([]int, max(1, len(c.Edits)))
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

@@ -49,19 +49,33 @@ func (tc *ToolContext) commit(ctx context.Context, tool string, c Change, warnin
 		content = c.After
 	}
 	tc.FileStates(ctx).RecordWrite(c.Path.Abs, doc.Stamp, content)
+	partial := ""
+	if len(doc.Rejected) > 0 {
+		// The user kept some hunks and not others: report exactly that,
+		// with the diff of what is really in the file now.
+		partial = partialMessage(c, doc.Rejected)
+		c.Edits = landedEdits(c.Edits, doc.Rejected)
+		d = diffEdits(c.Path.Rel, c.Create, c.Base.Content, c.Edits)
+		ev.Added, ev.Removed = d.Added, d.Removed
+	}
 	ev.Phase = EditDone
 	tc.notify(ctx, ev)
 
-	verb := "Edited"
-	if c.Create {
-		verb = "Created"
-	}
 	var b strings.Builder
 	if warning != "" {
 		b.WriteString(warning)
 		b.WriteString("\n\n")
 	}
-	fmt.Fprintf(&b, "%s %s (+%d -%d)\n", verb, c.Path.Rel, d.Added, d.Removed)
+	if partial != "" {
+		b.WriteString(partial)
+		b.WriteString("\n")
+	} else {
+		verb := "Edited"
+		if c.Create {
+			verb = "Created"
+		}
+		fmt.Fprintf(&b, "%s %s (+%d -%d)\n", verb, c.Path.Rel, d.Added, d.Removed)
+	}
 	b.WriteString(d.Unified)
 	return Result{
 		Output: strings.TrimRight(b.String(), "\n"),

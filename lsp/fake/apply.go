@@ -54,6 +54,45 @@ func Delay(release <-chan struct{}, then ApplyHandler) ApplyHandler {
 	}
 }
 
+// AcceptHunks applies only the annotated edits and file operations whose
+// annotation label keep returns true for, and every unannotated one, then
+// answers applied:true: VS Code's Refactor Preview after the user
+// unticked some of the changes.
+func AcceptHunks(keep func(label string) bool) ApplyHandler {
+	return func(e *Editor, p *protocol.ApplyWorkspaceEditParams) *protocol.ApplyWorkspaceEditResult {
+		kept := func(id protocol.ChangeAnnotationIdentifier) bool {
+			return id == "" || keep(p.Edit.ChangeAnnotations[id].Label)
+		}
+		q := *p
+		q.Edit.DocumentChanges = nil
+		for _, dc := range p.Edit.DocumentChanges {
+			switch c := dc.(type) {
+			case *protocol.CreateFile:
+				if kept(c.ResourceOperation.AnnotationID) {
+					q.Edit.DocumentChanges = append(q.Edit.DocumentChanges, c)
+				}
+			case *protocol.DeleteFile:
+				if kept(c.ResourceOperation.AnnotationID) {
+					q.Edit.DocumentChanges = append(q.Edit.DocumentChanges, c)
+				}
+			case *protocol.TextDocumentEdit:
+				te := *c
+				te.Edits = nil
+				for _, el := range c.Edits {
+					if a, ok := el.(*protocol.AnnotatedTextEdit); ok && !kept(a.AnnotationID) {
+						continue
+					}
+					te.Edits = append(te.Edits, el)
+				}
+				q.Edit.DocumentChanges = append(q.Edit.DocumentChanges, &te)
+			default:
+				q.Edit.DocumentChanges = append(q.Edit.DocumentChanges, dc)
+			}
+		}
+		return e.ApplyWorkspaceEdit(&q)
+	}
+}
+
 // ApplyWorkspaceEdit applies p like VS Code: every documentChange is
 // checked first (versions, CreateFile conflicts, annotation ids) and then
 // applied in order; buffers not open are opened from disk (didOpen) and
@@ -106,6 +145,13 @@ func (e *Editor) check(p *protocol.ApplyWorkspaceEditParams, dc protocol.Documen
 			}
 		}
 		created[c.URI] = true
+	case *protocol.DeleteFile:
+		if err := annotated(c.ResourceOperation.AnnotationID); err != nil {
+			return err
+		}
+		if _, err := os.Stat(c.URI.FsPath()); err != nil && !e.IsOpen(c.URI) {
+			return fmt.Errorf("cannot delete %s: %v", c.URI, err)
+		}
 	case *protocol.TextDocumentEdit:
 		u := c.TextDocument.URI
 		e.mu.Lock()
@@ -146,6 +192,14 @@ func (e *Editor) apply(dc protocol.DocumentChange) error {
 			return err
 		}
 		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			return err
+		}
+	case *protocol.DeleteFile:
+		// VS Code closes the file's editor and deletes it from disk.
+		if e.IsOpen(c.URI) {
+			e.CloseFile(c.URI)
+		}
+		if err := os.Remove(c.URI.FsPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
 	case *protocol.TextDocumentEdit:
