@@ -16,6 +16,9 @@ type ToolSettings struct {
 	ExecMaxTimeout int `json:"execMaxTimeout,omitempty"`
 	// ExecSandbox false runs exec without Landlock confinement.
 	ExecSandbox *bool `json:"execSandbox,omitempty"`
+	// ExecEnv names environment variables (or prefixes, "FOO_*") that
+	// exec's commands inherit beyond the built-in allow-list.
+	ExecEnv []string `json:"execEnv,omitempty"`
 	// WebAllow opens hosts ("host" or "host:port") that web_fetch's SSRF
 	// guard would refuse, such as a local dev server.
 	WebAllow []string `json:"webAllow,omitempty"`
@@ -25,14 +28,14 @@ type ToolSettings struct {
 // only from sources the user controls (their own config file, the
 // editor's settings, flags), never from a project's committed config.
 func (s ToolSettings) loosens() bool {
-	return len(s.WebAllow) > 0 || (s.ExecSandbox != nil && !*s.ExecSandbox)
+	return len(s.WebAllow) > 0 || len(s.ExecEnv) > 0 || (s.ExecSandbox != nil && !*s.ExecSandbox)
 }
 
 // fromProject drops the settings a project config may not make.
 func (s ToolSettings) fromProject(path string) ToolSettings {
 	if s.loosens() {
-		slog.Warn("ignoring tools.webAllow / tools.execSandbox=false in a project config file; set them in your user config or editor settings", "file", path)
-		s.WebAllow, s.ExecSandbox = nil, nil
+		slog.Warn("ignoring tools.webAllow / tools.execEnv / tools.execSandbox=false in a project config file; set them in your user config or editor settings", "file", path)
+		s.WebAllow, s.ExecEnv, s.ExecSandbox = nil, nil, nil
 	}
 	return s
 }
@@ -46,6 +49,9 @@ func mergeToolSettings(base, over ToolSettings) ToolSettings {
 	}
 	if over.ExecSandbox != nil {
 		base.ExecSandbox = over.ExecSandbox
+	}
+	if len(over.ExecEnv) > 0 {
+		base.ExecEnv = append([]string(nil), over.ExecEnv...)
 	}
 	if len(over.WebAllow) > 0 {
 		base.WebAllow = append([]string(nil), over.WebAllow...)
@@ -61,6 +67,7 @@ func (c Config) ToolOptions() tools.Options {
 	o.Exec.Timeout = time.Duration(t.ExecTimeout) * time.Second
 	o.Exec.MaxTimeout = time.Duration(t.ExecMaxTimeout) * time.Second
 	o.Exec.NoSandbox = t.ExecSandbox != nil && !*t.ExecSandbox
+	o.Exec.Env = append([]string(nil), t.ExecEnv...)
 	o.Web.Allow = append([]string(nil), t.WebAllow...)
 	return o
 }

@@ -10,10 +10,10 @@ import (
 func TestToolSettings(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	user := filepath.Join(home, "catbuddy", "config.json")
-	writeJSON(t, user, `{"tools":{"execTimeout":30,"webAllow":["127.0.0.1:3000"]}}`)
+	writeJSON(t, user, `{"tools":{"execTimeout":30,"webAllow":["127.0.0.1:3000"],"execEnv":["MY_TOOL_*"]}}`)
 	// A committed project file may tighten, never loosen.
 	writeJSON(t, filepath.Join(root, ".catbuddy", "config.json"),
-		`{"tools":{"execMaxTimeout":60,"execSandbox":false,"webAllow":["169.254.169.254"]}}`)
+		`{"tools":{"execMaxTimeout":60,"execSandbox":false,"webAllow":["169.254.169.254"],"execEnv":["GITHUB_TOKEN"]}}`)
 
 	cfg, err := loadConfig(root, env(nil), user)
 	if err != nil {
@@ -28,6 +28,9 @@ func TestToolSettings(t *testing.T) {
 	}
 	if !slices.Equal(o.Web.Allow, []string{"127.0.0.1:3000"}) {
 		t.Errorf("web allow-list = %v, want only the user's entry", o.Web.Allow)
+	}
+	if !slices.Equal(o.Exec.Env, []string{"MY_TOOL_*"}) {
+		t.Errorf("exec env additions = %v, want only the user's (a project may not pass GITHUB_TOKEN)", o.Exec.Env)
 	}
 
 	// The editor's settings (and flags) are the user's own: they may loosen.

@@ -31,11 +31,16 @@ type ExecOptions struct {
 	// KillGrace is how long a process group has between SIGTERM and
 	// SIGKILL (2 s).
 	KillGrace time.Duration
-	// NoSandbox turns Landlock confinement off.
+	// NoSandbox turns confinement off: commands run with the server's
+	// rights.
 	NoSandbox bool
-	// WritableDirs are extra directories the confined command may write
-	// (besides the workspace, the temp directories and the build caches).
+	// WritableDirs are extra directories a confined command may write
+	// (besides its private TMPDIR and build cache, and the workspace when
+	// its policy says so).
 	WritableDirs []string
+	// Env names variables (or prefixes, "FOO_*") a command inherits
+	// beyond the built-in allow-list; from the user's tools.execEnv.
+	Env []string
 }
 
 func (o ExecOptions) withDefaults() ExecOptions {
@@ -106,40 +111,43 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	if in.Timeout > 0 {
 		timeout = min(time.Duration(in.Timeout)*time.Second, opts.MaxTimeout)
 	}
+	return runConfined(ctx, tc, in.Command, cwd, timeout, SandboxPolicy{})
+}
 
-	env, removed := scrubEnv(os.Environ())
-	if len(removed) > 0 {
-		slog.Debug("exec: secrets removed from the environment", "names", removed)
-	}
-	argv := []string{"/bin/sh", "-c", in.Command}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	sandbox := "off"
-	sysAttr := &syscall.SysProcAttr{Setpgid: true}
-	if active, desc := SandboxStatus(); opts.NoSandbox {
-		sandbox = "off (disabled in configuration)"
-	} else if !active {
-		sandboxLogOnce.Do(func() { slog.Warn("exec runs commands unconfined", "landlock", desc) })
-		sandbox = "off (" + desc + ")"
+// runConfined runs line with /bin/sh -c in cwd, confined by policy (when
+// the sandbox is on), and formats the result the model sees: output,
+// exit status, duration and what the sandbox enforced.
+func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout time.Duration, policy SandboxPolicy) (Result, error) {
+	opts := tc.Options.Exec.withDefaults()
+	argv := []string{"/bin/sh", "-c", line}
+	info := opts.SandboxInfo()
+	var cmd *exec.Cmd
+	var note string
+	if info.Landlock == 0 {
+		if !opts.NoSandbox {
+			sandboxLogOnce.Do(func() { slog.Warn("exec runs commands unconfined", "sandbox", info.Summary) })
+		}
+		cmd = exec.Command(argv[0], argv[1:]...)
+		var dropped []string
+		cmd.Env, dropped = commandEnv(os.Environ(), opts.Env, nil)
+		debugDropped(dropped)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		note = info.Summary
 	} else {
-		spec, attr := prepareSandbox(tc.Guard.Roots(), tc.WorkRoot(), append(defaultWritableCaches(), opts.WritableDirs...), argv)
-		sysAttr = attr
-		path, entry, err := sandboxCommand(spec)
+		sb, err := newSandboxRun(tc.Guard.Roots(), tc.WorkRoot(), cwd, policy, opts, argv)
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
-		cmd = exec.Command(path)
-		cmd.Args = []string{"sh", "-c", in.Command}
-		env = append(env, entry)
-		sandbox = "on (" + desc + ": writes only in the workspace, temp and cache directories; .catbuddy/ unreadable)"
+		defer sb.cleanup()
+		cmd = sb.cmd
+		note = "on, " + info.Summary + ": " + policy.String()
 	}
 	cmd.Dir = cwd
-	cmd.Env = env
-	cmd.SysProcAttr = sysAttr
 
 	out := newHeadTail(opts.MaxOutput)
 	res, err := runGroup(ctx, cmd, out, timeout, opts.KillGrace)
 	if err != nil {
-		return Errorf("start %q: %v", in.Command, err), nil
+		return Errorf("start %q: %v", line, err), nil
 	}
 	var b strings.Builder
 	b.WriteString(out.String())
@@ -152,22 +160,27 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	r := Result{}
 	switch {
 	case res.timedOut:
-		fmt.Fprintf(&b, "[timed out after %s; the process group was killed]", timeout)
+		fmt.Fprintf(&b, "[timed out after %s; every process of the command was killed]", timeout)
 		r.IsError = true
 	case res.cancelled:
-		b.WriteString("[cancelled; the process group was killed]")
+		b.WriteString("[cancelled; every process of the command was killed]")
 		r.IsError = true
 	case res.signal != "":
 		fmt.Fprintf(&b, "[killed by signal %s]", res.signal)
 	default:
 		fmt.Fprintf(&b, "[exit code %d]", res.exitCode)
 	}
-	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.elapsed.Seconds(), sandbox)
+	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.elapsed.Seconds(), note)
 	r.Output = b.String()
 	if res.cancelled && ctx.Err() != nil {
 		return r, ctx.Err()
 	}
 	return r, nil
+}
+
+// debugDropped logs the variables a command did not inherit.
+func debugDropped(names []string) {
+	slog.Debug("exec: variables not passed to the command", "names", names)
 }
 
 type groupResult struct {

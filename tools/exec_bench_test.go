@@ -12,8 +12,8 @@ func BenchmarkExecTrue(b *testing.B) {
 		name := "unconfined"
 		if sandboxed {
 			name = "sandboxed"
-			if active, desc := SandboxStatus(); !active {
-				b.Logf("no sandbox: %s", desc)
+			if info := Sandbox(); info.Landlock == 0 {
+				b.Logf("no sandbox: %s", info.Summary)
 				continue
 			}
 		}

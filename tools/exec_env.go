@@ -2,8 +2,26 @@ package tools
 
 import "strings"
 
+// execEnvAllowed are the variables a command inherits from the server:
+// what shells, locales and toolchains need to find themselves. Anything
+// else (tokens, database URLs, SSH_AUTH_SOCK, the editor's IPC sockets)
+// stays behind unless the user names it in tools.execEnv. A trailing *
+// matches a prefix.
+var execEnvAllowed = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "PWD",
+	"LANG", "LANGUAGE", "LC_*", "TZ", "TERM", "COLORTERM", "NO_COLOR", "CI",
+	"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_DIRS",
+	"SSL_CERT_FILE", "SSL_CERT_DIR",
+	// Toolchains.
+	"GO*", "CGO_*", "CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "PKG_CONFIG_PATH",
+	"CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "RUSTFLAGS",
+	"JAVA_HOME", "GRADLE_USER_HOME",
+	"NODE_PATH", "NVM_DIR", "NVM_BIN", "VOLTA_HOME", "PNPM_HOME", "BUN_INSTALL", "DENO_DIR",
+	"PYENV_ROOT", "PYENV_VERSION", "VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH",
+}
+
 // providerSecrets are variables known to hold credentials whose names do
-// not follow the suffix patterns below.
+// not follow the patterns IsSecretEnv checks.
 var providerSecrets = map[string]bool{
 	"ANTHROPIC_AUTH_TOKEN":           true,
 	"AWS_ACCESS_KEY_ID":              true,
@@ -16,10 +34,12 @@ var providerSecrets = map[string]bool{
 	"CATBUDDY_API_KEY":               true,
 }
 
-// IsSecretEnv reports whether an environment variable must not reach a
-// command the model runs: provider keys, and any name matching
-// *_API_KEY, *_APIKEY, *_TOKEN, *_SECRET(_KEY), *_ACCESS_KEY,
-// *_PRIVATE_KEY, *PASSWORD*, *PASSWD* or *CREDENTIAL*.
+// IsSecretEnv reports whether an environment variable's name says it
+// holds a credential: a provider key, *_API_KEY, *_APIKEY, *_TOKEN, *_SECRET(_KEY),
+// *_ACCESS_KEY, *_PRIVATE_KEY, *PASSWORD*, *PASSWD*, *CREDENTIAL* or
+// *SECRET*. Even a variable the allow-list admits by pattern (GO*) is
+// dropped when its name says so; MCP servers' environments use the same
+// test.
 func IsSecretEnv(name string) bool {
 	n := strings.ToUpper(name)
 	if providerSecrets[n] {
@@ -38,16 +58,58 @@ func IsSecretEnv(name string) bool {
 	return false
 }
 
-// scrubEnv returns env (KEY=VALUE entries) without secrets, and the
-// names it removed, for the log.
-func scrubEnv(env []string) (kept, removed []string) {
+// commandEnv returns the environment (KEY=VALUE entries) a command gets
+// from env: the allow-listed variables, those the user added (names or
+// prefix*), none whose name looks like a secret unless the user named it
+// exactly, none whose value carries a password in a URL (a GOPROXY with
+// user:token@), and then the sandbox's own settings (set) on top. It
+// also returns the names it dropped, for the log.
+func commandEnv(env, userAllowed []string, set map[string]string) (out, dropped []string) {
 	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if IsSecretEnv(name) || name == sandboxEnv {
-			removed = append(removed, name)
+		name, value, _ := strings.Cut(kv, "=")
+		if _, over := set[name]; over {
 			continue
 		}
-		kept = append(kept, kv)
+		exact := matchesEnv(name, userAllowed, true)
+		ok := exact || ((matchesEnv(name, execEnvAllowed, false) || matchesEnv(name, userAllowed, false)) &&
+			!IsSecretEnv(name) && !urlWithPassword(value))
+		if !ok {
+			dropped = append(dropped, name)
+			continue
+		}
+		out = append(out, kv)
 	}
-	return kept, removed
+	for k, v := range set {
+		out = append(out, k+"="+v)
+	}
+	return out, dropped
+}
+
+// matchesEnv reports whether name is listed in patterns; exactOnly
+// ignores the prefix* patterns.
+func matchesEnv(name string, patterns []string, exactOnly bool) bool {
+	for _, p := range patterns {
+		if p == name {
+			return true
+		}
+		if prefix, ok := strings.CutSuffix(p, "*"); ok && !exactOnly && strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlWithPassword reports whether v holds a URL with user:password@.
+func urlWithPassword(v string) bool {
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '|' || r == ' ' }) {
+		_, rest, ok := strings.Cut(part, "://")
+		if !ok {
+			continue
+		}
+		host, _, _ := strings.Cut(rest, "/")
+		if user, _, ok := strings.Cut(host, "@"); ok && strings.Contains(user, ":") {
+			return true
+		}
+	}
+	return false
 }

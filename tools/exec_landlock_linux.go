@@ -1,68 +1,54 @@
 package tools
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"runtime"
-	"sync"
-	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Landlock, driven by its three system calls. go-landlock restricts
 // every thread of the calling process through libcap/psx, which with
 // cgo wraps pthread_create in every binary that links tools; the
-// sandbox helper below restricts one locked thread and at once replaces
-// the process with execve, which keeps that thread's domain, so the raw
+// sandbox helper restricts one locked thread and at once replaces the
+// process with execve, which keeps that thread's domain, so the raw
 // calls are all it needs. The server itself is never confined.
 
 const (
-	sysLandlockCreateRuleset = 444 // same number on every architecture
-	sysLandlockAddRule       = 445
-	sysLandlockRestrictSelf  = 446
+	llExecute     = unix.LANDLOCK_ACCESS_FS_EXECUTE
+	llWriteFile   = unix.LANDLOCK_ACCESS_FS_WRITE_FILE
+	llReadFile    = unix.LANDLOCK_ACCESS_FS_READ_FILE
+	llReadDir     = unix.LANDLOCK_ACCESS_FS_READ_DIR
+	llRefer       = unix.LANDLOCK_ACCESS_FS_REFER    // ABI 2
+	llTruncate    = unix.LANDLOCK_ACCESS_FS_TRUNCATE // ABI 3
+	llIoctlDev    = unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	llResolveUnix = unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX // newer kernels: connecting to path-named sockets
 
-	landlockCreateRulesetVersion = 1
-	landlockRulePathBeneath      = 1
-
-	llExecute    = 1 << 0
-	llWriteFile  = 1 << 1
-	llReadFile   = 1 << 2
-	llReadDir    = 1 << 3
-	llRemoveDir  = 1 << 4
-	llRemoveFile = 1 << 5
-	llMakeChar   = 1 << 6
-	llMakeDir    = 1 << 7
-	llMakeReg    = 1 << 8
-	llMakeSock   = 1 << 9
-	llMakeFifo   = 1 << 10
-	llMakeBlock  = 1 << 11
-	llMakeSym    = 1 << 12
-	llRefer      = 1 << 13 // ABI 2
-	llTruncate   = 1 << 14 // ABI 3
-
-	oPath = 0x200000 // O_PATH on x86 and arm; package syscall does not export it
-
-	llScopeAbstractUnix = 1 << 0 // ABI 6
-	llScopeSignal       = 1 << 1 // ABI 6
-
-	llFileRights = llExecute | llWriteFile | llReadFile | llTruncate
+	// llWrite includes connecting to sockets beneath (where the kernel
+	// can restrict that): a command reaches the sockets in the places it
+	// may write, and no others.
+	llFileRights = llExecute | llWriteFile | llReadFile | llTruncate | llIoctlDev
 	llRead       = llExecute | llReadFile | llReadDir
-	llWrite      = llWriteFile | llRemoveDir | llRemoveFile | llMakeChar | llMakeDir | llMakeReg |
-		llMakeSock | llMakeFifo | llMakeBlock | llMakeSym | llRefer | llTruncate
+	llWrite      = llWriteFile | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE |
+		unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR | unix.LANDLOCK_ACCESS_FS_MAKE_REG |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SYM | llRefer | llTruncate | llIoctlDev | llResolveUnix
+
+	llNetTCP = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP // ABI 4
+	llNetUDP = unix.LANDLOCK_ACCESS_NET_BIND_UDP | unix.LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP
+
+	llScope = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL // ABI 6
 )
 
 // landlockABI returns the kernel's Landlock ABI version, or an error
 // saying why Landlock cannot be used.
 func landlockABI() (int, error) {
-	v, _, errno := syscall.Syscall(sysLandlockCreateRuleset, 0, 0, landlockCreateRulesetVersion)
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
 	if errno != 0 {
 		switch errno {
-		case syscall.ENOSYS:
+		case unix.ENOSYS:
 			return 0, fmt.Errorf("the kernel was built without Landlock")
-		case syscall.EOPNOTSUPP:
+		case unix.EOPNOTSUPP:
 			return 0, fmt.Errorf("Landlock is disabled at boot (lsm= does not list landlock)")
 		}
 		return 0, fmt.Errorf("landlock_create_ruleset: %v", errno)
@@ -70,202 +56,111 @@ func landlockABI() (int, error) {
 	return int(v), nil
 }
 
-// handledFS is every filesystem right the given ABI can restrict.
-func handledFS(abi int) uint64 {
-	h := uint64(llRead | llWrite)
+// landlockFeatures is what this kernel's Landlock can restrict.
+type landlockFeatures struct {
+	ABI int
+	// FS is every filesystem right it handles.
+	FS uint64
+	// Net are the network rights it handles (TCP from ABI 4, UDP later).
+	Net uint64
+	// Scoped holds the ABI 6 scopes (abstract sockets, signals).
+	Scoped uint64
+}
+
+// probeLandlock finds out which rights the kernel handles. Bits newer
+// than an ABI number we know of are tried directly: the kernel refuses
+// a ruleset naming a right it does not know.
+func probeLandlock(abi int) landlockFeatures {
+	f := landlockFeatures{ABI: abi, FS: llRead | llWrite | llResolveUnix}
 	if abi < 2 {
-		h &^= llRefer
+		f.FS &^= llRefer
 	}
 	if abi < 3 {
-		h &^= llTruncate
+		f.FS &^= llTruncate
 	}
-	return h
-}
-
-var (
-	probeOnce sync.Once
-	probeABI  int
-	probeErr  error
-)
-
-// SandboxStatus reports whether exec runs commands under Landlock: a
-// short description either way, for the result and `cb-ls version`.
-func SandboxStatus() (active bool, desc string) {
-	probeOnce.Do(func() {
-		probeABI, probeErr = landlockABI()
-		if probeErr == nil {
-			if _, err := os.Stat("/proc/self/exe"); err != nil {
-				probeErr = fmt.Errorf("/proc/self/exe is not available to re-execute the sandbox helper: %v", err)
-			}
+	if abi < 5 {
+		f.FS &^= llIoctlDev
+	}
+	if !rulesetWorks(unix.LandlockRulesetAttr{Handled_access_fs: f.FS}) {
+		f.FS &^= llResolveUnix
+	}
+	if abi >= 4 {
+		f.Net = llNetTCP
+		if rulesetWorks(unix.LandlockRulesetAttr{Handled_access_fs: f.FS, Handled_access_net: llNetTCP | llNetUDP}) {
+			f.Net |= llNetUDP
 		}
-	})
-	if probeErr != nil {
-		return false, "not available: " + probeErr.Error()
 	}
-	return true, fmt.Sprintf("Landlock ABI %d", probeABI)
+	if abi >= 6 {
+		f.Scoped = llScope
+	}
+	return f
 }
 
-// sandboxCommand returns the program and environment entry that run
-// argv confined by spec: this very binary, whose init (below) applies
-// Landlock and then executes argv.
-func sandboxCommand(spec sandboxSpec) (path, envEntry string, err error) {
-	b, err := json.Marshal(spec)
+func rulesetWorks(attr unix.LandlockRulesetAttr) bool {
+	fd, err := createRuleset(attr)
 	if err != nil {
-		return "", "", err
+		return false
 	}
-	return "/proc/self/exe", sandboxEnv + "=" + string(b), nil
+	unix.Close(fd)
+	return true
 }
 
-// init turns any binary linking tools into the sandbox helper when the
-// spec variable is set: it confines its own thread and execs the
-// command, never returning. Doing it in init (rather than in a cb-ls
-// subcommand) makes the same path work from test binaries.
-func init() {
-	raw, ok := os.LookupEnv(sandboxEnv)
-	if !ok {
-		return
+func createRuleset(attr unix.LandlockRulesetAttr) (int, error) {
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return -1, fmt.Errorf("landlock_create_ruleset: %v", errno)
 	}
-	os.Unsetenv(sandboxEnv)
-	runtime.LockOSThread()
-	err := enterSandbox(raw)
-	fmt.Fprintf(os.Stderr, "cb-ls sandbox: %v; the command was not run\n", err)
-	os.Exit(126)
+	return int(fd), nil
 }
 
-// enterSandbox applies the spec and execs its argv; it returns only on
-// failure.
-func enterSandbox(raw string) error {
-	var spec sandboxSpec
-	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
-		return fmt.Errorf("bad spec: %v", err)
+// restrictSelf confines the calling thread (locked by the caller) to
+// rules; with denyNet it may open no TCP (or, where the kernel can say
+// so, UDP) connection or listener.
+func restrictSelf(f landlockFeatures, rules []sandboxRule, denyNet bool) error {
+	attr := unix.LandlockRulesetAttr{Handled_access_fs: f.FS, Scoped: f.Scoped}
+	if denyNet {
+		attr.Handled_access_net = f.Net
 	}
-	if len(spec.Argv) == 0 {
-		return fmt.Errorf("bad spec: no command")
-	}
-	abi, err := landlockABI()
+	fd, err := createRuleset(attr)
 	if err != nil {
 		return err
 	}
-	rules := spec.Rules
-	if len(spec.Hide) > 0 {
-		if err := hideDirs(spec.Hide, spec.ParentMountNS); err != nil {
-			rules = spec.Split
-		}
-	}
-	handled := handledFS(abi)
-	attr := [3]uint64{handled, 0, 0}
-	size := uintptr(8)
-	if abi >= 6 {
-		// Scoping keeps the command from signalling processes outside
-		// its sandbox (the server) or reaching their abstract sockets.
-		attr[2] = llScopeAbstractUnix | llScopeSignal
-		size = 24
-	}
-	fd, _, errno := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr[0])), size, 0)
-	if errno != 0 {
-		return fmt.Errorf("landlock_create_ruleset: %v", errno)
-	}
+	defer unix.Close(fd)
 	for _, r := range rules {
-		if err := addPathRule(int(fd), r.Path, r.Access&handled); err != nil {
+		if err := addPathRule(fd, r.Path, r.Access&f.FS); err != nil {
 			return err
 		}
 	}
-	if _, _, errno := syscall.RawSyscall6(syscall.SYS_PRCTL, 38 /* PR_SET_NO_NEW_PRIVS */, 1, 0, 0, 0, 0); errno != 0 {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", errno)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
-	if _, _, errno := syscall.RawSyscall(sysLandlockRestrictSelf, fd, 0, 0); errno != 0 {
+	if _, _, errno := unix.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
 		return fmt.Errorf("landlock_restrict_self: %v", errno)
 	}
-	syscall.Close(int(fd))
-	return syscall.Exec(spec.Argv[0], spec.Argv, os.Environ())
-}
-
-// hideDirs covers each directory with an empty read-only tmpfs. It
-// refuses unless this process is in a mount namespace of its own, so a
-// helper started without one can never change the host's mounts.
-func hideDirs(dirs []string, parentNS string) error {
-	self, err := os.Readlink("/proc/self/ns/mnt")
-	if err != nil || parentNS == "" || self == parentNS {
-		return fmt.Errorf("not in a private mount namespace")
-	}
-	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("make mounts private: %v", err)
-	}
-	for _, d := range dirs {
-		if err := syscall.Mount("tmpfs", d, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
-			return fmt.Errorf("hide %s: %v", d, err)
-		}
-	}
 	return nil
-}
-
-var (
-	nsOnce sync.Once
-	nsOK   bool
-	// splitOnly makes tests exercise the fallback used where user
-	// namespaces are disabled.
-	splitOnly bool
-)
-
-// namespacesWork reports whether this process may start children in new
-// user and mount namespaces (unprivileged user namespaces enabled).
-func namespacesWork() bool {
-	nsOnce.Do(func() {
-		cmd := exec.Command("/bin/true")
-		cmd.SysProcAttr = namespaceAttr()
-		nsOK = cmd.Run() == nil
-	})
-	return nsOK
-}
-
-// namespaceAttr starts a process group leader in new user and mount
-// namespaces, mapping only our own uid and gid.
-func namespaceAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{
-		Setpgid:     true,
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-	}
-}
-
-// prepareSandbox plans the confinement of argv. Where namespaces work,
-// .catbuddy/ is hidden under a tmpfs and the grants stay whole; else
-// (or if hiding fails in the helper) the grants are split around it.
-func prepareSandbox(roots []string, workRoot string, extraRW, argv []string) (sandboxSpec, *syscall.SysProcAttr) {
-	split := planSandbox(roots, workRoot, extraRW)
-	if rules, hide, ok := planHidden(roots, workRoot, extraRW); ok && !splitOnly && namespacesWork() {
-		if ns, err := os.Readlink("/proc/self/ns/mnt"); err == nil {
-			return sandboxSpec{Rules: rules, Hide: hide, Split: split, ParentMountNS: ns, Argv: argv}, namespaceAttr()
-		}
-	}
-	return sandboxSpec{Rules: split, Argv: argv}, &syscall.SysProcAttr{Setpgid: true}
 }
 
 // addPathRule grants access beneath path. A path that vanished since
 // the spec was built is skipped; rights that only make sense on
 // directories are dropped for files.
 func addPathRule(rulesetFD int, path string, access uint64) error {
-	pfd, err := syscall.Open(path, oPath|syscall.O_CLOEXEC, 0)
+	pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil
 	}
-	defer syscall.Close(pfd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(pfd, &st); err != nil {
+	defer unix.Close(pfd)
+	var st unix.Stat_t
+	if err := unix.Fstat(pfd, &st); err != nil {
 		return nil
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		access &= llFileRights
 	}
 	if access == 0 {
 		return nil
 	}
-	// struct landlock_path_beneath_attr is packed: u64 then s32.
-	var attr [12]byte
-	binary.NativeEndian.PutUint64(attr[0:8], access)
-	binary.NativeEndian.PutUint32(attr[8:12], uint32(int32(pfd)))
-	if _, _, errno := syscall.Syscall6(sysLandlockAddRule, uintptr(rulesetFD), landlockRulePathBeneath, uintptr(unsafe.Pointer(&attr[0])), 0, 0, 0); errno != 0 {
+	attr := unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(pfd)}
+	if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(rulesetFD), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&attr)), 0, 0, 0); errno != 0 {
 		return fmt.Errorf("landlock_add_rule %s: %v", path, errno)
 	}
 	return nil

@@ -1,158 +1,230 @@
 package tools
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/catbuddy/cb-ls/guard"
 )
 
-// planSandbox computes the Landlock rules for one command: read and
-// execute everywhere, write inside the workspace roots, the temp
-// directories and the given extra directories (caches), and nothing at
-// all inside the roots' .catbuddy/ or the user's catbuddy config —
-// except the internal-mode work root, which stays writable.
-//
-// Landlock only grants, it cannot carve a hole under a granted
-// directory, so a grant whose tree holds a denied path is split: the
-// directory itself gets the grant minus reading files, and each entry
-// beside the denied path gets the full grant. A file created by the
-// command directly in such a directory (the workspace root itself, for
-// one) can be written but not read back until the next command.
-func planSandbox(roots []string, workRoot string, extraRW []string) []sandboxRule {
-	return planRules(roots, workRoot, extraRW, sandboxDeny(roots))
+var (
+	probeOnce sync.Once
+	probed    SandboxInfo
+	features  landlockFeatures
+)
+
+// Sandbox reports what confinement this system gives commands.
+func Sandbox() SandboxInfo {
+	probeOnce.Do(func() { probed = probeSandbox() })
+	return probed
 }
 
-// planHidden is the plan for a helper in its own mount namespace: the
-// denied directories are hidden under an empty tmpfs, so plain grants
-// suffice and new files in the workspace root stay readable. ok is
-// false in internal mode, where the work root lies inside a denied
-// directory and cannot be hidden with it.
-func planHidden(roots []string, workRoot string, extraRW []string) (rules []sandboxRule, hide []string, ok bool) {
-	deny := sandboxDeny(roots)
-	if real, err := filepath.EvalSymlinks(workRoot); err == nil && underAny(real, deny) {
-		return nil, nil, false
+func probeSandbox() SandboxInfo {
+	abi, err := landlockABI()
+	if err != nil {
+		return SandboxInfo{Summary: "off (" + err.Error() + "): commands run with the server's rights"}
 	}
-	return planRules(roots, workRoot, extraRW, nil), deny, len(deny) > 0
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		return SandboxInfo{Summary: fmt.Sprintf("off (/proc/self/exe is not available to re-execute the sandbox helper: %v)", err)}
+	}
+	features = probeLandlock(abi)
+	info := SandboxInfo{Landlock: abi}
+	if err := namespacesErr(); err == nil {
+		info.Namespaces, info.Full = true, true
+		info.Summary = fmt.Sprintf("Landlock ABI %d + private user, mount, network and PID namespaces", abi)
+	} else {
+		var missing []string
+		switch {
+		case features.Net&llNetUDP != 0:
+			missing = append(missing, "network blocked by Landlock only")
+		case features.Net != 0:
+			missing = append(missing, "only TCP blocked, UDP open")
+		default:
+			missing = append(missing, "network open")
+		}
+		missing = append(missing,
+			"processes that leave the process group can outlive the call",
+			"names in .catbuddy/ and ~/.ssh listable, contents not",
+			"nothing can be created directly in the workspace root")
+		if features.FS&llResolveUnix == 0 {
+			missing = append(missing, "path-named sockets reachable")
+		}
+		info.Summary = fmt.Sprintf("partial: Landlock ABI %d without namespaces (%v): %s", abi, err, strings.Join(missing, "; "))
+	}
+	if features.Scoped == 0 {
+		info.Full = false
+		info.Summary += "; abstract sockets and signals not scoped (Landlock ABI < 6)"
+	}
+	return info
 }
 
-// sandboxDeny lists the existing directories a command may not touch.
-func sandboxDeny(roots []string) []string {
-	var deny []string
-	for _, r := range roots {
-		deny = append(deny, filepath.Join(r, guard.StateDir))
-	}
-	if cfg, err := os.UserConfigDir(); err == nil {
-		deny = append(deny, filepath.Join(cfg, "catbuddy"))
-	}
-	return existingReal(deny)
+// sandboxRun is one confined command, ready to start.
+type sandboxRun struct {
+	cmd *exec.Cmd
+	tmp string
 }
 
-func planRules(roots []string, workRoot string, extraRW []string, deny []string) []sandboxRule {
-	var rules []sandboxRule
-	carve("/", llRead, deny, &rules)
-	rw := append([]string(nil), roots...)
-	if workRoot != "" {
-		if real, err := filepath.EvalSymlinks(workRoot); err == nil && underAny(real, deny) {
-			// Internal mode: only .catbuddy/workspace is the agent's.
-			rules = append(rules, sandboxRule{real, llRead | llWrite})
-			rw = nil
+// cleanup removes the command's private TMPDIR.
+func (s *sandboxRun) cleanup() {
+	_ = filepath.WalkDir(s.tmp, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700) // Go's module cache, for one, leaves read-only directories
+		}
+		return nil
+	})
+	if err := os.RemoveAll(s.tmp); err != nil {
+		fmt.Fprintf(os.Stderr, "cb-ls: remove the command's TMPDIR: %v\n", err)
+	}
+}
+
+// newSandboxRun prepares argv to run confined by policy: a private
+// TMPDIR, the private build cache, the environment allow-list and the
+// plan the helper (this binary re-executed, see init) applies before it
+// executes argv.
+func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, opts ExecOptions, argv []string) (*sandboxRun, error) {
+	tmp, err := os.MkdirTemp("", "cb-ls-exec-")
+	if err != nil {
+		return nil, fmt.Errorf("create the command's TMPDIR: %v", err)
+	}
+	s := &sandboxRun{tmp: tmp}
+	cache := privateCache(tmp)
+	home, _ := os.UserHomeDir()
+	in := planInput{
+		Roots: roots, WorkRoot: workRoot, Policy: policy, Home: home,
+		TmpDir: tmp, CacheDir: cache, ExtraRW: opts.WritableDirs, ModCache: modCache(home),
+	}
+	var spec sandboxSpec
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if namespacesErr() == nil && !splitOnly {
+		if !in.internal() {
+			for _, r := range roots {
+				// An existing .catbuddy/ can be hidden under a mount; a
+				// missing one could be created by the command.
+				_ = os.Mkdir(filepath.Join(r, guard.StateDir), 0o700)
+			}
+		}
+		rules, mounts := planNamespaced(in)
+		mounts.ParentNS, err = os.Readlink("/proc/self/ns/mnt")
+		if err != nil {
+			s.cleanup()
+			return nil, fmt.Errorf("read the server's mount namespace: %v", err)
+		}
+		spec = sandboxSpec{Rules: rules, Mounts: mounts, Split: planSplit(in)}
+		attr = namespaceAttr(policy)
+	} else {
+		spec = sandboxSpec{Rules: planSplit(in), DenyTCP: !policy.Network}
+	}
+	spec.Argv, spec.Dir = argv, dir
+	b, err := json.Marshal(spec)
+	if err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	env, dropped := commandEnv(os.Environ(), opts.Env, map[string]string{
+		"TMPDIR":           tmp,
+		"GOCACHE":          filepath.Join(cache, "go-build"),
+		"XDG_CACHE_HOME":   cache,
+		"npm_config_cache": filepath.Join(cache, "npm"),
+		sandboxEnv:         string(b),
+	})
+	if len(dropped) > 0 {
+		debugDropped(dropped)
+	}
+	s.cmd = exec.Command("/proc/self/exe")
+	s.cmd.Args = append([]string{"sh"}, argv[1:]...)
+	s.cmd.Env = env
+	s.cmd.SysProcAttr = attr
+	s.cmd.Dir = dir
+	return s, nil
+}
+
+// privateCache is the build cache commands share with each other and
+// with nobody else: the user's own builds never read it, so nothing a
+// command plants there runs later outside the sandbox. It persists, so
+// only the first build after install is cold.
+func privateCache(tmp string) string {
+	if c, err := os.UserCacheDir(); err == nil {
+		dir := filepath.Join(c, "catbuddy-exec")
+		if os.MkdirAll(dir, 0o700) == nil {
+			return dir
 		}
 	}
-	rw = append(rw, "/tmp", "/var/tmp", "/dev/shm", os.TempDir())
-	for _, p := range existingReal(append(rw, extraRW...)) {
-		carve(p, llRead|llWrite, deny, &rules)
-	}
-	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"} {
-		rules = append(rules, sandboxRule{dev, llRead | llWriteFile | llTruncate})
-	}
-	return rules
+	dir := filepath.Join(tmp, "cache")
+	os.Mkdir(dir, 0o700)
+	return dir
 }
 
-// defaultWritableCaches are directories build tools write to outside
-// the workspace (Go's build and module caches, npm's cache); without
-// them `go test` or `npm install` fail inside the sandbox.
-func defaultWritableCaches() []string {
-	var out []string
-	if c, err := os.UserCacheDir(); err == nil {
-		out = append(out, c)
-	}
-	home, _ := os.UserHomeDir()
+// modCache is Go's module cache: readable by commands, never writable,
+// since the user's next build runs whatever lies there.
+func modCache(home string) string {
 	switch {
 	case os.Getenv("GOMODCACHE") != "":
-		out = append(out, os.Getenv("GOMODCACHE"))
+		return os.Getenv("GOMODCACHE")
 	case os.Getenv("GOPATH") != "":
-		out = append(out, filepath.Join(strings.Split(os.Getenv("GOPATH"), ":")[0], "pkg", "mod"))
+		return filepath.Join(filepath.SplitList(os.Getenv("GOPATH"))[0], "pkg", "mod")
 	case home != "":
-		out = append(out, filepath.Join(home, "go", "pkg", "mod"))
+		return filepath.Join(home, "go", "pkg", "mod")
 	}
-	if home != "" {
-		out = append(out, filepath.Join(home, ".npm"))
-	}
-	return out
+	return ""
 }
 
-// carve grants access beneath path, except beneath any denied path.
-func carve(path string, access uint64, deny []string, out *[]sandboxRule) {
-	real, err := filepath.EvalSymlinks(path)
+// init turns any binary linking tools into the sandbox helper when the
+// spec variable is set: it confines its own thread and execs the
+// command, never returning. Doing it in init (rather than in a cb-ls
+// subcommand) makes the same path work from test binaries.
+func init() {
+	raw, ok := os.LookupEnv(sandboxEnv)
+	if !ok {
+		return
+	}
+	os.Unsetenv(sandboxEnv)
+	runtime.LockOSThread()
+	err := enterSandbox(raw)
+	fmt.Fprintf(os.Stderr, "cb-ls sandbox: %v; the command was not run\n", err)
+	os.Exit(126)
+}
+
+// enterSandbox applies the spec and execs its argv; it returns only on
+// failure.
+func enterSandbox(raw string) error {
+	var spec sandboxSpec
+	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
+		return fmt.Errorf("bad spec: %v", err)
+	}
+	if len(spec.Argv) == 0 {
+		return fmt.Errorf("bad spec: no command")
+	}
+	abi, err := landlockABI()
 	if err != nil {
-		return
+		return err
 	}
-	if underAny(real, deny) {
-		return // a denied tree, or a symlink into one
-	}
-	holds := false
-	for _, d := range deny {
-		if isUnder(d, real) {
-			holds = true
+	rules := spec.Rules
+	if m := spec.Mounts; m != nil {
+		if err := applyMounts(m); err != nil {
+			fmt.Fprintf(os.Stderr, "cb-ls sandbox: %v; confining by split grants instead\n", err)
+			rules = spec.Split
+		}
+		if m.Loopback {
+			if err := loopbackUp(); err != nil {
+				fmt.Fprintf(os.Stderr, "cb-ls sandbox: no loopback in the private network: %v\n", err)
+			}
+		}
+		mountProc()
+		if err := unix.Chdir(spec.Dir); err != nil {
+			return fmt.Errorf("enter %s: %v", spec.Dir, err)
 		}
 	}
-	if !holds {
-		*out = append(*out, sandboxRule{real, access})
-		return
+	if err := restrictSelf(probeLandlock(abi), rules, spec.DenyTCP); err != nil {
+		return err
 	}
-	*out = append(*out, sandboxRule{real, access &^ llReadFile})
-	entries, err := os.ReadDir(real)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		carve(filepath.Join(real, e.Name()), access, deny, out)
-	}
-}
-
-// isUnder reports whether p is dir or lies beneath it.
-func isUnder(p, dir string) bool {
-	if dir == "/" {
-		return true
-	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
-}
-
-func underAny(p string, dirs []string) bool {
-	for _, d := range dirs {
-		if isUnder(p, d) {
-			return true
-		}
-	}
-	return false
-}
-
-// existingReal returns the real paths of those that exist, once each.
-func existingReal(paths []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil || seen[real] {
-			continue
-		}
-		seen[real] = true
-		out = append(out, real)
-	}
-	return out
+	return unix.Exec(spec.Argv[0], spec.Argv, os.Environ())
 }

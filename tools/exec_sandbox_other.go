@@ -4,22 +4,18 @@ package tools
 
 import (
 	"errors"
-	"syscall"
+	"os/exec"
 )
 
-// SandboxStatus reports that exec is not confined on this system.
-func SandboxStatus() (active bool, desc string) {
-	return false, "not available: Landlock exists only on Linux"
+// Sandbox reports that commands are not confined on this system.
+func Sandbox() SandboxInfo {
+	return SandboxInfo{Summary: "off (Landlock and namespaces exist only on Linux): commands run with the server's rights"}
 }
 
-func planSandbox(roots []string, workRoot string, extraRW []string) []sandboxRule { return nil }
+type sandboxRun struct{ cmd *exec.Cmd }
 
-func defaultWritableCaches() []string { return nil }
+func (s *sandboxRun) cleanup() {}
 
-func sandboxCommand(spec sandboxSpec) (path, envEntry string, err error) {
-	return "", "", errors.New("no sandbox on this system")
-}
-
-func prepareSandbox(roots []string, workRoot string, extraRW, argv []string) (sandboxSpec, *syscall.SysProcAttr) {
-	return sandboxSpec{Argv: argv}, &syscall.SysProcAttr{Setpgid: true}
+func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, opts ExecOptions, argv []string) (*sandboxRun, error) {
+	return nil, errors.New("no sandbox on this system")
 }

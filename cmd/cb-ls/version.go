@@ -10,7 +10,6 @@ import (
 
 func versionMain(stdout io.Writer) int {
 	fmt.Fprintf(stdout, "cb-ls %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	_, sandbox := tools.SandboxStatus()
-	fmt.Fprintf(stdout, "exec sandbox: %s\n", sandbox)
+	fmt.Fprintf(stdout, "exec sandbox: %s\n", tools.Sandbox().Summary)
 	return 0
 }

@@ -1,0 +1,208 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+var (
+	nsOnce sync.Once
+	nsErr  error
+	// splitOnly makes tests exercise the fallback used where user
+	// namespaces are disabled.
+	splitOnly bool
+)
+
+// namespacesErr says why this process cannot start children in new
+// user, mount, network and PID namespaces, or nil when it can.
+func namespacesErr() error {
+	nsOnce.Do(func() {
+		cmd := exec.Command("/bin/true")
+		cmd.SysProcAttr = namespaceAttr(SandboxPolicy{})
+		if err := cmd.Run(); err != nil {
+			nsErr = fmt.Errorf("user namespaces are not available: %v", err)
+		}
+	})
+	return nsErr
+}
+
+// namespaceAttr starts a process group leader in new user, mount and PID
+// namespaces, and a new network namespace unless the policy grants the
+// network. Only our own uid and gid are mapped. When the leader (the
+// namespace's init) exits, the kernel kills every process left in the
+// PID namespace, setsid daemons included; Pdeathsig ends it when the
+// server dies.
+func namespaceAttr(p SandboxPolicy) *syscall.SysProcAttr {
+	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
+	if !p.Network {
+		flags |= syscall.CLONE_NEWNET
+	}
+	return &syscall.SysProcAttr{
+		Setpgid:     true,
+		Pdeathsig:   syscall.SIGKILL,
+		Cloneflags:  flags,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+	}
+}
+
+// mountOp is one step of applyMounts.
+type mountOp struct {
+	path string
+	kind int // opPrivate, opHide, opHideFile, opReadOnly
+}
+
+const (
+	opPrivate = iota
+	opHide
+	opHideFile
+	opReadOnly
+)
+
+// applyMounts makes m's mounts, outermost first so that a path bound
+// back under /tmp is in place before its own .catbuddy/ is hidden. It
+// refuses unless this process is in a mount namespace of its own, so a
+// helper started without one can never change the host's mounts.
+func applyMounts(m *nsMounts) error {
+	self, err := os.Readlink("/proc/self/ns/mnt")
+	if err != nil || m.ParentNS == "" || self == m.ParentNS {
+		return errors.New("not in a private mount namespace")
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %v", err)
+	}
+	var ops []mountOp
+	for _, p := range m.Private {
+		ops = append(ops, mountOp{p, opPrivate})
+	}
+	for _, p := range m.Hide {
+		ops = append(ops, mountOp{p, opHide})
+	}
+	for _, p := range m.HideFiles {
+		ops = append(ops, mountOp{p, opHideFile})
+	}
+	for _, p := range m.ReadOnly {
+		ops = append(ops, mountOp{p, opReadOnly})
+	}
+	slices.SortStableFunc(ops, func(a, b mountOp) int { return len(a.path) - len(b.path) })
+	hidden := append(append([]string{}, m.Private...), m.Hide...)
+	for _, op := range ops {
+		var err error
+		switch op.kind {
+		case opPrivate, opHide:
+			err = coverDir(op.path, op.kind == opPrivate, keepsUnder(op.path, hidden, m.Keep))
+		case opHideFile:
+			err = unix.Mount("/dev/null", op.path, "", unix.MS_BIND, "")
+		case opReadOnly:
+			if err = unix.Mount(op.path, op.path, "", unix.MS_BIND|unix.MS_REC, ""); err == nil {
+				err = setReadOnly(op.path)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("mount over %s: %v", op.path, err)
+		}
+	}
+	return nil
+}
+
+// keepsUnder returns the keeps whose nearest hidden ancestor is dir.
+func keepsUnder(dir string, hidden []string, keeps []nsKeep) []nsKeep {
+	var out []nsKeep
+	for _, k := range keeps {
+		nearest := ""
+		for _, h := range hidden {
+			if h != k.Path && isUnder(k.Path, h) && len(h) > len(nearest) {
+				nearest = h
+			}
+		}
+		if nearest == dir {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// coverDir mounts an empty tmpfs over dir and binds keeps back into it;
+// the tmpfs stays writable when private, else it becomes read-only.
+func coverDir(dir string, private bool, keeps []nsKeep) error {
+	trees := make([]int, len(keeps))
+	for i, k := range keeps {
+		fd, err := unix.OpenTree(unix.AT_FDCWD, k.Path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("keep %s: %v", k.Path, err)
+		}
+		trees[i] = fd
+		defer unix.Close(fd)
+	}
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+		return err
+	}
+	for i, k := range keeps {
+		var st unix.Stat_t
+		if err := unix.Fstat(trees[i], &st); err != nil {
+			return err
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			if err := os.MkdirAll(k.Path, 0o755); err != nil {
+				return err
+			}
+		} else {
+			if err := os.MkdirAll(filepath.Dir(k.Path), 0o755); err != nil {
+				return err
+			}
+			if f, err := os.OpenFile(k.Path, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				f.Close()
+			}
+		}
+		if err := unix.MoveMount(trees[i], "", unix.AT_FDCWD, k.Path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("keep %s: %v", k.Path, err)
+		}
+		if !k.Writable {
+			if err := setReadOnly(k.Path); err != nil {
+				return fmt.Errorf("keep %s read-only: %v", k.Path, err)
+			}
+		}
+	}
+	if private {
+		return nil
+	}
+	return unix.MountSetattr(unix.AT_FDCWD, dir, 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
+}
+
+// setReadOnly makes the mount at path and every mount beneath it
+// read-only.
+func setReadOnly(path string) error {
+	return unix.MountSetattr(unix.AT_FDCWD, path, unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
+}
+
+// loopbackUp brings up lo in the private network namespace, so a test
+// can still listen on and connect to 127.0.0.1 (its own, not the host's).
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	ifr.SetUint16(unix.IFF_UP | unix.IFF_LOOPBACK | unix.IFF_RUNNING)
+	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
+}
+
+// mountProc gives the PID namespace its own /proc, so ps and kill see
+// only the command's processes. Where the host's /proc is partly masked
+// (some containers) the kernel refuses; the command then sees the host's
+// processes but, under Landlock's signal scope, cannot signal them.
+func mountProc() {
+	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+}

@@ -1,0 +1,217 @@
+//go:build linux
+
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sandboxCase is a workspace under the system temp directory and a fake
+// home holding the usual secrets, for commands run straight through the
+// sandbox (the command guard, a floor and not the boundary, is
+// bypassed: these commands are what a guard cannot recognise).
+type sandboxCase struct {
+	t    *testing.T
+	tc   *ToolContext
+	root string
+	home string
+}
+
+func newSandboxCase(t *testing.T) *sandboxCase {
+	t.Helper()
+	if info := Sandbox(); info.Landlock == 0 {
+		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	for rel, content := range map[string]string{
+		".ssh/id_rsa":                  "PRIVATE-KEY-ssh",
+		".aws/credentials":             "PRIVATE-KEY-aws",
+		".gnupg/secring.gpg":           "PRIVATE-KEY-gpg",
+		".config/gcloud/creds.db":      "PRIVATE-KEY-gcloud",
+		".kube/config":                 "PRIVATE-KEY-kube",
+		".docker/config.json":          "PRIVATE-KEY-docker",
+		".netrc":                       "PRIVATE-KEY-netrc",
+		".git-credentials":             "PRIVATE-KEY-gitcred",
+		".npmrc":                       "PRIVATE-KEY-npmrc",
+		".pypirc":                      "PRIVATE-KEY-pypirc",
+		".config/catbuddy/config.json": "PRIVATE-KEY-catbuddy",
+		"readable.txt":                 "home-readable",
+	} {
+		writeTestFile(t, filepath.Join(home, rel), content)
+	}
+	tc, root := execToolContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	if !strings.HasPrefix(root, filepath.Clean(os.TempDir())) {
+		t.Fatalf("workspace %s is not under the temp dir %s", root, os.TempDir())
+	}
+	writeTestFile(t, filepath.Join(root, "keep.txt"), "keep")
+	writeTestFile(t, filepath.Join(root, "src", "a.go"), "package a")
+	writeTestFile(t, filepath.Join(root, ".git", "config"), "[core]")
+	writeTestFile(t, filepath.Join(root, ".git", "hooks", "README"), "hooks")
+	return &sandboxCase{t: t, tc: tc, root: root, home: home}
+}
+
+// run runs line confined by p and returns its output.
+func (c *sandboxCase) run(line string, p SandboxPolicy) string {
+	c.t.Helper()
+	res, err := runConfined(c.t.Context(), c.tc, line, c.root, 30*time.Second, p)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if !strings.Contains(res.Output, "[sandbox: on") {
+		c.t.Fatalf("result does not report confinement: %q", res.Output)
+	}
+	return res.Output
+}
+
+func (c *sandboxCase) fileIs(rel, want string) {
+	c.t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.root, rel))
+	if err != nil || string(b) != want {
+		c.t.Errorf("%s = %q, %v; want %q", rel, b, err, want)
+	}
+}
+
+func (c *sandboxCase) absent(rel string) {
+	c.t.Helper()
+	if _, err := os.Lstat(filepath.Join(c.root, rel)); err == nil {
+		c.t.Errorf("%s exists: a confined command created it", rel)
+	}
+}
+
+// forEachMode runs f with namespaces (where they work) and on the split
+// grants used where user namespaces are disabled.
+func forEachMode(t *testing.T, f func(t *testing.T)) {
+	t.Run("namespaces", func(t *testing.T) {
+		if err := namespacesErr(); err != nil {
+			t.Skipf("no namespaces here: %v", err)
+		}
+		f(t)
+	})
+	t.Run("split", func(t *testing.T) {
+		splitOnly = true
+		t.Cleanup(func() { splitOnly = false })
+		f(t)
+	})
+}
+
+// TestSandboxWorkspaceReadOnly: by default nothing in the workspace can
+// change, although it lives under the temp directory, and the command
+// still reads everything and writes its own TMPDIR.
+func TestSandboxWorkspaceReadOnly(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		for _, attack := range []string{
+			"rm keep.txt",
+			"echo gone > keep.txt",
+			"sed -i s/keep/lost/ keep.txt",
+			"cd .. && rm -rf " + filepath.Base(c.root),
+			"$(echo rm) -f keep.txt",
+			"mv keep.txt moved.txt",
+			"echo new > src/new.go",
+			"mkdir made",
+			"ln -s /etc/passwd link",
+		} {
+			c.run(attack, SandboxPolicy{})
+			c.fileIs("keep.txt", "keep")
+			c.fileIs("src/a.go", "package a")
+			c.absent("moved.txt")
+			c.absent("src/new.go")
+			c.absent("made")
+			c.absent("link")
+		}
+		out := c.run(`cat keep.txt src/a.go; cat "$HOME/readable.txt"; echo t > "$TMPDIR/t" && cat "$TMPDIR/t"`, SandboxPolicy{})
+		for _, want := range []string{"keep", "package a", "home-readable", "t\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("reads / TMPDIR: output lacks %q: %q", want, out)
+			}
+		}
+		// Nothing outside either: the home directory is read-only.
+		c.run(`echo x > "$HOME/planted"`, SandboxPolicy{})
+		if _, err := os.Stat(filepath.Join(c.home, "planted")); err == nil {
+			t.Error("a confined command wrote into the home directory")
+		}
+	})
+}
+
+// TestSandboxWriteWorkspace: with the user's approval the workspace is
+// writable, and still not .git/ or .catbuddy/.
+func TestSandboxWriteWorkspace(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		w := SandboxPolicy{WriteWorkspace: true}
+		out := c.run("echo changed > keep.txt && echo new > src/new.go && cat src/new.go", w)
+		c.fileIs("keep.txt", "changed\n")
+		c.fileIs("src/new.go", "new\n")
+		if !strings.Contains(out, "new\n") {
+			t.Errorf("a new file could not be read back: %q", out)
+		}
+		c.run("echo '#!/bin/sh' > .git/hooks/pre-commit; printf '[core]\\n\\tfsmonitor = evil\\n' >> .git/config; rm -rf .git", w)
+		c.fileIs(".git/config", "[core]")
+		c.absent(".git/hooks/pre-commit")
+		if namespacesErr() == nil && !splitOnly {
+			// With namespaces the root itself stays fully writable.
+			c.run("echo top > top.txt && cat top.txt > top2.txt", w)
+			c.fileIs("top2.txt", "top\n")
+		}
+		g := SandboxPolicy{WriteWorkspace: true, WriteGit: true}
+		c.run("echo '#!/bin/sh' > .git/hooks/pre-commit", g)
+		c.fileIs(".git/hooks/pre-commit", "#!/bin/sh\n")
+	})
+}
+
+// TestSandboxStateDirUnreachable: .catbuddy/ can be neither read, listed,
+// written nor created, whether or not it exists, with write access too.
+func TestSandboxStateDirUnreachable(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		for _, exists := range []bool{true, false} {
+			c := newSandboxCase(t)
+			sd := filepath.Join(c.root, ".catbuddy")
+			if exists {
+				writeTestFile(t, filepath.Join(sd, "secret"), "state-secret")
+			}
+			for _, p := range []SandboxPolicy{{}, {WriteWorkspace: true}, {WriteWorkspace: true, WriteGit: true}} {
+				out := c.run(`d=.catbudd; cat ${d}y/secret; ls -A ${d}y/; mkdir -p ${d}y; echo '{"mcpServers":{}}' > ${d}y/mcp.json; echo x > ${d}y/secret; rm -f ${d}y/secret`, p)
+				if strings.Contains(out, "state-secret") {
+					t.Errorf("exists=%v %v: .catbuddy/secret was read: %q", exists, p, out)
+				}
+				if exists && strings.Contains(out, "secret\n") && !splitOnly {
+					t.Errorf("exists=%v %v: .catbuddy/ was listed: %q", exists, p, out)
+				}
+				if _, err := os.Stat(filepath.Join(sd, "mcp.json")); err == nil {
+					t.Fatalf("exists=%v %v: a command created .catbuddy/mcp.json", exists, p)
+				}
+				if exists {
+					c.fileIs(".catbuddy/secret", "state-secret")
+				}
+			}
+			// The user's catbuddy config (keys, trust) is out of reach too.
+			out := c.run(`cat "$HOME/.config/catbuddy/config.json"`, SandboxPolicy{WriteWorkspace: true})
+			if strings.Contains(out, "PRIVATE-KEY") {
+				t.Errorf("user config read: %q", out)
+			}
+		}
+	})
+}
+
+// TestSandboxSecretsHidden: the well-known credential files cannot be
+// read, even with write access to the workspace.
+func TestSandboxSecretsHidden(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		cmd := `for f in .ssh/id_rsa .aws/credentials .gnupg/secring.gpg .config/gcloud/creds.db .kube/config .docker/config.json .netrc .git-credentials .npmrc .pypirc; do cat "$HOME/$f"; done; cat "$HOME/readable.txt"`
+		out := c.run(cmd, SandboxPolicy{WriteWorkspace: true, Network: true})
+		if strings.Contains(out, "PRIVATE-KEY") {
+			t.Errorf("a secret was read: %q", out)
+		}
+		if !strings.Contains(out, "home-readable") {
+			t.Errorf("an ordinary home file became unreadable: %q", out)
+		}
+	})
+}
