@@ -20,6 +20,7 @@ func TestLayers(t *testing.T) {
 		"tools":     {"agent", "lsp", "mcp", "cmd"},
 		"agent":     {"lsp", "cmd"},
 		"mcp":       {"agent", "lsp", "cmd"},
+		"session":   {"lsp", "cmd"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg+"/...").CombinedOutput()

@@ -81,6 +81,9 @@ type Outcome struct {
 	Steps      int
 	Usage      Usage
 	Transcript string // the whole run as markdown (never contains keys)
+	// Messages is the conversation as it stands at the end (the system
+	// prompt excluded): what Runner.Reply continues.
+	Messages []Message
 }
 
 // Runner runs tasks. One Runner serves many runs; each run gets its own

@@ -39,14 +39,16 @@ const (
 
 // Message is one conversation message. A user message may carry the
 // results of the previous assistant message's tool calls.
+// The JSON form is how a conversation is stored to be continued later.
 type Message struct {
-	Role        Role
-	Text        string
-	ToolCalls   []ToolCall   // assistant
-	ToolResults []ToolResult // user
+	Role        Role         `json:"role"`
+	Text        string       `json:"text,omitempty"`
+	ToolCalls   []ToolCall   `json:"toolCalls,omitempty"`   // assistant
+	ToolResults []ToolResult `json:"toolResults,omitempty"` // user
 }
 
 // ToolCall is one tool call the model made.
+// Its JSON form (conversation.go) keeps Args as a string.
 type ToolCall struct {
 	ID   string
 	Name string
@@ -55,10 +57,10 @@ type ToolCall struct {
 
 // ToolResult answers one ToolCall.
 type ToolResult struct {
-	CallID  string
-	Name    string
-	Output  string
-	IsError bool
+	CallID  string `json:"callId"`
+	Name    string `json:"name"`
+	Output  string `json:"output"`
+	IsError bool   `json:"isError,omitempty"`
 }
 
 // ToolSpec is a tool as offered to the model.

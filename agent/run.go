@@ -28,6 +28,15 @@ const summariseText = "You have reached the step limit for this task. Stop now: 
 // from the calling goroutine. On cancellation the error is ctx's and the
 // Outcome holds what the run did so far.
 func (r *Runner) Run(ctx context.Context, task Task, emit func(Event)) (Outcome, error) {
+	return r.converse(ctx, task, func(cmd Command, workRoot string) []Message {
+		return []Message{{Role: RoleUser, Text: TaskPrompt(cmd, task, workRoot)}}
+	}, emit)
+}
+
+// converse runs the loop on the conversation that start returns (a new
+// task's prompt, or a previous conversation and a reply). Outcome.Messages
+// is the conversation when it ends.
+func (r *Runner) converse(ctx context.Context, task Task, start func(cmd Command, workRoot string) []Message, emit func(Event)) (Outcome, error) {
 	cfg := r.Config.WithDefaults()
 	if emit == nil {
 		emit = func(Event) {}
@@ -63,10 +72,10 @@ func (r *Runner) Run(ctx context.Context, task Task, emit func(Event)) (Outcome,
 	}
 	req := ModelRequest{
 		System:   SystemPrompt(workRoot, specs, cmd.ReadOnly),
-		Messages: []Message{{Role: RoleUser, Text: TaskPrompt(cmd, task, workRoot)}},
+		Messages: start(cmd, workRoot),
 		Tools:    specs,
 	}
-	l.tr.user(req.Messages[0].Text)
+	l.tr.user(req.Messages[len(req.Messages)-1].Text)
 	out, err := l.run(ctx, req)
 	out.Transcript = l.tr.finish(out, err)
 	return out, err
@@ -106,8 +115,8 @@ type loop struct {
 	failures map[string]int
 }
 
-func (l *loop) run(ctx context.Context, req ModelRequest) (Outcome, error) {
-	var out Outcome
+func (l *loop) run(ctx context.Context, req ModelRequest) (out Outcome, err error) {
+	defer func() { out.Messages = req.Messages }()
 	maxSteps := l.cfg.MaxSteps
 	for step := 1; ; step++ {
 		final := step > maxSteps

@@ -301,6 +301,20 @@ func TestFixAnswersAtOnce(t *testing.T) {
 	if err != nil && rpcCode(err) == 0 {
 		t.Errorf("catbuddy.fix failed without a JSON-RPC answer: %v", err)
 	}
+	if res.RunID != "" {
+		// The run writes its transcript and session into dir as it ends.
+		e.Await("the run to end", func() bool {
+			return strings.Contains(strings.Join(rawStrings(e.Notifications("catbuddy/runEvent")), "\n"), `"kind":"end"`)
+		})
+	}
+}
+
+func rawStrings(raws []json.RawMessage) []string {
+	out := make([]string, len(raws))
+	for i, r := range raws {
+		out[i] = string(r)
+	}
+	return out
 }
 
 // TestSettingsSources: initializationOptions and workspace/configuration

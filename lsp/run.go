@@ -11,6 +11,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/filestate"
+	"github.com/catbuddy/cb-ls/session"
 )
 
 // Agent runs in the editor. catbuddy.run answers with a run id at once;
@@ -27,6 +28,8 @@ const (
 	cmdCancel       = "catbuddy.cancel"
 	cmdListCommands = "catbuddy.listCommands"
 	cmdTranscript   = "catbuddy.transcript"
+	cmdReply        = "catbuddy.reply"
+	cmdListRuns     = "catbuddy.listRuns"
 )
 
 // runs tracks the connection's agent runs: at most one per document.
@@ -34,21 +37,30 @@ type runs struct {
 	s *Server
 
 	mu     sync.Mutex
-	seq    int
 	active map[string]*run // by id
 	byDoc  map[string]*run // by document path ("" for free questions is never locked)
 	ended  map[string]string
-	last   string // id of the most recent run, for catbuddy.transcript without runId
+	idle   map[string]*run // ended runs of this connection, ready for a reply
+	last   string          // id of the most recent run, for catbuddy.transcript without runId
 }
 
-// run is one agent run.
+// run is one agent run: a conversation of one or more turns (the first
+// request, then each catbuddy.reply). While a turn goes on, its execute
+// goroutine owns the conversation fields; between turns rs.mu does.
 type run struct {
 	id      string
 	command agent.Command
 	target  target
 	started time.Time
-	cancel  context.CancelCauseFunc
-	done    chan struct{}
+	cancel  context.CancelCauseFunc // this turn's; set under rs.mu before it starts
+	done    chan struct{}           // likewise
+
+	conv   []agent.Message       // the conversation so far
+	states *filestate.FileStates // what the model read and wrote, across turns
+	log    *session.Log          // nil without a workspace folder
+	turn   int                   // 1 for the first request
+	prior  string                // transcript of the turns before this one
+	sum    session.Summary       // for catbuddy.listRuns
 
 	mu         sync.Mutex // guards tr and transcript
 	tr         *transcript
@@ -61,7 +73,7 @@ var errCancelledByUser = errors.New("cancelled by the user")
 // registerRunCommands installs catbuddy.run and its companions, and the
 // code actions for explain and custom commands. Called from newServer.
 func (s *Server) registerRunCommands() {
-	rs := &runs{s: s, active: map[string]*run{}, byDoc: map[string]*run{}, ended: map[string]string{}}
+	rs := &runs{s: s, active: map[string]*run{}, byDoc: map[string]*run{}, ended: map[string]string{}, idle: map[string]*run{}}
 	s.registerCommand(cmdRun, func(ctx context.Context, args []json.RawMessage) (any, error) {
 		return rs.start(ctx, rawArgs(args), "")
 	})
@@ -73,6 +85,8 @@ func (s *Server) registerRunCommands() {
 		return rs.commandList(ctx), nil
 	})
 	s.registerCommand(cmdTranscript, rs.transcriptCommand)
+	s.registerCommand(cmdReply, rs.replyCommand)
+	s.registerCommand(cmdListRuns, rs.listRunsCommand)
 	s.addCodeActions(rs.codeActions)
 }
 
@@ -115,54 +129,79 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	}
 	task := buildTask(a, t, s.PositionEncoding())
 
-	r := &run{command: cmd, target: t, started: time.Now(), done: make(chan struct{})}
-	rs.mu.Lock()
-	if t.path != "" {
-		if other, busy := rs.byDoc[t.path]; busy {
-			rs.mu.Unlock()
-			return nil, fmt.Errorf("%w on %s: run %s (%s) started %s ago; cancel it with catbuddy.cancel {\"runId\": %q} or wait for it to end",
-				errRunBusy, t.rel, other.id, other.command.ID, time.Since(other.started).Round(time.Second), other.id)
-		}
+	r := &run{id: session.NewRunID(), command: cmd, target: t, started: time.Now(), states: s.NewFileStates(), turn: 1}
+	r.sum.Header = session.Header{RunID: r.id, Command: cmd.ID, Title: cmd.Title, Path: t.path, File: t.rel, Input: a.Input,
+		Started: r.started, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps}
+	if root := s.rootFor(t.path); root != "" {
+		r.log = session.NewLog(root, r.sum.Header)
 	}
-	rs.seq++
-	r.id = fmt.Sprintf("r%d", rs.seq)
-	rs.active[r.id] = r
-	if t.path != "" {
-		rs.byDoc[t.path] = r
-	}
-	rs.last = r.id
-	rs.mu.Unlock()
-
 	// The request's context ends when this handler returns; the run lives
 	// until it finishes, is cancelled, or the connection goes away.
-	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	r.cancel = cancel
-	go rs.watchConnection(runCtx, r)
+	runCtx, err := rs.claim(ctx, r, func() {})
+	if err != nil {
+		return nil, err
+	}
 	go rs.execute(runCtx, r, task, cfg, prov, a)
 	return map[string]string{"runId": r.id}, nil
 }
 
-// watchConnection cancels r when the connection ends.
-func (rs *runs) watchConnection(ctx context.Context, r *run) {
+// claim makes r the active run of its document for a new turn, or
+// refuses when another run holds the document. prepare runs under the
+// lock once the claim succeeded. The turn's context lives until it
+// finishes, is cancelled, or the connection goes away.
+func (rs *runs) claim(ctx context.Context, r *run, prepare func()) (context.Context, error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if _, going := rs.active[r.id]; going {
+		return nil, fmt.Errorf("%w: run %s is still going; wait for its end event or cancel it with catbuddy.cancel {\"runId\": %q}", errRunBusy, r.id, r.id)
+	}
+	if t := r.target; t.path != "" {
+		if other, busy := rs.byDoc[t.path]; busy {
+			return nil, fmt.Errorf("%w on %s: run %s (%s) started %s ago; cancel it with catbuddy.cancel {\"runId\": %q} or wait for it to end",
+				errRunBusy, t.rel, other.id, other.command.ID, time.Since(other.started).Round(time.Second), other.id)
+		}
+	}
+	prepare()
+	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	r.cancel, r.done = cancel, make(chan struct{})
+	delete(rs.idle, r.id)
+	rs.active[r.id] = r
+	if r.target.path != "" {
+		rs.byDoc[r.target.path] = r
+	}
+	rs.last = r.id
+	go rs.watchConnection(r.done, cancel)
+	return runCtx, nil
+}
+
+// watchConnection cancels a turn when the connection ends.
+func (rs *runs) watchConnection(done <-chan struct{}, cancel context.CancelCauseFunc) {
 	select {
-	case <-r.done:
+	case <-done:
 	case <-rs.s.exitCh:
-		r.cancel(errors.New("the editor disconnected"))
+		cancel(errors.New("the editor disconnected"))
 	case <-rs.s.conn.Done():
-		r.cancel(errors.New("the editor disconnected"))
+		cancel(errors.New("the editor disconnected"))
 	}
 }
 
 // execute runs the agent and reports its end. It owns r until it returns.
+// A turn after the first (a reply) has only a.Input: the conversation
+// carries the rest.
 func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.Config, prov agent.Provider, a runArgs) {
 	s := rs.s
+	cancel, done := r.cancel, r.done // a later turn replaces them
 	defer func() {
 		rs.release(r) // already done on the normal path; this covers a panic
-		r.cancel(nil)
-		close(r.done)
+		cancel(nil)
+		close(done)
 	}()
 	header := runHeader{RunID: r.id, Command: r.command.ID, Title: r.command.Title, File: r.target.rel,
 		StartLine: task.StartLine, EndLine: task.EndLine, Model: cfg.Model, Input: a.Input, Started: r.started}
+	if r.turn > 1 {
+		header.Title = fmt.Sprintf("%s — reply %d", r.command.Title, r.turn-1)
+		header.Started = time.Now()
+	}
 	r.mu.Lock()
 	r.tr = newTranscript(header)
 	r.mu.Unlock()
@@ -170,16 +209,28 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	rep := newRunReporter(s, r)
 	rep.begin(ctx, a)
 
-	states := s.NewFileStates()
+	// The run's FileStates carry over from turn to turn: what the model
+	// read stays deduplicated, and "read before edit" stays satisfied.
 	// Edits made by the run report on its progress too (see onEdit).
-	runCtx := withProgress(filestate.NewContext(ctx, states), rep.progress)
+	runCtx := withProgress(filestate.NewContext(ctx, r.states), rep.progress)
 	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov}
-	out, err := runner.Run(runCtx, task, func(ev agent.Event) {
+	var changed []string
+	emit := func(ev agent.Event) {
+		if ev.Edit != nil && !ev.IsError {
+			changed = appendNew(changed, s.displayPath(ev.Edit.Path))
+		}
 		r.mu.Lock()
 		r.tr.add(ev)
 		r.mu.Unlock()
 		rep.event(ctx, ev)
-	})
+	}
+	var out agent.Outcome
+	var err error
+	if r.turn == 1 {
+		out, err = runner.Run(runCtx, task, emit)
+	} else {
+		out, err = runner.Reply(runCtx, r.command.ID, r.conv, a.Input, emit)
+	}
 
 	status := "done"
 	switch {
@@ -192,6 +243,12 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	r.mu.Lock()
 	text := r.tr.finish(status, out, err)
 	r.mu.Unlock()
+	if r.prior != "" {
+		text = r.prior + "\n\n---\n\n" + text
+	}
+	r.prior = text
+	rs.remember(r, out, session.Turn{Input: a.Input, Outcome: status, Error: errorText(err), Steps: out.Steps,
+		Usage: out.Usage, Files: changed, Ended: time.Now()}, cfg)
 	path, terr := rs.writeTranscript(r, text, cfg)
 	if terr != nil {
 		s.log.Error("run transcript not written", "run", r.id, "error", terr)
@@ -214,6 +271,7 @@ func (rs *runs) release(r *run) {
 	if rs.byDoc[r.target.path] == r {
 		delete(rs.byDoc, r.target.path)
 	}
+	rs.idle[r.id] = r
 	r.mu.Lock()
 	if r.transcript != "" {
 		rs.ended[r.id] = r.transcript

@@ -23,15 +23,15 @@ func (rs *runs) cancelCommand(ctx context.Context, args []json.RawMessage) (any,
 		}
 	}
 	rs.mu.Lock()
-	var victims []*run
+	var victims []context.CancelCauseFunc
 	for id, r := range rs.active {
 		if a.RunID == "" || a.RunID == id {
-			victims = append(victims, r)
+			victims = append(victims, r.cancel)
 		}
 	}
 	rs.mu.Unlock()
-	for _, r := range victims {
-		r.cancel(errCancelledByUser)
+	for _, cancel := range victims {
+		cancel(errCancelledByUser)
 	}
 	return map[string]int{"cancelled": len(victims)}, nil
 }

@@ -43,6 +43,8 @@ type runEvent struct {
 	Command string  `json:"command,omitempty"`
 	URI     uri.URI `json:"uri,omitempty"`
 	Title   string  `json:"title,omitempty"`
+	Turn    int     `json:"turn,omitempty"`  // 1 for the first request, 2… for replies
+	Input   string  `json:"input,omitempty"` // the user's text for this turn
 	// text
 	Text string `json:"text,omitempty"`
 	// tool_call, tool_result
@@ -82,8 +84,9 @@ func (rep *runReporter) begin(ctx context.Context, a runArgs) {
 	if r.target.rel == "" {
 		msg = firstLine(a.Input, 80)
 	}
-	rep.progress = rep.s.startProgress(ctx, r.command.Title, msg, true, func() { r.cancel(errCancelledByUser) })
-	rep.send(ctx, runEvent{Kind: "start", Command: r.command.ID, URI: r.target.uri, Title: r.command.Title})
+	cancel := r.cancel // this turn's: a later reply gets its own
+	rep.progress = rep.s.startProgress(ctx, r.command.Title, msg, true, func() { cancel(errCancelledByUser) })
+	rep.send(ctx, runEvent{Kind: "start", Command: r.command.ID, URI: r.target.uri, Title: r.command.Title, Turn: r.turn, Input: a.Input})
 }
 
 // event renders one agent event.
@@ -134,7 +137,7 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 	if transcriptPath != "" {
 		tURI = uri.File(transcriptPath)
 	}
-	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps}
+	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps, Turn: r.turn}
 	var progressMsg, shown string
 	typ := protocol.MessageTypeInfo
 	switch status {

@@ -542,7 +542,7 @@ func TestRunUnusableProviderRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `unknown provider "nope"`) {
 		t.Fatalf("err = %v, want the unknown provider named", err)
 	}
-	if n := len(f.events("r1")); n != 0 {
+	if n := len(f.ed.Notifications("catbuddy/runEvent")); n != 0 {
 		t.Errorf("a refused run sent %d runEvents", n)
 	}
 	if n := len(f.model.Requests()); n != 0 {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/agent"
+	"github.com/catbuddy/cb-ls/session"
 )
 
 // sessionsDir is where run transcripts go, relative to the work root. It
@@ -164,15 +165,10 @@ func writeTranscript(root, name, text string, secrets ...string) (string, error)
 	return path, nil
 }
 
-// transcriptName is a sortable, unique file name for a run's transcript.
+// transcriptName is a sortable, unique file name for a run's transcript;
+// the run's session file has the same name with .jsonl.
 func transcriptName(started time.Time, runID, command string) string {
-	safe := strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return '_'
-	}, command)
-	return fmt.Sprintf("%s-%s-%s.md", started.UTC().Format("20060102-150405"), runID, safe)
+	return session.Name(started, runID, command) + ".md"
 }
 
 // compactJSON renders raw tool arguments on one line, cut to max bytes.

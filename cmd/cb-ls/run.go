@@ -9,18 +9,24 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/guard"
+	"github.com/catbuddy/cb-ls/session"
 	"github.com/catbuddy/cb-ls/tools"
 )
 
 const runUsage = `usage: cb-ls run [flags] "instruction"
+       cb-ls run --continue [runId] "reply"
 
 Runs the agent against the files on disk: progress and diffs on stderr,
-the final answer on stdout. Exit status 0 on success, 1 when the run
+the final answer on stdout. Each run's conversation is stored in
+.catbuddy/sessions of the first root; --continue sends a reply to the
+project's last run (or the one named, from the editor or the command
+line), with its whole history. Exit status 0 on success, 1 when the run
 failed (bad key, unreachable model, step limit), 2 for bad usage,
 130 when interrupted.
 
@@ -37,6 +43,7 @@ type runFlags struct {
 	maxSteps int
 	yes      bool
 	review   bool
+	cont     continueFlag
 }
 
 // runMain implements "cb-ls run".
@@ -59,15 +66,19 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "most model turns before the agent must summarise (default 30); overrides CB_MAX_STEPS")
 	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking (the default)")
 	fs.BoolVar(&f.review, "review", false, "ask y/n on the terminal before each edit")
+	fs.Var(&f.cont, "continue", "reply to the project's last run, or to the run named as --continue=ID or as the first argument")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	instruction := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	rest := fs.Args()
 	switch {
-	case instruction == "":
+	case len(rest) == 0 && f.cont.set:
+		fmt.Fprintln(stderr, `cb-ls run: missing the reply, e.g. cb-ls run --continue "now add a test"`)
+		return 2
+	case len(rest) == 0:
 		fmt.Fprintln(stderr, `cb-ls run: missing the instruction, e.g. cb-ls run "fix the failing test in calc_test.go"`)
 		return 2
 	case f.yes && f.review:
@@ -102,6 +113,18 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 2
 	}
+	var continued *session.Session
+	if f.cont.set {
+		if continued, rest, err = pickContinued(g.Roots(), f.cont, rest); err != nil {
+			fmt.Fprintf(stderr, "cb-ls run: --continue: %v\n", err)
+			return 1
+		}
+	}
+	instruction := strings.TrimSpace(strings.Join(rest, " "))
+	if instruction == "" {
+		fmt.Fprintln(stderr, `cb-ls run: the instruction is empty, e.g. cb-ls run "fix the failing test in calc_test.go"`)
+		return 2
+	}
 	cfg, err := agent.LoadConfig(g.Roots()[0], agent.Config{
 		Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps,
 	})
@@ -122,8 +145,32 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	runner := &agent.Runner{Registry: reg, Config: cfg, WorkRoot: g.WorkRoot}
 	p.start(cfg)
-	out, err := runner.Run(ctx, agent.Task{Command: agent.CommandAsk, Input: instruction}, p.event)
+	var changed []string
+	emit := func(ev agent.Event) {
+		if ev.Edit != nil && !ev.IsError && !slices.Contains(changed, ev.Edit.Rel) {
+			changed = append(changed, ev.Edit.Rel)
+		}
+		p.event(ev)
+	}
+	var out agent.Outcome
+	var log *session.Log
+	if continued != nil {
+		fmt.Fprintf(stderr, "cb-ls run: continuing %s (%s, %d turn(s))\n", continued.RunID, continued.TitleText(), continued.Turns)
+		log = continued.Log()
+		out, err = runner.Reply(ctx, continued.Command, continued.Messages, instruction, emit)
+		if len(out.Messages) == 0 {
+			out.Messages = continued.Messages // refused before the model was asked
+		}
+	} else {
+		log = headlessLog(g.Roots()[0], instruction, cfg)
+		out, err = runner.Run(ctx, agent.Task{Command: agent.CommandAsk, Input: instruction}, emit)
+	}
 	p.done()
+	if serr := log.AppendTurn(out.Messages, turnOf(instruction, out, err, changed), cfg.APIKey); serr != nil {
+		fmt.Fprintf(stderr, "cb-ls run: the conversation was not stored: %v\n", serr)
+	} else {
+		fmt.Fprintf(stderr, "run %s stored; reply with: cb-ls run --continue \"…\"\n", log.Header().RunID)
+	}
 	if out.Answer != "" {
 		fmt.Fprintln(stdout, strings.TrimSpace(out.Answer))
 	}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/catbuddy/cb-ls/agent"
+	"github.com/catbuddy/cb-ls/session"
+)
+
+// continueFlag is --continue: a boolean flag ("the project's last run")
+// that also takes a run id as --continue=ID.
+type continueFlag struct {
+	set bool
+	id  string
+}
+
+func (c *continueFlag) String() string { return c.id }
+
+// IsBoolFlag lets --continue stand alone.
+func (c *continueFlag) IsBoolFlag() bool { return true }
+
+func (c *continueFlag) Set(v string) error {
+	c.set = true
+	switch v {
+	case "true":
+		c.id = ""
+	case "false":
+		c.set = false
+	default:
+		if err := session.CheckID(v); err != nil {
+			return err
+		}
+		c.id = v
+	}
+	return nil
+}
+
+// pickContinued finds the run --continue names: the id given, else the
+// first argument when it names a stored run (--continue ID "text"), else
+// the most recently active run under roots. It returns the remaining
+// arguments (the reply).
+func pickContinued(roots []string, c continueFlag, args []string) (*session.Session, []string, error) {
+	id := c.id
+	if id == "" && len(args) > 1 && session.CheckID(args[0]) == nil {
+		if _, err := session.Find(roots, args[0]); err == nil {
+			id, args = args[0], args[1:]
+		}
+	}
+	var path string
+	if id != "" {
+		p, err := session.Find(roots, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		path = p
+	} else {
+		list, err := session.List(roots)
+		if len(list) == 0 {
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, nil, fmt.Errorf("no stored run to continue in %s of %s", session.Dir, strings.Join(roots, ", "))
+		}
+		path = list[0].Log
+	}
+	s, err := session.Load(path)
+	return s, args, err
+}
+
+// headlessLog returns where a new headless run's conversation is stored.
+func headlessLog(root, input string, cfg agent.Config) *session.Log {
+	cmd, _ := agent.FindCommand(cfg, agent.CommandAsk)
+	return session.NewLog(root, session.Header{
+		RunID: session.NewRunID(), Command: cmd.ID, Title: cmd.Title, Input: input, Started: time.Now(),
+		Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps,
+	})
+}
+
+// turnOf is the stored record of a turn that ended with out and err.
+func turnOf(input string, out agent.Outcome, err error, files []string) session.Turn {
+	t := session.Turn{Input: input, Outcome: "done", Steps: out.Steps, Usage: out.Usage, Files: files, Ended: time.Now()}
+	switch {
+	case errors.Is(err, context.Canceled):
+		t.Outcome, t.Error = "cancelled", "interrupted"
+	case err != nil:
+		t.Outcome, t.Error = "error", err.Error()
+	}
+	return t
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/catbuddy/cb-ls/agent/agenttest"
+	"github.com/catbuddy/cb-ls/session"
+)
+
+// cb-ls run stores each conversation; cb-ls run --continue replies to
+// the last run (or a named one) with the whole history, as a new process.
+func TestRunContinue(t *testing.T) {
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "calc.go"})),
+		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a - b", "new_string": "return a + b"})),
+		agenttest.TextTurn("Fixed: Add subtracted."),
+		agenttest.TextTurn("A second question's answer."),
+		agenttest.TextTurn("The second run goes on."),
+		agenttest.TextTurn("Yes: it adds now."),
+	}})
+	root := runEnv(t, srv, "openai")
+	run := func(args ...string) (string, string) {
+		t.Helper()
+		var stdout, stderr strings.Builder
+		if code := runAgent(t.Context(), append([]string{"--root", root}, args...), strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("cb-ls run %q: exit %d\n%s", args, code, stderr.String())
+		}
+		return strings.TrimSpace(stdout.String()), stderr.String()
+	}
+	run("fix Add")
+	list, err := session.List([]string{root})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("stored runs: %+v, %v", list, err)
+	}
+	first := list[0]
+	if first.Command != "ask" || first.TitleText() != "fix Add" || !slices.Equal(first.Files, []string{"calc.go"}) || first.Outcome != "done" {
+		t.Errorf("stored run = %+v", first)
+	}
+	run("another question")
+
+	// --continue: the last run, i.e. the second one.
+	_, stderr := run("--continue", "and now?")
+	if !strings.Contains(stderr, "continuing") {
+		t.Errorf("stderr does not say which run goes on:\n%s", stderr)
+	}
+	reqs := srv.Requests()
+	if msgs := reqs[4].Messages(); len(msgs) != 3 || !strings.Contains(msgs[0].Text, "another question") || msgs[1].Text != "A second question's answer." || msgs[2].Text != "and now?" {
+		t.Errorf("--continue sent %+v, want the second run's history and the reply", msgs)
+	}
+
+	// --continue ID: the first run, tool calls and results included.
+	out, _ := run("--continue", first.RunID, "does", "it", "add?")
+	if out != "Yes: it adds now." {
+		t.Errorf("stdout = %q", out)
+	}
+	msgs := srv.Requests()[5].Messages()
+	prev := srv.Requests()[2].Messages()
+	if len(msgs) != len(prev)+2 || msgs[len(prev)].Text != "Fixed: Add subtracted." || msgs[len(prev)+1].Text != "does it add?" {
+		t.Fatalf("--continue %s sent %d messages (first run had %d): %+v", first.RunID, len(msgs), len(prev), msgs)
+	}
+	for i, m := range prev {
+		if m.Role != msgs[i].Role || m.Text != msgs[i].Text || len(m.ToolCalls) != len(msgs[i].ToolCalls) || len(m.ToolResults) != len(msgs[i].ToolResults) {
+			t.Errorf("message %d differs after the restart: %+v vs %+v", i, m, msgs[i])
+		}
+	}
+	s, err := session.Load(first.Log)
+	if err != nil || s.Turns != 2 || s.Outcome != "done" {
+		t.Errorf("after the reply the session has %+v, %v", s.Summary, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(root, ".catbuddy", "sessions", "*.jsonl"))
+	for _, f := range files {
+		if data, _ := os.ReadFile(f); strings.Contains(string(data), "sk-run-test-KEY") {
+			t.Errorf("%s holds the key", f)
+		}
+	}
+}
+
+func TestRunContinueRefusals(t *testing.T) {
+	srv := agenttest.NewServer(t, agenttest.Script{})
+	root := runEnv(t, srv, "openai")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--continue"}, 2, "missing the reply"},
+		{[]string{"--continue", "more"}, 1, "no stored run to continue"},
+		{[]string{"--continue=rnope", "more"}, 1, `no stored run "rnope"`},
+		{[]string{"--continue=../x", "more"}, 2, "invalid run id"},
+	} {
+		var stdout, stderr strings.Builder
+		code := runAgent(t.Context(), append([]string{"--root", root}, tc.args...), strings.NewReader(""), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("refusals reached the model %d times", n)
+	}
+}
