@@ -10,8 +10,8 @@ import (
 
 const mod = "github.com/catbuddy/cb-ls"
 
-// TestLayers keeps the architecture honest mechanically: guard and
-// filestate import nothing of ours, tools never reaches lsp/agent/cmd,
+// TestLayers keeps the architecture honest mechanically: guard, filestate
+// and userdir import nothing of ours, tools never reaches lsp/agent/cmd,
 // agent never reaches lsp, and nothing imports lsp or cmd.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
@@ -21,6 +21,8 @@ func TestLayers(t *testing.T) {
 		"agent":     {"lsp", "cmd"},
 		"mcp":       {"agent", "lsp", "cmd"},
 		"session":   {"lsp", "cmd"},
+		// userdir only names directories; trust keeps decisions in one.
+		"userdir": {"guard", "filestate", "tools", "agent", "lsp", "mcp", "cmd", "session", "trust"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg+"/...").CombinedOutput()

@@ -30,6 +30,9 @@ type Config struct {
 	MaxRetries int `json:"maxRetries,omitempty"`
 	// Tools tune exec and web_fetch (see ToolSettings).
 	Tools ToolSettings `json:"tools,omitzero"`
+	// Mode is what the agent may touch: "auto" (default), "project" or
+	// "internal" (guard.ParseMode). The editor fixes it at initialize.
+	Mode string `json:"mode,omitempty"`
 }
 
 // maxRetries returns the SDK retry count.

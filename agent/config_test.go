@@ -130,23 +130,67 @@ func TestMergeProviderChangeDropsURLAndModel(t *testing.T) {
 func TestParseSettings(t *testing.T) {
 	raw := json.RawMessage(`{"catbuddy":{"provider":"anthropic","apiKey":"k","maxSteps":4,"mode":"project",
 		"customCommands":[{"id":"t","title":"T","prompt":"p ${input}"}]}}`)
-	cfg, err := ParseSettings(raw)
+	got, err := ParseSettings(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Provider: "anthropic", APIKey: "k", MaxSteps: 4, CustomCommands: []Command{{ID: "t", Title: "T", Prompt: "p ${input}"}}}
-	if diff := cmp.Diff(want, cfg); diff != "" {
+	want := Settings{Config: Config{Provider: "anthropic", APIKey: "k", MaxSteps: 4, Mode: "project", CustomCommands: []Command{{ID: "t", Title: "T", Prompt: "p ${input}"}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if _, err := ParseSettings(json.RawMessage(`{"maxSteps":-1}`)); err == nil {
-		t.Errorf("negative maxSteps accepted")
+	for _, bad := range []string{`[1]`, `"x"`, `{"model":3}`, `{"tools":[]}`} {
+		if _, err := ParseSettings(json.RawMessage(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
 	}
-	if cfg, err := ParseSettings(nil); err != nil || !cmp.Equal(cfg, Config{}) {
-		t.Errorf("empty settings: %+v %v", cfg, err)
+	// Values are validated where they are used: a run is refused, naming them.
+	for bad, want := range map[string]string{`{"maxSteps":-1}`: "maxSteps", `{"mode":"everything"}`: "everything"} {
+		s, err := ParseSettings(json.RawMessage(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := loadConfig("", env(nil), "", s.Config); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want it named", bad, err)
+		}
+	}
+	// Neovim sends an empty Lua table as []; null and {} are "nothing" too.
+	for _, empty := range []string{``, `null`, `[]`, `{}`, ` [ ] `, `{"catbuddy":null}`, `{"catbuddy":[]}`} {
+		if s, err := ParseSettings(json.RawMessage(empty)); err != nil || !cmp.Equal(s, Settings{}) {
+			t.Errorf("%q: %+v %v", empty, s, err)
+		}
 	}
 	// The key never serialises.
-	b, _ := json.Marshal(cfg)
+	b, _ := json.Marshal(got.Config)
 	if strings.Contains(string(b), `"k"`) {
 		t.Errorf("Config marshalled its key: %s", b)
+	}
+}
+
+func TestParseSettingsNamesUnknownKeys(t *testing.T) {
+	s, err := ParseSettings(json.RawMessage(`{"modle":"x","Model":"m","tools":{"webAlow":[],"execTimeout":5},
+		"customCommands":[{"id":"a","prompt":"p","promt":"q"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"customCommands[0].promt", "modle", "tools.webAlow"}; !cmp.Equal(want, s.Unknown) {
+		t.Errorf("unknown = %v, want %v", s.Unknown, want)
+	}
+	if s.Model != "m" || s.Tools.ExecTimeout != 5 {
+		t.Errorf("known keys lost: %+v", s.Config)
+	}
+}
+
+func TestMergeIsFieldByField(t *testing.T) {
+	off := false
+	base := Config{Model: "a", MaxTokens: 10, Tools: ToolSettings{ExecTimeout: 30, WebAllow: []string{"x"}}}
+	over := Config{MaxRetries: 3, DisableStreaming: true, Tools: ToolSettings{ExecSandbox: &off}}
+	got := Merge(base, over)
+	want := Config{Model: "a", MaxTokens: 10, MaxRetries: 3, DisableStreaming: true, Tools: ToolSettings{ExecTimeout: 30, WebAllow: []string{"x"}, ExecSandbox: &off}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	got.Tools.WebAllow[0] = "changed"
+	if base.Tools.WebAllow[0] != "x" {
+		t.Error("Merge shares a slice with its input")
 	}
 }

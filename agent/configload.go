@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/guard"
+	"github.com/catbuddy/cb-ls/userdir"
 )
 
 // Defaults chosen where the issue was silent. Model names age: every one
@@ -67,55 +68,21 @@ func loadConfig(root string, getenv func(string) string, userFile string, over .
 	}
 	cfg = Merge(cfg, env)
 	for _, o := range over {
+		if err := o.validate(); err != nil {
+			return Config{}, fmt.Errorf("settings: %w", err)
+		}
 		cfg = Merge(cfg, o)
 	}
 	return cfg.resolve(getenv), nil
 }
 
-// userConfigFile returns $XDG_CONFIG_HOME/catbuddy/config.json.
+// userConfigFile returns the user's config.json (see userdir.Config).
 func userConfigFile(getenv func(string) string) string {
-	dir := getenv("XDG_CONFIG_HOME")
+	dir := userdir.Config(getenv)
 	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
+		return ""
 	}
-	return filepath.Join(dir, "catbuddy", "config.json")
-}
-
-// settings is the JSON shape of config files and editor settings: Config
-// plus the key, which Config itself never serialises.
-type settings struct {
-	Config
-	APIKey string `json:"apiKey,omitempty"`
-}
-
-// ParseSettings decodes the editor's settings (initializationOptions,
-// the workspace/configuration section "catbuddy", or
-// didChangeConfiguration's settings, with or without the "catbuddy"
-// wrapper). Keys: provider, model, baseUrl, apiKey, maxSteps,
-// customCommands, maxTokens, disableStreaming, maxRetries. Other keys
-// (such as "mode") are left to their owners.
-func ParseSettings(raw json.RawMessage) (Config, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return Config{}, nil
-	}
-	var wrapper struct {
-		Catbuddy json.RawMessage `json:"catbuddy"`
-	}
-	if json.Unmarshal(raw, &wrapper) == nil && len(wrapper.Catbuddy) > 0 {
-		raw = wrapper.Catbuddy
-	}
-	var s settings
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return Config{}, fmt.Errorf("catbuddy settings: %w", err)
-	}
-	cfg := s.Config
-	cfg.APIKey = s.APIKey
-	return cfg, cfg.validate()
+	return filepath.Join(dir, "config.json")
 }
 
 // readConfigFile reads one config file. Keys are accepted only from the
@@ -129,25 +96,24 @@ func readConfigFile(path string, keyAllowed bool) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
-	var s settings
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	s, err := ParseSettings(data)
+	if err != nil {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	// A misspelt key in a file the user edits by hand must not vanish.
+	if len(s.Unknown) > 0 {
+		return Config{}, fmt.Errorf("config %s: unknown key(s) %s", path, strings.Join(s.Unknown, ", "))
 	}
 	cfg := s.Config
-	if !keyAllowed {
-		cfg.Tools = cfg.Tools.fromProject(path)
-	}
-	if s.APIKey != "" {
-		if keyAllowed {
-			cfg.APIKey = s.APIKey
-		} else {
-			slog.Warn("ignoring apiKey in a project config file; use OPENAI_API_KEY / ANTHROPIC_API_KEY or your user config", "file", path)
-		}
-	}
 	if err := cfg.validate(); err != nil {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	if !keyAllowed {
+		cfg.Tools = cfg.Tools.fromProject(path)
+		if cfg.APIKey != "" {
+			slog.Warn("ignoring apiKey in a project config file; use OPENAI_API_KEY / ANTHROPIC_API_KEY or your user config", "file", path)
+			cfg.APIKey = ""
+		}
 	}
 	return cfg, nil
 }
@@ -177,6 +143,11 @@ func (c Config) validate() error {
 	default:
 		return fmt.Errorf("unknown provider %q (want openai or anthropic)", c.Provider)
 	}
+	if c.Mode != "" {
+		if _, err := guard.ParseMode(c.Mode); err != nil {
+			return fmt.Errorf("mode: %w", err)
+		}
+	}
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
 	}
@@ -194,55 +165,6 @@ func (c Config) validate() error {
 		seen[cmd.ID] = true
 	}
 	return nil
-}
-
-// Merge returns base with every field set in over replacing base's.
-// Custom commands merge by id (over's replace base's of the same id).
-func Merge(base, over Config) Config {
-	if over.Provider != "" {
-		if over.Provider != base.Provider {
-			// A different provider's URL and model make no sense with it.
-			base.BaseURL, base.Model = "", ""
-		}
-		base.Provider = over.Provider
-	}
-	if over.Model != "" {
-		base.Model = over.Model
-	}
-	if over.BaseURL != "" {
-		base.BaseURL = over.BaseURL
-	}
-	if over.APIKey != "" {
-		base.APIKey = over.APIKey
-	}
-	if over.MaxSteps != 0 {
-		base.MaxSteps = over.MaxSteps
-	}
-	if over.MaxTokens != 0 {
-		base.MaxTokens = over.MaxTokens
-	}
-	if over.MaxRetries != 0 {
-		base.MaxRetries = over.MaxRetries
-	}
-	if over.DisableStreaming {
-		base.DisableStreaming = true
-	}
-	base.Tools = mergeToolSettings(base.Tools, over.Tools)
-	if len(over.CustomCommands) > 0 {
-		cmds := append([]Command(nil), base.CustomCommands...)
-	next:
-		for _, oc := range over.CustomCommands {
-			for i, bc := range cmds {
-				if bc.ID == oc.ID {
-					cmds[i] = oc
-					continue next
-				}
-			}
-			cmds = append(cmds, oc)
-		}
-		base.CustomCommands = cmds
-	}
-	return base
 }
 
 // WithDefaults resolves c's unset fields from the environment's keys and

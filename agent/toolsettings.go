@@ -40,25 +40,6 @@ func (s ToolSettings) fromProject(path string) ToolSettings {
 	return s
 }
 
-func mergeToolSettings(base, over ToolSettings) ToolSettings {
-	if over.ExecTimeout != 0 {
-		base.ExecTimeout = over.ExecTimeout
-	}
-	if over.ExecMaxTimeout != 0 {
-		base.ExecMaxTimeout = over.ExecMaxTimeout
-	}
-	if over.ExecSandbox != nil {
-		base.ExecSandbox = over.ExecSandbox
-	}
-	if len(over.ExecEnv) > 0 {
-		base.ExecEnv = append([]string(nil), over.ExecEnv...)
-	}
-	if len(over.WebAllow) > 0 {
-		base.WebAllow = append([]string(nil), over.WebAllow...)
-	}
-	return base
-}
-
 // ToolOptions returns the tools.Options these settings ask for; unset
 // fields keep the tools' defaults.
 func (c Config) ToolOptions() tools.Options {

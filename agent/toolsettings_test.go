@@ -38,12 +38,14 @@ func TestToolSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o = Merge(cfg, over).ToolOptions()
+	o = Merge(cfg, over.Config).ToolOptions()
 	if !o.Exec.NoSandbox || !slices.Equal(o.Web.Allow, []string{"localhost:5173"}) {
 		t.Errorf("editor settings not applied: %+v", o)
 	}
 
-	if _, err := ParseSettings([]byte(`{"tools":{"execTimeout":-1}}`)); err == nil {
+	if neg, err := ParseSettings([]byte(`{"tools":{"execTimeout":-1}}`)); err != nil {
+		t.Fatal(err)
+	} else if _, err := loadConfig("", env(nil), "", neg.Config); err == nil {
 		t.Error("a negative exec timeout was accepted")
 	}
 	if (Config{}).ToolOptions().Exec.Timeout != 0 {

@@ -6,6 +6,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/catbuddy/cb-ls/agent"
 )
 
 // didChangeWorkspaceFolders updates the guard's roots live: tools read the
@@ -65,15 +67,15 @@ func (s *Server) didChangeConfiguration(ctx context.Context, raw jsonrpc2.RawMes
 		go s.pullConfiguration(s.baseCtx)
 		return nil, nil
 	}
-	set, err := parseSettings(section)
+	set, err := s.editorSettings("didChangeConfiguration", section)
 	if err != nil {
-		return nil, err
+		return nil, invalidParams("%v", err)
 	}
 	s.mu.Lock()
-	s.agentCfg = set.apply(s.agentCfg)
+	s.agentCfg = agent.Merge(s.agentCfg, set)
 	s.mu.Unlock()
-	if set.Mode != nil {
-		s.log.Info("mode changes take effect when the server restarts", "mode", *set.Mode)
+	if set.Mode != "" {
+		s.log.Info("mode changes take effect when the server restarts", "mode", set.Mode)
 	}
 	return nil, nil
 }

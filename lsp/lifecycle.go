@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/guard"
 )
 
@@ -17,13 +18,13 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	set, err := parseSettings(p.InitializationOptions)
+	set, err := s.editorSettings("initializationOptions", p.InitializationOptions)
 	if err != nil {
-		return nil, invalidParams("initializationOptions: %v", err)
+		return nil, invalidParams("%v", err)
 	}
 	mode := s.opts.Mode
-	if set.Mode != nil {
-		if mode, err = guard.ParseMode(*set.Mode); err != nil {
+	if set.Mode != "" {
+		if mode, err = guard.ParseMode(set.Mode); err != nil {
 			return nil, invalidParams("initializationOptions: %v", err)
 		}
 	}
@@ -39,7 +40,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	s.encoding = enc
 	s.guard = g
 	s.folders = roots
-	s.agentCfg = set.apply(s.agentCfg)
+	s.agentCfg = agent.Merge(s.agentCfg, set)
 	s.state = stateInitialized
 	s.mu.Unlock()
 	if err := s.initTools(); err != nil {
@@ -156,14 +157,14 @@ func (s *Server) pullConfiguration(ctx context.Context) {
 		s.log.Debug("workspace/configuration", "error", err)
 		return
 	}
-	set, err := parseSettings(res[0])
+	set, err := s.editorSettings("workspace/configuration", res[0])
 	if err != nil {
 		s.log.Warn("ignoring catbuddy settings from workspace/configuration", "error", err)
 		return
 	}
-	set.APIKey = nil
+	set.APIKey = ""
 	s.mu.Lock()
-	s.agentCfg = set.apply(s.agentCfg)
+	s.agentCfg = agent.Merge(s.agentCfg, set)
 	s.mu.Unlock()
 }
 

@@ -113,7 +113,11 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 			return nil, err
 		}
 	}
-	cfg, err := agent.LoadConfig(s.rootFor(t.path), rs.config(ctx, a.URI))
+	editor := rs.config(ctx, a.URI)
+	if s.opts.OnRunConfig != nil {
+		s.opts.OnRunConfig(editor)
+	}
+	cfg, err := agent.LoadConfig(s.rootFor(t.path), editor)
 	if err != nil {
 		return nil, err
 	}

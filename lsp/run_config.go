@@ -42,7 +42,7 @@ func (rs *runs) config(ctx context.Context, u uri.URI) agent.Config {
 		}
 		return cfg
 	}
-	set, err := parseSettings(res[0])
+	set, err := s.editorSettings("workspace/configuration", res[0])
 	if err != nil {
 		s.log.Warn("ignoring the catbuddy section of workspace/configuration", "error", err)
 		return cfg
@@ -50,6 +50,6 @@ func (rs *runs) config(ctx context.Context, u uri.URI) agent.Config {
 	// Keys travel only through initializationOptions and
 	// didChangeConfiguration (clients keep them in secret storage); a key
 	// in plain settings is ignored rather than trusted.
-	set.APIKey = nil
-	return set.apply(cfg)
+	set.APIKey = ""
+	return agent.Merge(cfg, set)
 }

@@ -43,6 +43,10 @@ type Options struct {
 	EditGrace time.Duration
 	// Version is reported in serverInfo.
 	Version string
+	// OnRunConfig, if set, sees the editor's settings each run starts
+	// from (before the config files): tests check that every setting the
+	// editor sends reaches the run.
+	OnRunConfig func(agent.Config)
 }
 
 // CommandHandler runs one workspace/executeCommand. args are the

@@ -4,58 +4,25 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/catbuddy/cb-ls/agent"
 )
 
-// settings are the catbuddy keys of initializationOptions,
-// workspace/didChangeConfiguration (settings.catbuddy) and
-// workspace/configuration. Absent keys leave the current value alone.
-type settings struct {
-	Provider       *string         `json:"provider"`
-	Model          *string         `json:"model"`
-	BaseURL        *string         `json:"baseUrl"`
-	APIKey         *string         `json:"apiKey"`
-	MaxSteps       *int            `json:"maxSteps"`
-	Mode           *string         `json:"mode"`
-	CustomCommands []agent.Command `json:"customCommands"`
-}
-
-// parseSettings decodes raw (null or absent is no settings). Unknown keys
-// are ignored: clients send their own settings alongside ours.
-func parseSettings(raw []byte) (settings, error) {
-	var s settings
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return s, nil
+// editorSettings decodes one of the editor's settings payloads
+// (initializationOptions, a workspace/configuration answer, the catbuddy
+// section of didChangeConfiguration) with the parser every source uses,
+// agent.ParseSettings. Unknown keys are named in the log: a misspelt
+// setting must not vanish silently, nor stop the others from applying.
+func (s *Server) editorSettings(source string, raw []byte) (agent.Config, error) {
+	set, err := agent.ParseSettings(raw)
+	if err != nil {
+		return agent.Config{}, fmt.Errorf("%s: %w", source, err)
 	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return s, fmt.Errorf("decode settings: %w", err)
+	if len(set.Unknown) > 0 {
+		s.log.Warn("ignoring unknown catbuddy settings", "source", source, "keys", strings.Join(set.Unknown, ", "))
 	}
-	if s.MaxSteps != nil && *s.MaxSteps < 0 {
-		return s, fmt.Errorf("maxSteps must not be negative (got %d)", *s.MaxSteps)
-	}
-	return s, nil
-}
-
-// apply returns c with the settings that are present laid over it.
-func (s settings) apply(c agent.Config) agent.Config {
-	set := func(dst *string, v *string) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&c.Provider, s.Provider)
-	set(&c.Model, s.Model)
-	set(&c.BaseURL, s.BaseURL)
-	set(&c.APIKey, s.APIKey)
-	if s.MaxSteps != nil {
-		c.MaxSteps = *s.MaxSteps
-	}
-	if s.CustomCommands != nil {
-		c.CustomCommands = s.CustomCommands
-	}
-	return c
+	return set.Config, nil
 }
 
 // catbuddySection extracts settings.catbuddy from a didChangeConfiguration

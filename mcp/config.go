@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/userdir"
 )
 
 // ServerConfig is one entry of the common `mcpServers` format: a
@@ -83,18 +85,14 @@ func (c Config) Names() []string {
 	return names
 }
 
-// UserConfigPath returns $XDG_CONFIG_HOME/catbuddy/mcp.json (or the
-// platform's user config directory), or "" when there is none.
+// UserConfigPath returns mcp.json in the user's configuration directory
+// (userdir.Config, the same as config.json's), or "" when there is none.
 func UserConfigPath() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
+	dir := userdir.Config(os.Getenv)
 	if dir == "" {
-		d, err := os.UserConfigDir()
-		if err != nil {
-			return ""
-		}
-		dir = d
+		return ""
 	}
-	return filepath.Join(dir, "catbuddy", "mcp.json")
+	return filepath.Join(dir, "mcp.json")
 }
 
 // ConfigPaths lists the files read, lowest precedence first: the user's
