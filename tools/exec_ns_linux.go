@@ -39,7 +39,10 @@ func namespacesErr() error {
 // network. Only our own uid and gid are mapped. When the leader (the
 // namespace's init) exits, the kernel kills every process left in the
 // PID namespace, setsid daemons included; Pdeathsig ends it when the
-// server dies.
+// server dies. The helper keeps, across its own execve, the capabilities
+// it needs inside the new namespaces to mount and to bring up lo (an
+// unprivileged user's process would lose them there); dropCapabilities
+// removes them before the command runs.
 func namespaceAttr(p SandboxPolicy) *syscall.SysProcAttr {
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
 	if !p.Network {
@@ -51,7 +54,35 @@ func namespaceAttr(p SandboxPolicy) *syscall.SysProcAttr {
 		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP},
 	}
+}
+
+// dropCapabilities empties the bounding, inheritable and ambient sets
+// of the calling thread, so the command it executes holds no capability
+// at all, inside its own namespaces or, when the server runs as root,
+// on the host: nothing it runs can unmount what hides a secret, load a
+// module or configure a network. Where there is nothing to drop (an
+// ordinary user without namespaces) the kernel's EPERM is no failure.
+func dropCapabilities() error {
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL && err != unix.EPERM {
+			return fmt.Errorf("drop capability %d: %v", c, err)
+		}
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capget: %v", err)
+	}
+	data[0].Inheritable, data[1].Inheritable = 0, 0
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("clear inheritable capabilities: %v", err)
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clear ambient capabilities: %v", err)
+	}
+	return nil
 }
 
 // mountOp is one step of applyMounts.
@@ -95,6 +126,9 @@ func applyMounts(m *nsMounts) error {
 	slices.SortStableFunc(ops, func(a, b mountOp) int { return len(a.path) - len(b.path) })
 	hidden := append(append([]string{}, m.Private...), m.Hide...)
 	for _, op := range ops {
+		if _, err := os.Lstat(op.path); err != nil && os.IsNotExist(err) {
+			continue // under a directory covered earlier: already gone
+		}
 		var err error
 		switch op.kind {
 		case opPrivate, opHide:

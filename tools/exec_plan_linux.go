@@ -146,7 +146,11 @@ func planNamespaced(in planInput) ([]sandboxRule, *nsMounts) {
 	dirs, files := in.secrets()
 	m.Hide = append(m.Hide, dirs...)
 	m.HideFiles = files
-	m.Private = existingReal([]string{"/tmp", "/var/tmp", "/dev/shm", os.TempDir()})
+	for _, p := range existingReal([]string{"/tmp", "/var/tmp", "/dev/shm", os.TempDir()}) {
+		if !underAny(p, m.Private) {
+			m.Private = append(m.Private, p) // a TMPDIR under /tmp goes with it
+		}
+	}
 	if run := existingReal([]string{"/run"}); len(run) > 0 && !slices.Contains(m.Private, run[0]) {
 		m.Hide = append(m.Hide, run[0]) // sockets: docker, the user's session bus, editors
 	}

@@ -37,30 +37,36 @@ func probeSandbox() SandboxInfo {
 		return SandboxInfo{Summary: fmt.Sprintf("off (/proc/self/exe is not available to re-execute the sandbox helper: %v)", err)}
 	}
 	features = probeLandlock(abi)
-	info := SandboxInfo{Landlock: abi}
-	if err := namespacesErr(); err == nil {
+	return describeSandbox(features, namespacesErr())
+}
+
+// describeSandbox says what commands get from these Landlock features
+// with (nsErr == nil) or without private namespaces.
+func describeSandbox(f landlockFeatures, nsErr error) SandboxInfo {
+	info := SandboxInfo{Landlock: f.ABI}
+	if nsErr == nil {
 		info.Namespaces, info.Full = true, true
-		info.Summary = fmt.Sprintf("Landlock ABI %d + private user, mount, network and PID namespaces", abi)
+		info.Summary = fmt.Sprintf("Landlock ABI %d + private user, mount, network and PID namespaces", f.ABI)
 	} else {
 		var missing []string
 		switch {
-		case features.Net&llNetUDP != 0:
-			missing = append(missing, "network blocked by Landlock only")
-		case features.Net != 0:
+		case f.Net&llNetUDP != 0:
+			missing = append(missing, "network blocked by Landlock alone")
+		case f.Net != 0:
 			missing = append(missing, "only TCP blocked, UDP open")
 		default:
-			missing = append(missing, "network open")
+			missing = append(missing, "network open (Landlock ABI < 4)")
 		}
 		missing = append(missing,
 			"processes that leave the process group can outlive the call",
 			"names in .catbuddy/ and ~/.ssh listable, contents not",
 			"nothing can be created directly in the workspace root")
-		if features.FS&llResolveUnix == 0 {
+		if f.FS&llResolveUnix == 0 {
 			missing = append(missing, "path-named sockets reachable")
 		}
-		info.Summary = fmt.Sprintf("partial: Landlock ABI %d without namespaces (%v): %s", abi, err, strings.Join(missing, "; "))
+		info.Summary = fmt.Sprintf("partial: Landlock ABI %d without namespaces (%v): %s", f.ABI, nsErr, strings.Join(missing, "; "))
 	}
-	if features.Scoped == 0 {
+	if f.Scoped == 0 {
 		info.Full = false
 		info.Summary += "; abstract sockets and signals not scoped (Landlock ABI < 6)"
 	}
@@ -222,6 +228,9 @@ func enterSandbox(raw string) error {
 		if err := unix.Chdir(spec.Dir); err != nil {
 			return fmt.Errorf("enter %s: %v", spec.Dir, err)
 		}
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
 	}
 	if err := restrictSelf(probeLandlock(abi), rules, spec.DenyTCP); err != nil {
 		return err

@@ -3,9 +3,12 @@
 package tools
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -213,5 +216,134 @@ func TestSandboxSecretsHidden(t *testing.T) {
 		if !strings.Contains(out, "home-readable") {
 			t.Errorf("an ordinary home file became unreadable: %q", out)
 		}
+		// The command holds no capability, even where the server runs as
+		// root, so it cannot unmount what hides the secrets.
+		out = c.run(`grep CapEff /proc/self/status; umount "$HOME/.ssh"; umount -l "$HOME/.ssh"; cat "$HOME/.ssh/id_rsa"`, SandboxPolicy{WriteWorkspace: true})
+		if strings.Contains(out, "PRIVATE-KEY") || !strings.Contains(out, "CapEff:\t0000000000000000") {
+			t.Errorf("capabilities / unmount: %q", out)
+		}
 	})
+}
+
+// TestSandboxModuleAndBuildCaches: the module cache and the user's
+// build cache are read-only (the user's next build would run what a
+// command planted there); commands build into a private cache.
+func TestSandboxModuleAndBuildCaches(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		mod := filepath.Join(t.TempDir(), "mod")
+		writeTestFile(t, filepath.Join(mod, "example.com", "m@v1.0.0", "m.go"), "package m")
+		t.Setenv("GOMODCACHE", mod)
+		writeTestFile(t, filepath.Join(c.home, ".cache", "go-build", "README"), "user cache")
+		out := c.run(`echo 'func init() { evil() }' >> "$GOMODCACHE/example.com/m@v1.0.0/m.go"; echo x > "$GOMODCACHE/planted"; `+
+			`echo x > "$HOME/.cache/go-build/planted"; echo "gocache=$GOCACHE"; mkdir -p "$GOCACHE" && echo ok > "$GOCACHE/own" && cat "$GOCACHE/own"`,
+			SandboxPolicy{WriteWorkspace: true, Network: true})
+		if b, _ := os.ReadFile(filepath.Join(mod, "example.com", "m@v1.0.0", "m.go")); string(b) != "package m" {
+			t.Errorf("the module cache changed: %q", b)
+		}
+		for _, p := range []string{filepath.Join(mod, "planted"), filepath.Join(c.home, ".cache", "go-build", "planted")} {
+			if _, err := os.Stat(p); err == nil {
+				t.Errorf("%s was planted", p)
+			}
+		}
+		private := filepath.Join(c.home, ".cache", "catbuddy-exec", "go-build")
+		if !strings.Contains(out, "gocache="+private+"\n") || !strings.Contains(out, "ok\n") {
+			t.Errorf("GOCACHE is not the private, writable cache %s: %q", private, out)
+		}
+	})
+}
+
+// TestSandboxSurvivesSymlinkLoops: a link loop in the workspace (or one
+// committed in a repository) neither hangs nor crashes the planner.
+func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		writeTestFile(t, filepath.Join(c.root, ".catbuddy", "x"), "x") // the root must be carved into
+		for link, target := range map[string]string{"self-loop": ".", "a": "b", "b": "a", "src/up": "..", "src/deep": "../src/deep"} {
+			if err := os.Symlink(target, filepath.Join(c.root, link)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done := make(chan string, 1)
+		go func() {
+			done <- c.run("ls -d self-loop/self-loop/src; echo planned", SandboxPolicy{WriteWorkspace: true})
+		}()
+		select {
+		case out := <-done:
+			if !strings.Contains(out, "planned") {
+				t.Errorf("command with link loops: %q", out)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("planning the sandbox of a workspace with link loops did not finish in 20 s")
+		}
+		in := planInput{Roots: []string{c.root}, WorkRoot: c.root, Policy: SandboxPolicy{WriteWorkspace: true}, Home: c.home, TmpDir: t.TempDir(), CacheDir: t.TempDir()}
+		for _, r := range planSplit(in) {
+			if fi, err := os.Lstat(r.Path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				t.Errorf("the plan grants through the symlink %s", r.Path)
+			}
+		}
+	})
+}
+
+// TestSandboxUnprivileged reruns the red-team cases as an ordinary user
+// (nobody), which is what most users are: namespaces and Landlock must
+// work without root, and root's DAC override must not be what makes
+// them pass here.
+func TestSandboxUnprivileged(t *testing.T) {
+	if os.Getenv("CB_LS_TEST_UNPRIVILEGED") != "" {
+		t.Skip("already the unprivileged run")
+	}
+	if os.Getuid() != 0 {
+		t.Skip("the tests already run unprivileged")
+	}
+	if info := Sandbox(); info.Landlock == 0 {
+		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
+	}
+	dir, err := os.MkdirTemp("", "cb-ls-unpriv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "tools.test")
+	src, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.count=1", "-test.v",
+		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable)$|^TestExecSetsidDaemonDies$")
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir()}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "\nPASS") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "SKIP") || strings.Contains(line, ".go:") {
+			t.Logf("as uid 65534: %s", strings.TrimSpace(line))
+		}
+	}
+}
+
+func TestDescribeSandbox(t *testing.T) {
+	full := describeSandbox(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil)
+	if !full.Full || !full.Namespaces || !strings.Contains(full.Summary, "Landlock ABI 7 + private user, mount, network and PID namespaces") {
+		t.Errorf("full = %+v", full)
+	}
+	part := describeSandbox(landlockFeatures{ABI: 5, Net: llNetTCP, FS: (llRead | llWrite) &^ llResolveUnix}, errors.New("user namespaces are not available: operation not permitted"))
+	if part.Full || part.Namespaces {
+		t.Errorf("without namespaces the sandbox claims to be full: %+v", part)
+	}
+	for _, want := range []string{"partial: Landlock ABI 5", "operation not permitted", "only TCP blocked, UDP open", "can outlive the call", "path-named sockets reachable", "abstract sockets and signals not scoped"} {
+		if !strings.Contains(part.Summary, want) {
+			t.Errorf("summary %q lacks %q", part.Summary, want)
+		}
+	}
+	if off := (ExecOptions{NoSandbox: true}).SandboxInfo(); off.Full || off.Landlock != 0 || !strings.Contains(off.Summary, "disabled in configuration") {
+		t.Errorf("sandbox turned off: %+v", off)
+	}
 }

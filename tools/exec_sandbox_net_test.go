@@ -1,0 +1,175 @@
+//go:build linux
+
+package tools
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// countingListener accepts connections on l and counts them.
+func countingListener(t *testing.T, l net.Listener) *atomic.Int32 {
+	t.Helper()
+	var n atomic.Int32
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			c.Close()
+		}
+	}()
+	return &n
+}
+
+// hostPython is the real python3 binary (not a version manager's shim,
+// which needs the real home), or "" without one.
+func hostPython() string {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// connectCommands are ways a command can open a TCP connection that no
+// command-line guard can read: perl and python sockets.
+func connectCommands(t *testing.T, addr string) []string {
+	host, port, _ := net.SplitHostPort(addr)
+	var cmds []string
+	if _, err := exec.LookPath("perl"); err == nil {
+		cmds = append(cmds, `perl -MIO::Socket::INET -e 'IO::Socket::INET->new(PeerAddr=>"`+host+`", PeerPort=>`+port+`, Timeout=>3) or die "refused: $!\n"; print "connected\n"'`)
+	}
+	if py := hostPython(); py != "" {
+		cmds = append(cmds, py+` -c 'import socket; socket.create_connection(("`+host+`", `+port+`), 3); print("connected")'`)
+	}
+	if len(cmds) == 0 {
+		t.Skip("neither perl nor python3 is installed to open sockets from a command")
+	}
+	return cmds
+}
+
+// TestSandboxNoNetworkByDefault: loopback, private and metadata
+// addresses are unreachable without the network policy, by any route;
+// with it the host's network is there.
+func TestSandboxNoNetworkByDefault(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		if splitOnly && features.Net == 0 {
+			t.Skipf("Landlock ABI %d cannot block TCP and there are no namespaces", features.ABI)
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits := countingListener(t, l)
+		targets := []string{l.Addr().String(), "169.254.169.254:80", "10.0.0.1:80"}
+		if ip := privateAddr(); ip != "" {
+			pl, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+			if err == nil {
+				countingListener(t, pl)
+				targets = append(targets, pl.Addr().String())
+			}
+		}
+		for _, target := range targets {
+			for _, cmd := range connectCommands(t, target) {
+				if out := c.run(cmd, SandboxPolicy{WriteWorkspace: true}); strings.Contains(out, "connected\n") {
+					t.Errorf("reached %s without the network policy: %s\n%s", target, cmd, out)
+				}
+			}
+		}
+		if n := hits.Load(); n != 0 {
+			t.Errorf("the host's loopback listener saw %d connections", n)
+		}
+		for _, cmd := range connectCommands(t, l.Addr().String()) {
+			if out := c.run(cmd, SandboxPolicy{Network: true}); !strings.Contains(out, "connected\n") {
+				t.Errorf("with the network policy, %s failed: %s", cmd, out)
+			}
+		}
+		if hits.Load() == 0 {
+			t.Error("with the network policy, the host listener saw no connection")
+		}
+		if !splitOnly {
+			// The private network keeps its own loopback: tests that
+			// start a server on 127.0.0.1 still work.
+			if _, err := exec.LookPath("perl"); err == nil {
+				out := c.run(`perl -MIO::Socket::INET -e '$s=IO::Socket::INET->new(Listen=>1, LocalAddr=>"127.0.0.1:0") or die "listen: $!\n"; IO::Socket::INET->new(PeerAddr=>"127.0.0.1:".$s->sockport) or die "connect: $!\n"; print "own-loopback\n"'`, SandboxPolicy{})
+				if !strings.Contains(out, "own-loopback\n") {
+					t.Errorf("the command's own loopback does not work: %q", out)
+				}
+			}
+		}
+	})
+}
+
+// privateAddr returns one of this machine's non-loopback IPv4 addresses.
+func privateAddr() string {
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	return ""
+}
+
+// TestSandboxSocketsOutsideUnreachable: a path-named socket outside the
+// workspace (docker's, an editor's, an ssh-agent's) and an abstract one
+// cannot be reached; the command's own sockets in its TMPDIR work.
+func TestSandboxSocketsOutsideUnreachable(t *testing.T) {
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("perl is not installed to open unix sockets from a command")
+	}
+	connect := func(addr string) string {
+		return `perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer=>"` + addr + `") or die "refused: $!\n"; print "connected\n"'`
+	}
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		var paths []string
+		for _, dir := range []string{t.TempDir(), "/run"} {
+			p := filepath.Join(dir, "cb-ls-test-"+strconv.Itoa(os.Getpid())+".sock")
+			l, err := net.Listen("unix", p)
+			if err != nil {
+				t.Logf("no socket in %s: %v", dir, err)
+				continue
+			}
+			countingListener(t, l)
+			paths = append(paths, p)
+		}
+		for _, p := range paths {
+			out := c.run(connect(p), SandboxPolicy{WriteWorkspace: true, Network: true})
+			if strings.Contains(out, "connected\n") {
+				if splitOnly && features.FS&llResolveUnix == 0 {
+					t.Logf("without namespaces, on Landlock ABI %d, %s is reachable (reported in the sandbox summary)", features.ABI, p)
+					continue
+				}
+				t.Errorf("reached the socket %s: %s", p, out)
+			}
+		}
+		if features.Scoped != 0 {
+			name := "cb-ls-test-abstract-" + strconv.Itoa(os.Getpid())
+			l, err := net.Listen("unix", "@"+name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hits := countingListener(t, l)
+			out := c.run(connect(`\0`+name), SandboxPolicy{Network: true})
+			if strings.Contains(out, "connected\n") || hits.Load() != 0 {
+				t.Errorf("reached the abstract socket @%s: %s", name, out)
+			}
+		}
+		out := c.run(`perl -MIO::Socket::UNIX -e '$p="$ENV{TMPDIR}/own.sock"; $s=IO::Socket::UNIX->new(Local=>$p, Listen=>1) or die "listen: $!\n"; IO::Socket::UNIX->new(Peer=>$p) or die "connect: $!\n"; print "own-socket\n"'`, SandboxPolicy{})
+		if !strings.Contains(out, "own-socket\n") {
+			t.Errorf("a socket in the command's TMPDIR does not work: %q", out)
+		}
+	})
+}
