@@ -138,6 +138,7 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 		Started: r.started, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps}
 	if root := s.rootFor(t.path); root != "" {
 		r.log = session.NewLog(root, r.sum.Header)
+		r.sum.Log = r.log.Path
 	}
 	// The request's context ends when this handler returns; the run lives
 	// until it finishes, is cancelled, or the connection goes away.

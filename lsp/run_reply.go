@@ -155,6 +155,8 @@ type runInfo struct {
 	Turns   int         `json:"turns"`
 	Files   []string    `json:"files"`
 	Tokens  agent.Usage `json:"tokens"`
+	// TranscriptURI is the markdown of the turns so far, once written.
+	TranscriptURI uri.URI `json:"transcriptUri,omitempty"`
 }
 
 func newRunInfo(s session.Summary) runInfo {
@@ -168,6 +170,11 @@ func newRunInfo(s session.Summary) runInfo {
 	}
 	if info.Updated.IsZero() {
 		info.Updated = s.Started
+	}
+	if s.Log != "" {
+		if md := strings.TrimSuffix(s.Log, ".jsonl") + ".md"; fileExists(md) {
+			info.TranscriptURI = uri.File(md)
+		}
 	}
 	return info
 }
@@ -204,6 +211,11 @@ func (rs *runs) listRunsCommand(ctx context.Context, args []json.RawMessage) (an
 		out = []runInfo{}
 	}
 	return out, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // appendNew appends s to list unless it is there already.

@@ -200,6 +200,7 @@ type runInfo struct {
 	Outcome string   `json:"outcome"`
 	Turns   int      `json:"turns"`
 	Files   []string `json:"files"`
+	URI     string   `json:"transcriptUri"`
 	Tokens  struct {
 		InputTokens  int64 `json:"inputTokens"`
 		OutputTokens int64 `json:"outputTokens"`
@@ -267,6 +268,9 @@ func TestReplyAfterRestart(t *testing.T) {
 	if got.Command != "fix" || got.Title != "fix Add" || got.Outcome != "done" || got.Turns != 1 ||
 		!slices.Equal(got.Files, []string{"calc.go"}) || got.Tokens.InputTokens == 0 || got.Tokens.OutputTokens == 0 {
 		t.Errorf("listed run = %+v, want fix/\"fix Add\"/done, 1 turn, calc.go changed, tokens counted", got)
+	}
+	if !strings.HasSuffix(got.URI, "-"+runID+"-fix.md") {
+		t.Errorf("listed transcript = %q, want the run's .md", got.URI)
 	}
 	if list[0].Outcome != "done" || list[0].Title != "unrelated" || len(list[0].Files) != 0 {
 		t.Errorf("the question run is listed as %+v", list[0])
