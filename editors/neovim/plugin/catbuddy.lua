@@ -58,3 +58,11 @@ end, { desc = 'Agent: cancel the running run' })
 vim.api.nvim_create_user_command('CatbuddyTranscript', function(o)
   cb().transcript(o.args ~= '' and o.args or nil)
 end, { nargs = '?', desc = 'Agent: show the last run transcript' })
+
+vim.api.nvim_create_user_command('CatbuddyChat', function()
+  require('catbuddy.chat').toggle()
+end, { desc = 'Agent: open or close the chat for the current run' })
+
+vim.api.nvim_create_user_command('CatbuddyRuns', function()
+  require('catbuddy.chat').pick()
+end, { desc = 'Agent: pick an earlier run and open it in the chat' })

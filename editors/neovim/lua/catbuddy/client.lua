@@ -92,7 +92,7 @@ function M.execute(client, name, arg, bufnr, on_result)
     end
     local run
     if not err and type(result) == 'table' and result.runId then
-      run = runs.started(result.runId, client.id, bufnr, arg.command or 'fix')
+      run = runs.started(result.runId, client.id, bufnr, arg.command or (name == 'catbuddy.fix' and 'fix' or nil))
     elseif is_run and bufnr then
       snapshots.stop(bufnr)
     end

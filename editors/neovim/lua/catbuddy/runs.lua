@@ -57,10 +57,15 @@ local function run_for(id, client_id)
   return r
 end
 
---- started records a run the plugin started (from catbuddy.run's result).
+--- ensure returns the record of run id of client_id, made empty if new
+--- (a run picked from catbuddy.listRuns).
+M.ensure = run_for
+
+--- started records a run the plugin started (from catbuddy.run's or
+--- catbuddy.reply's result).
 function M.started(id, client_id, bufnr, command)
   local r = run_for(id, client_id)
-  r.bufnr, r.command = bufnr, command
+  r.bufnr, r.command = bufnr or r.bufnr, command or r.command
   if r.outcome and bufnr then
     require('catbuddy.snapshots').stop(bufnr) -- it ended before we heard back
   end
@@ -90,6 +95,8 @@ function M.on_event(params, ctx, cfg)
   local kind = params.kind
   if kind == 'start' then
     r.command, r.title, r.uri = params.command or r.command, params.title, params.uri
+    -- A reply (turn 2…) starts the ended run again.
+    r.outcome, r.answer, r.error = nil, nil, nil
     M.last = r.key
   elseif kind == 'end' then
     if r.bufnr and not r.outcome then
@@ -113,6 +120,10 @@ function M.on_event(params, ctx, cfg)
     pcall(vim.api.nvim_exec_autocmds, 'User', opts)
   elseif kind == 'tool_result' and params.isError and cfg.notify_progress then
     M.show(string.format('%s: %s', tostring(params.tool), tostring(params.output or 'failed')), levels.WARN)
+  end
+  local chat = package.loaded['catbuddy.chat']
+  if chat then
+    chat.on_event(r, params)
   end
 end
 
