@@ -119,35 +119,30 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 // exit status, duration and what the sandbox enforced.
 func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout time.Duration, policy SandboxPolicy) (Result, error) {
 	opts := tc.Options.Exec.withDefaults()
-	argv := []string{"/bin/sh", "-c", line}
-	info := opts.SandboxInfo()
-	var cmd *exec.Cmd
-	var note string
-	if info.Landlock == 0 {
-		if !opts.NoSandbox {
-			sandboxLogOnce.Do(func() { slog.Warn("exec runs commands unconfined", "sandbox", info.Summary) })
-		}
-		cmd = exec.Command(argv[0], argv[1:]...)
-		var dropped []string
-		cmd.Env, dropped = commandEnv(os.Environ(), opts.Env, nil)
-		debugDropped(dropped)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		note = info.Summary
-	} else {
-		sb, err := newSandboxRun(tc.Guard.Roots(), tc.WorkRoot(), cwd, policy, opts, argv)
+	var (
+		out  *headTail
+		res  groupResult
+		note string
+	)
+	for attempt := 0; ; attempt++ {
+		cmd, sb, n, err := prepareCommand(tc, opts, line, cwd, policy)
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
-		defer sb.cleanup()
-		cmd = sb.cmd
-		note = "on, " + info.Summary + ": " + policy.String()
-	}
-	cmd.Dir = cwd
-
-	out := newHeadTail(opts.MaxOutput)
-	res, err := runGroup(ctx, cmd, out, timeout, opts.KillGrace)
-	if err != nil {
-		return Errorf("start %q: %v", line, err), nil
+		note = n
+		out = newHeadTail(opts.MaxOutput)
+		res, err = runGroup(ctx, cmd, out, timeout, opts.KillGrace)
+		if sb != nil {
+			sb.cleanup()
+		}
+		if err != nil {
+			return Errorf("start %q: %v", line, err), nil
+		}
+		// Nothing of the command ran when its helper's mounts failed:
+		// run it once more, confined by split grants.
+		if sb == nil || attempt > 0 || !sb.mountsFailedIn(res.exitCode, out.String()) {
+			break
+		}
 	}
 	var b strings.Builder
 	b.WriteString(out.String())
@@ -176,6 +171,31 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 		return r, ctx.Err()
 	}
 	return r, nil
+}
+
+// prepareCommand builds the command for line: confined by policy when
+// Landlock is there (sb, to clean up after), else plain, and the note
+// the result carries about the sandbox.
+func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy SandboxPolicy) (cmd *exec.Cmd, sb *sandboxRun, note string, err error) {
+	argv := []string{"/bin/sh", "-c", line}
+	info := opts.SandboxInfo()
+	if info.Landlock == 0 {
+		if !opts.NoSandbox {
+			sandboxLogOnce.Do(func() { slog.Warn("exec runs commands unconfined", "sandbox", info.Summary) })
+		}
+		cmd = exec.Command(argv[0], argv[1:]...)
+		var dropped []string
+		cmd.Env, dropped = commandEnv(os.Environ(), opts.Env, nil)
+		debugDropped(dropped)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Dir = cwd
+		return cmd, nil, info.Summary, nil
+	}
+	sb, err = newSandboxRun(tc.Guard.Roots(), tc.WorkRoot(), cwd, policy, opts, argv)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return sb.cmd, sb, "on, " + info.Summary + ": " + policy.String(), nil
 }
 
 // debugDropped logs the variables a command did not inherit.

@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 // BenchmarkExecTrue measures the fixed cost of one exec call (guard,
@@ -27,5 +28,21 @@ func BenchmarkExecTrue(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkExecTrueWithNetwork is the sandboxed call with the network
+// policy: no network namespace to create, which is most of the
+// difference to BenchmarkExecTrue/sandboxed.
+func BenchmarkExecTrueWithNetwork(b *testing.B) {
+	if info := Sandbox(); info.Landlock == 0 {
+		b.Skipf("no sandbox: %s", info.Summary)
+	}
+	tc, root := execToolContext(b, ExecOptions{})
+	for b.Loop() {
+		res, err := runConfined(b.Context(), tc, "true", root, time.Minute, SandboxPolicy{Network: true})
+		if err != nil || res.IsError {
+			b.Fatalf("%+v %v", res, err)
+		}
 	}
 }

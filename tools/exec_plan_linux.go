@@ -187,7 +187,13 @@ func (in planInput) keeps(hidden []string) []nsKeep {
 	writable := in.writable()
 	cand := append([]string{in.Home, in.ModCache, os.Getenv("GOROOT")}, in.Roots...)
 	cand = append(cand, writable...)
-	cand = append(cand, filepath.SplitList(os.Getenv("PATH"))...)
+	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
+		// Resolving every PATH entry costs more than the rest of the
+		// plan; one that names a hidden directory is what matters.
+		if filepath.IsAbs(p) && underAny(filepath.Clean(p), hidden) {
+			cand = append(cand, p)
+		}
+	}
 	if in.Policy.Network {
 		cand = append(cand, "/etc/resolv.conf")
 	}

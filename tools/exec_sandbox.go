@@ -71,9 +71,6 @@ type sandboxSpec struct {
 	// Mounts is set only when the helper starts in its own user, mount,
 	// network and PID namespaces; see nsMounts.
 	Mounts *nsMounts `json:"mounts,omitempty"`
-	// Split replaces Rules when the mounts fail: grants carved around
-	// everything the mounts would have hidden (see planSplit).
-	Split []sandboxRule `json:"split,omitempty"`
 	// DenyTCP asks Landlock (ABI 4+) to refuse TCP connect and bind: the
 	// network fence where there is no private network namespace.
 	DenyTCP bool `json:"denyTCP,omitempty"`

@@ -2,13 +2,16 @@ package tools
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -25,6 +28,9 @@ var (
 // Sandbox reports what confinement this system gives commands.
 func Sandbox() SandboxInfo {
 	probeOnce.Do(func() { probed = probeSandbox() })
+	if probed.Namespaces && mountsBroken.Load() {
+		return describeSandbox(features, errors.New("the private mounts failed"))
+	}
 	return probed
 }
 
@@ -77,6 +83,37 @@ func describeSandbox(f landlockFeatures, nsErr error) SandboxInfo {
 type sandboxRun struct {
 	cmd *exec.Cmd
 	tmp string
+	// namespaced is set when the helper makes mounts in private
+	// namespaces; see mountsFailedIn.
+	namespaced bool
+}
+
+// The helper reports mounts it could not make (an unusual /run, a
+// kernel without mount_setattr) with this exit code and message, before
+// anything of the command ran. exec then plans with split grants, for
+// this call and the rest of the server's life.
+const (
+	mountsFailedCode = 125
+	mountsFailed     = "cb-ls sandbox: private mounts failed"
+)
+
+var (
+	mountsBroken atomic.Bool
+	// mountTestFailure, when set, is a path the helper is told to cover
+	// and cannot (a regular file): tests of the fallback use it.
+	mountTestFailure string
+)
+
+// mountsFailedIn reports whether the helper of this run gave up on its
+// mounts, judging by its exit code and output, and if so remembers it.
+func (s *sandboxRun) mountsFailedIn(exitCode int, output string) bool {
+	if !s.namespaced || exitCode != mountsFailedCode || !strings.HasPrefix(output, mountsFailed) {
+		return false
+	}
+	if !mountsBroken.Swap(true) {
+		slog.Warn("exec: the sandbox's private mounts failed; confining commands by split grants from now on", "error", strings.TrimSpace(output))
+	}
+	return true
 }
 
 // cleanup removes the command's private TMPDIR.
@@ -110,7 +147,7 @@ func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, o
 	}
 	var spec sandboxSpec
 	attr := &syscall.SysProcAttr{Setpgid: true}
-	if namespacesErr() == nil && !splitOnly {
+	if namespacesErr() == nil && !splitOnly && !mountsBroken.Load() {
 		if !in.internal() {
 			for _, r := range roots {
 				// An existing .catbuddy/ can be hidden under a mount; a
@@ -119,13 +156,17 @@ func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, o
 			}
 		}
 		rules, mounts := planNamespaced(in)
+		if mountTestFailure != "" {
+			mounts.Private = append(mounts.Private, mountTestFailure)
+		}
 		mounts.ParentNS, err = os.Readlink("/proc/self/ns/mnt")
 		if err != nil {
 			s.cleanup()
 			return nil, fmt.Errorf("read the server's mount namespace: %v", err)
 		}
-		spec = sandboxSpec{Rules: rules, Mounts: mounts, Split: planSplit(in)}
+		spec = sandboxSpec{Rules: rules, Mounts: mounts}
 		attr = namespaceAttr(policy)
+		s.namespaced = true
 	} else {
 		spec = sandboxSpec{Rules: planSplit(in), DenyTCP: !policy.Network}
 	}
@@ -213,11 +254,10 @@ func enterSandbox(raw string) error {
 	if err != nil {
 		return err
 	}
-	rules := spec.Rules
 	if m := spec.Mounts; m != nil {
 		if err := applyMounts(m); err != nil {
-			fmt.Fprintf(os.Stderr, "cb-ls sandbox: %v; confining by split grants instead\n", err)
-			rules = spec.Split
+			fmt.Fprintf(os.Stderr, "%s: %v\n", mountsFailed, err)
+			os.Exit(mountsFailedCode)
 		}
 		if m.Loopback {
 			if err := loopbackUp(); err != nil {
@@ -232,7 +272,7 @@ func enterSandbox(raw string) error {
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
-	if err := restrictSelf(probeLandlock(abi), rules, spec.DenyTCP); err != nil {
+	if err := restrictSelf(probeLandlock(abi), spec.Rules, spec.DenyTCP); err != nil {
 		return err
 	}
 	return unix.Exec(spec.Argv[0], spec.Argv, os.Environ())

@@ -16,6 +16,8 @@ type sandboxRun struct{ cmd *exec.Cmd }
 
 func (s *sandboxRun) cleanup() {}
 
+func (s *sandboxRun) mountsFailedIn(exitCode int, output string) bool { return false }
+
 func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, opts ExecOptions, argv []string) (*sandboxRun, error) {
 	return nil, errors.New("no sandbox on this system")
 }

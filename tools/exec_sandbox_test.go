@@ -347,3 +347,24 @@ func TestDescribeSandbox(t *testing.T) {
 		t.Errorf("sandbox turned off: %+v", off)
 	}
 }
+
+// TestSandboxMountFailureFallsBack: where the helper cannot make its
+// mounts, nothing of the command runs there; it runs again under split
+// grants, and from then on the sandbox says it is partial.
+func TestSandboxMountFailureFallsBack(t *testing.T) {
+	if err := namespacesErr(); err != nil {
+		t.Skipf("no namespaces here: %v", err)
+	}
+	c := newSandboxCase(t)
+	writeTestFile(t, filepath.Join(c.root, ".catbuddy", "secret"), "state-secret")
+	mountTestFailure = filepath.Join(c.root, "keep.txt")
+	t.Cleanup(func() { mountTestFailure = ""; mountsBroken.Store(false) })
+	out := c.run(`echo ran >> "$TMPDIR/count"; cat "$TMPDIR/count"; echo x > keep.txt; d=.catbudd; cat ${d}y/secret`, SandboxPolicy{})
+	if strings.Contains(out, mountsFailed) || strings.Count(out, "ran\n") != 1 || strings.Contains(out, "state-secret") {
+		t.Errorf("fallback run: %q", out)
+	}
+	c.fileIs("keep.txt", "keep")
+	if info := Sandbox(); info.Full || !strings.Contains(info.Summary, "the private mounts failed") {
+		t.Errorf("after a mount failure the sandbox reports %+v", info)
+	}
+}
