@@ -17,15 +17,9 @@ import (
 // ErrNoModel is returned when no provider/model is configured.
 var ErrNoModel = errors.New("no model configured")
 
-// Diagnostic is one diagnostic in or near the task's range, from any source.
-type Diagnostic struct {
-	Line     int    `json:"line"` // 1-based
-	Column   int    `json:"column,omitempty"`
-	Severity string `json:"severity,omitempty"` // error, warning, info, hint
-	Source   string `json:"source,omitempty"`
-	Code     string `json:"code,omitempty"`
-	Message  string `json:"message"`
-}
+// Diagnostic is one diagnostic in or near the task's range, from any
+// source; the tools' type, so the LSP converts editor diagnostics once.
+type Diagnostic = tools.Diagnostic
 
 // Task is what the user asked for: a command applied to a place.
 type Task struct {

@@ -232,3 +232,14 @@ func realPath(p string) string {
 		cur = parent
 	}
 }
+
+// Paths returns the real paths of the open buffers, in no order.
+func (o *Overlay) Paths() []string {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	out := make([]string, 0, len(o.byPath))
+	for p := range o.byPath {
+		out = append(out, p)
+	}
+	return out
+}

@@ -204,7 +204,8 @@ func (s *Server) toolOptions() tools.Options {
 // initTools builds the connection's registry over the LSP workspace. It
 // runs once, in initialize, when the guard's mode is known.
 func (s *Server) initTools() error {
-	tc := &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace, OnEdit: s.onEdit, Options: s.toolOptions()}
+	tc := &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace, OnEdit: s.onEdit, Options: s.toolOptions(),
+		Diagnostics: &editorDiagnostics{s: s}}
 	reg := s.opts.RegisterTools
 	if reg == nil {
 		reg = tools.RegisterBuiltins

@@ -31,6 +31,7 @@ func (tc *ToolContext) commit(ctx context.Context, tool string, c Change, warnin
 	d := diffEdits(c.Path.Rel, c.Create, c.Base.Content, c.Edits)
 	ev.Added, ev.Removed = d.Added, d.Removed
 
+	before, report := tc.diagnosticsBefore(ctx, c)
 	ev.Phase = EditStarted
 	tc.notify(ctx, ev)
 	doc, err := tc.Workspace.Apply(ctx, c)
@@ -77,6 +78,11 @@ func (tc *ToolContext) commit(ctx context.Context, tool string, c Change, warnin
 		fmt.Fprintf(&b, "%s %s (+%d -%d)\n", verb, c.Path.Rel, d.Added, d.Removed)
 	}
 	b.WriteString(d.Unified)
+	if report {
+		if line := tc.diagnosticsReport(ctx, c.Path.Rel, c.Path.Abs, before); line != "" {
+			fmt.Fprintf(&b, "\n%s", line)
+		}
+	}
 	return Result{
 		Output: strings.TrimRight(b.String(), "\n"),
 		Edit: &EditInfo{

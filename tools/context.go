@@ -15,6 +15,10 @@ type ToolContext struct {
 	Workspace Workspace
 	// OnEdit, if set, is told about every write's phases.
 	OnEdit EditListener
+	// Diagnostics, if set, tells the editor's diagnostics: an edit's
+	// result names the errors it introduced, and the diagnostics tool is
+	// offered.
+	Diagnostics DiagnosticsSource
 	// Options tune individual tools; zero values mean defaults.
 	Options Options
 }
@@ -67,12 +71,16 @@ var Builtins = []Factory{
 	WebFetch,
 }
 
-// RegisterBuiltins registers every built-in tool over tc.
+// RegisterBuiltins registers every built-in tool over tc, and the
+// diagnostics tool when tc has a source of diagnostics (an editor).
 func RegisterBuiltins(r *Registry, tc *ToolContext) error {
 	for _, f := range Builtins {
 		if err := r.Register(f(tc)); err != nil {
 			return err
 		}
+	}
+	if tc.Diagnostics != nil {
+		return r.Register(DiagnosticsTool(tc))
 	}
 	return nil
 }

@@ -70,6 +70,8 @@ type Editor struct {
 	changed  chan struct{}
 	disk     map[string]bool // files the fake created on disk for CreateFile
 	config   map[string]any  // workspace/configuration answers by section
+	diags    DiagnosticsFunc // catbuddy/diagnostics answers; nil: MethodNotFound
+	diagAsks []uri.URI       // catbuddy/diagnostics requests, in order
 	closedDn bool
 }
 
@@ -352,6 +354,8 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return nil, nil
 	case protocol.MethodWindowShowDocument:
 		return &protocol.ShowDocumentResult{Success: true}, nil
+	case lsp.MethodDiagnostics:
+		return e.answerDiagnostics(params)
 	case protocol.MethodWorkspaceConfiguration:
 		var p protocol.ConfigurationParams
 		if err := protocol.Unmarshal(params, &p); err != nil {
