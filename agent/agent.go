@@ -47,12 +47,20 @@ const (
 	EventToolResult EventKind = "tool_result" // a tool answered
 	EventUsage      EventKind = "usage"       // tokens used by one model turn
 	EventStep       EventKind = "step"        // a new model turn starts
+	EventCompact    EventKind = "compact"     // the conversation was trimmed or summarised to fit the context window (Text says how)
 )
 
 // Usage counts tokens.
 type Usage struct {
+	// InputTokens counts every input token, cached ones included.
 	InputTokens  int64 `json:"inputTokens"`
 	OutputTokens int64 `json:"outputTokens"`
+}
+
+// add adds o to u.
+func (u *Usage) add(o Usage) {
+	u.InputTokens += o.InputTokens
+	u.OutputTokens += o.OutputTokens
 }
 
 // Event is one thing that happened in a run, for the CLI and the editor.
@@ -91,4 +99,7 @@ type Runner struct {
 	// Provider, if set, is used instead of the one Config names (tests,
 	// benchmarks, embedders with their own transport).
 	Provider Provider
+	// Files, if set, reads project files for the run's own context: the
+	// rules files (AGENTS.md …) and @-mentioned files. Nil reads none.
+	Files ProjectFiles
 }

@@ -28,6 +28,10 @@ type Config struct {
 	// MaxRetries is how often the SDK retries 429/5xx and connection
 	// failures, with backoff; 0 means 2, negative means never.
 	MaxRetries int `json:"maxRetries,omitempty"`
+	// ContextWindow is the model's context window in tokens; 0 looks the
+	// model up in a table of common models (see ContextWindow). Runs
+	// compact their conversation before a request would pass 80% of it.
+	ContextWindow int `json:"contextWindow,omitempty"`
 	// Tools tune exec and web_fetch (see ToolSettings).
 	Tools ToolSettings `json:"tools,omitzero"`
 	// Mode is what the agent may touch: "auto" (default), "project" or

@@ -151,6 +151,9 @@ func (c Config) validate() error {
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
 	}
+	if c.ContextWindow < 0 || c.ContextWindow > 0 && c.ContextWindow < minContextWindow {
+		return fmt.Errorf("contextWindow %d: want at least %d tokens", c.ContextWindow, minContextWindow)
+	}
 	if c.Tools.ExecTimeout < 0 || c.Tools.ExecMaxTimeout < 0 {
 		return fmt.Errorf("tools.execTimeout / tools.execMaxTimeout: want a positive number of seconds")
 	}

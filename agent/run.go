@@ -70,13 +70,17 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd Command
 		tr:       newTranscript(cmd, task, cfg, workRoot),
 		failures: map[string]int{},
 	}
+	l.ctx = newRunContext(ctx, r.Files, workRoot, SystemPrompt(workRoot, specs, cmd.ReadOnly), task.Path)
 	req := ModelRequest{
-		System:   SystemPrompt(workRoot, specs, cmd.ReadOnly),
+		System:   l.ctx.system(),
 		Messages: start(cmd, workRoot),
 		Tools:    specs,
 	}
+	l.tr.rules(l.ctx.rules.labels())
+	l.budget, l.states = newBudget(ContextWindow(cfg)), filestate.FromContext(ctx)
 	l.tr.user(req.Messages[len(req.Messages)-1].Text)
 	out, err := l.run(ctx, req)
+	out.Usage.add(l.extraUsage)
 	out.Transcript = l.tr.finish(out, err)
 	return out, err
 }
@@ -109,6 +113,13 @@ type loop struct {
 	emit     func(Event)
 	readOnly map[string]bool // tools that may run concurrently
 	tr       *transcript
+	ctx      *runContext // what the model sees besides the conversation (context.go)
+	// Long runs (compact.go): the window's budget, the run's FileStates
+	// (forgotten after compaction), compaction's own usage.
+	budget      *budget
+	states      *filestate.FileStates
+	extraUsage  Usage
+	step        int
 	// failures counts identical failing calls (name + arguments), for the
 	// loop breaker. Only failing calls are kept, so it stays small.
 	mu       sync.Mutex
@@ -128,18 +139,18 @@ func (l *loop) run(ctx context.Context, req ModelRequest) (out Outcome, err erro
 			last.Text = summariseText
 			l.tr.user(summariseText)
 		}
-		out.Steps = step
+		out.Steps, l.step = step, step
+		l.prepare(ctx, step, &req)
 		l.emit(Event{Kind: EventStep, Step: step})
 		l.tr.step(step)
-		resp, err := l.complete(ctx, step, req)
+		resp, err := l.completeFitting(ctx, step, &req)
 		if err != nil {
 			if ctx.Err() != nil {
 				err = ctx.Err()
 			}
 			return out, err
 		}
-		out.Usage.InputTokens += resp.Usage.InputTokens
-		out.Usage.OutputTokens += resp.Usage.OutputTokens
+		out.Usage.add(resp.Usage)
 		u := resp.Usage
 		l.emit(Event{Kind: EventUsage, Step: step, Usage: &u})
 		l.tr.assistant(resp.Text)

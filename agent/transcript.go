@@ -38,6 +38,21 @@ func newTranscript(cmd Command, task Task, cfg Config, workRoot string) *transcr
 	return t
 }
 
+// rules names the rules files the system prompt carries.
+func (t *transcript) rules(labels []string) {
+	if len(labels) > 0 {
+		fmt.Fprintf(&t.b, "- Rules: `%s`\n", strings.Join(labels, "`, `"))
+	}
+}
+
+// note records what the loop did on its own (trimming, compaction).
+func (t *transcript) note(text string) { fmt.Fprintf(&t.b, "\n> %s\n", text) }
+
+// compacted records the summary that replaced older turns.
+func (t *transcript) compacted(summary string) {
+	fmt.Fprintf(&t.b, "\n**Summary that replaced the older turns:**\n\n%s\n", strings.TrimSpace(summary))
+}
+
 func (t *transcript) user(text string) {
 	fmt.Fprintf(&t.b, "\n## User\n\n%s\n", text)
 }

@@ -109,6 +109,31 @@ func (s *FileStates) Forget(path string) {
 	}
 }
 
+// ForgetAll drops dedup for every file: the conversation no longer
+// holds what the model read (it was summarised or trimmed away), so an
+// "unchanged" answer would point at content the model cannot see.
+func (s *FileStates) ForgetAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.files {
+		r.dedup = false
+	}
+}
+
+// Paths returns the files the model read or wrote in this run, in no
+// particular order.
+func (s *FileStates) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.files))
+	for p, r := range s.files {
+		if r.read || r.written {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // IsUnchanged reports whether a read of path at offset/limit may be
 // answered with "unchanged": dedup is on, offset and limit match the last
 // read, and both the stamp and the content hash are as they were (an

@@ -12,6 +12,7 @@ import (
 	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/filestate"
 	"github.com/catbuddy/cb-ls/session"
+	"github.com/catbuddy/cb-ls/tools"
 )
 
 // Agent runs in the editor. catbuddy.run answers with a run id at once;
@@ -218,7 +219,8 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	// read stays deduplicated, and "read before edit" stays satisfied.
 	// Edits made by the run report on its progress too (see onEdit).
 	runCtx := withProgress(filestate.NewContext(ctx, r.states), rep.progress)
-	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov}
+	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov,
+		Files: &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace}}
 	var changed []string
 	emit := func(ev agent.Event) {
 		if ev.Edit != nil && !ev.IsError {

@@ -126,6 +126,9 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 		rep.send(ctx, re)
 	case agent.EventUsage:
 		rep.send(ctx, runEvent{Kind: "usage", Step: ev.Step, Usage: ev.Usage})
+	case agent.EventCompact:
+		rep.progress.Report(ctx, firstLine(ev.Text, 80), -1)
+		rep.send(ctx, runEvent{Kind: "compact", Step: ev.Step, Text: ev.Text})
 	}
 }
 

@@ -86,6 +86,9 @@ func (t *transcript) add(ev agent.Event) {
 		t.b.WriteString("\n")
 	case agent.EventUsage:
 		// Totals go in the footer; per-turn usage would only add noise.
+	case agent.EventCompact:
+		t.endText()
+		fmt.Fprintf(&t.b, "> %s\n\n", ev.Text)
 	}
 }
 

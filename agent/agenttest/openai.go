@@ -24,14 +24,14 @@ func openAIFinish(t Turn) string {
 func usageOf(t Turn, req Request) (in, out int64) {
 	in, out = t.InputTokens, t.OutputTokens
 	if in == 0 {
-		in = tokens(len(req.Raw))
+		in = Tokens(len(req.Raw))
 	}
 	if out == 0 {
 		n := len(t.Text)
 		for _, c := range t.ToolCalls {
 			n += len(c.Name) + len(c.arguments())
 		}
-		out = tokens(n)
+		out = Tokens(n)
 	}
 	return in, out
 }

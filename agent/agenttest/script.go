@@ -25,6 +25,10 @@ type Script struct {
 	// Bearer for OpenAI, x-api-key for Anthropic) is answered 401 without
 	// consuming a turn.
 	APIKey string `json:"api_key,omitempty"`
+	// ContextWindow, if set, refuses a request whose body counts more
+	// tokens than this (Tokens of its size) with the provider's
+	// context-length error, without consuming a turn.
+	ContextWindow int `json:"context_window,omitempty"`
 }
 
 // Turn is one model answer: text and/or tool calls, or an injected

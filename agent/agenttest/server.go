@@ -144,6 +144,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, format, http.StatusUnauthorized, "", "")
 		return
 	}
+	if limit := s.script.ContextWindow; limit > 0 && Tokens(len(raw)) > int64(limit) {
+		// As a real provider does: refused, no turn consumed.
+		req.Index = -1
+		s.record(req)
+		msg := fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens.", limit, Tokens(len(raw)))
+		if format == Anthropic {
+			msg = fmt.Sprintf("prompt is too long: %d tokens > %d maximum", Tokens(len(raw)), limit)
+			writeError(w, format, http.StatusBadRequest, "invalid_request_error", msg)
+		} else {
+			writeError(w, format, http.StatusBadRequest, "context_length_exceeded", msg)
+		}
+		return
+	}
 	turn, ok := s.take(&req)
 	if !ok {
 		writeError(w, format, http.StatusBadRequest, "invalid_request_error",
@@ -317,4 +330,6 @@ func splitText(text string) []string {
 }
 
 // tokens estimates a token count: about four bytes a token.
-func tokens(n int) int64 { return int64(max(1, n/4)) }
+// Tokens is how many input tokens the server counts for a request body
+// of n bytes (and reports in usage when a turn does not say).
+func Tokens(n int) int64 { return int64(max(1, n/4)) }

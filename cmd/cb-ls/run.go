@@ -139,11 +139,12 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		ws = &reviewWorkspace{Workspace: ws, in: bufio.NewReader(stdin), out: stderr, before: p.pause}
 	}
 	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg, &tools.ToolContext{Guard: g, Workspace: ws, Options: cfg.ToolOptions()}); err != nil {
+	tc := &tools.ToolContext{Guard: g, Workspace: ws, Options: cfg.ToolOptions()}
+	if err := tools.RegisterBuiltins(reg, tc); err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1
 	}
-	runner := &agent.Runner{Registry: reg, Config: cfg, WorkRoot: g.WorkRoot}
+	runner := &agent.Runner{Registry: reg, Config: cfg, WorkRoot: g.WorkRoot, Files: tc}
 	p.start(cfg)
 	var changed []string
 	emit := func(ev agent.Event) {
