@@ -50,18 +50,21 @@ const summaryPrompt = "The conversation above is a coding agent's work on the ta
 const summaryHeading = "\n\n## Summary of the work so far (earlier turns were compacted)\n\n"
 
 // fit makes req fit the budget before a model turn. force compacts even
-// if the estimate says it fits (the provider said it does not).
-func (l *loop) fit(ctx context.Context, step int, req *ModelRequest, force bool) error {
+// if the estimate says it fits (the provider said it does not). It
+// reports whether req changed.
+func (l *loop) fit(ctx context.Context, step int, req *ModelRequest, force bool) (bool, error) {
 	b := l.budget
 	if !force && !b.over(req, compactAt) {
-		return nil
+		return false, nil
 	}
 	before := b.tokens(req)
-	if n := l.trim(req, len(req.Messages)-tailStart(req.Messages, trimKeepTurns)); n > 0 && !force && !b.over(req, compactAt) {
+	n := l.trim(req, len(req.Messages)-tailStart(req.Messages, trimKeepTurns))
+	if n > 0 && !force && !b.over(req, compactAt) {
 		l.announce(step, fmt.Sprintf("Trimmed %d old tool outputs to fit the context window (about %d → %d of %d tokens).", n, before, b.tokens(req), b.window))
-		return nil
+		return true, nil
 	}
-	return l.compact(ctx, step, req, before)
+	changed, err := l.compact(ctx, step, req, before)
+	return changed || n > 0, err
 }
 
 // trim shortens large tool outputs of req.Messages, except those of the
@@ -107,19 +110,21 @@ func trimOutput(s string) (string, bool) {
 // compact replaces the turns between the task and the kept tail with a
 // summary. Turns in the tail are trimmed too if the result still does
 // not fit.
-func (l *loop) compact(ctx context.Context, step int, req *ModelRequest, before int) error {
+func (l *loop) compact(ctx context.Context, step int, req *ModelRequest, before int) (bool, error) {
 	msgs := req.Messages
 	start := tailStart(msgs, keepTurns)
 	if start <= 1 {
 		// Nothing between the task and the last turns: only trimming is left.
 		n := l.trim(req, 0)
-		l.announce(step, fmt.Sprintf("Trimmed %d tool outputs to fit the context window (about %d → %d of %d tokens).", n, before, l.budget.tokens(req), l.budget.window))
-		return nil
+		if n > 0 {
+			l.announce(step, fmt.Sprintf("Trimmed %d tool outputs to fit the context window (about %d → %d of %d tokens).", n, before, l.budget.tokens(req), l.budget.window))
+		}
+		return n > 0, nil
 	}
 	summary, err := l.summarise(ctx, req, msgs[1:start])
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
 		slog.Warn("agent: summary for compaction failed; dropping the older turns without one", "error", err)
 		summary = fmt.Sprintf("(%d earlier messages were removed to fit the context window; summarising them failed: %v)", start-1, err)
@@ -139,7 +144,7 @@ func (l *loop) compact(ctx context.Context, step int, req *ModelRequest, before 
 	l.announce(step, fmt.Sprintf("Compacted the conversation to fit the context window: %d earlier messages replaced by a summary (about %d → %d of %d tokens).",
 		start-1, before, l.budget.tokens(req), l.budget.window))
 	l.tr.compacted(summary)
-	return nil
+	return true, nil
 }
 
 // summarise asks the model for a summary of older (a run of messages
@@ -217,17 +222,20 @@ func (l *loop) announce(step int, text string) {
 // window: it compacts first when the estimate says the request would not
 // fit, and once more, then retries, when the provider says so.
 func (l *loop) completeFitting(ctx context.Context, step int, req *ModelRequest) (ModelResponse, error) {
-	if err := l.fit(ctx, step, req, false); err != nil {
+	if _, err := l.fit(ctx, step, req, false); err != nil {
 		return ModelResponse{}, err
 	}
 	resp, err := l.complete(ctx, step, *req)
 	if err != nil && errors.Is(err, ErrContextLength) && ctx.Err() == nil {
 		slog.Warn("agent: the provider refused the request as too long; compacting and retrying once", "step", step, "error", err)
 		l.budget.refused(req)
-		if ferr := l.fit(ctx, step, req, true); ferr != nil {
+		changed, ferr := l.fit(ctx, step, req, true)
+		if ferr != nil {
 			return ModelResponse{}, ferr
 		}
-		resp, err = l.complete(ctx, step, *req)
+		if changed { // else nothing could be left out: the refusal stands
+			resp, err = l.complete(ctx, step, *req)
+		}
 	}
 	if err == nil {
 		l.budget.calibrate(req, resp.Usage.InputTokens)

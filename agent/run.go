@@ -116,10 +116,10 @@ type loop struct {
 	ctx      *runContext // what the model sees besides the conversation (context.go)
 	// Long runs (compact.go): the window's budget, the run's FileStates
 	// (forgotten after compaction), compaction's own usage.
-	budget      *budget
-	states      *filestate.FileStates
-	extraUsage  Usage
-	step        int
+	budget     *budget
+	states     *filestate.FileStates
+	extraUsage Usage
+	step       int
 	// failures counts identical failing calls (name + arguments), for the
 	// loop breaker. Only failing calls are kept, so it stays small.
 	mu       sync.Mutex
