@@ -238,8 +238,8 @@ func TestContextWindowTable(t *testing.T) {
 	if got := ContextWindow(Config{Model: "gpt-4.1", ContextWindow: 9000}); got != 9000 {
 		t.Errorf("the contextWindow setting does not win: %d", got)
 	}
-	if _, err := ParseSettings([]byte(`{"contextWindow": 100}`)); err == nil {
-		t.Error("a contextWindow of 100 tokens is accepted")
+	if _, err := LoadConfig(t.TempDir(), Config{ContextWindow: 100}); err == nil || !strings.Contains(err.Error(), "contextWindow 100") {
+		t.Errorf("a contextWindow of 100 tokens: %v, want an error naming it", err)
 	}
 	cfg, err := ParseSettings([]byte(`{"catbuddy": {"contextWindow": 65536}}`))
 	if err != nil || cfg.ContextWindow != 65536 {
