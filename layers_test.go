@@ -23,6 +23,7 @@ func TestLayers(t *testing.T) {
 		"session":   {"lsp", "cmd"},
 		// userdir only names directories; trust keeps decisions in one.
 		"userdir": {"guard", "filestate", "tools", "agent", "lsp", "mcp", "cmd", "session", "trust"},
+		"trust":   {"guard", "filestate", "tools", "agent", "lsp", "mcp", "cmd", "session"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg+"/...").CombinedOutput()

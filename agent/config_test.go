@@ -34,8 +34,9 @@ func TestConfigPrecedence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An untrusted project's command does not replace the user's own.
 	want := Config{Provider: "openai", Model: "project-model", BaseURL: "http://user/v1", APIKey: "user-key", MaxSteps: 7,
-		CustomCommands: []Command{{ID: "tests", Title: "Agent: Tests", Prompt: "project ${file}"}, {ID: "doc", Prompt: "document ${selection}"}}}
+		CustomCommands: []Command{{ID: "tests", Title: "Agent: Write tests", Prompt: "user ${file}"}, {ID: "doc", Prompt: "document ${selection}"}}}
 	if diff := cmp.Diff(want, cfg); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/guard"
+	"github.com/catbuddy/cb-ls/trust"
 	"github.com/catbuddy/cb-ls/userdir"
 )
 
@@ -30,50 +31,103 @@ const (
 // ProjectConfigFile is the project's configuration, relative to its root.
 const ProjectConfigFile = ".catbuddy/config.json"
 
-// LoadConfig merges every configuration source for the project at root
-// and resolves defaults. Precedence, highest first:
+// LoadOptions say what to load.
+type LoadOptions struct {
+	// Root is the project ("" for none).
+	Root string
+	// Over are the user's own settings above the files, in order (later
+	// wins): command-line flags, or the editor's settings.
+	Over []Config
+	// TrustProject trusts the project for this load (cb-ls run
+	// --trust-project); otherwise the user's trust store decides.
+	TrustProject bool
+}
+
+// Loaded is a resolved configuration and what the project could not set.
+type Loaded struct {
+	Config
+	// Trusted is whether the project's settings all applied.
+	Trusted bool
+	// Ignored lists the project's settings that did not apply.
+	Ignored []Ignored
+}
+
+// Load merges every configuration source for the project and resolves
+// defaults. Precedence, highest first:
 //
-//  1. over, in order (later wins): command-line flags, or the editor's
-//     initializationOptions / workspace/configuration settings;
+//  1. o.Over: command-line flags, or the editor's initializationOptions /
+//     workspace/configuration / didChangeConfiguration settings;
 //  2. the environment: CB_PROVIDER, CB_MODEL, CB_BASE_URL, CB_MAX_STEPS;
-//  3. <root>/.catbuddy/config.json;
-//  4. the user's $XDG_CONFIG_HOME/catbuddy/config.json (default ~/.config);
-//  5. defaults (see Resolve).
+//  3. <root>/.catbuddy/config.json: its harmless settings, and the rest
+//     only when the project is trusted (see splitProject);
+//  4. the user's config.json in userdir.Config;
+//  5. defaults (see resolve).
 //
-// A missing file is fine; a malformed one is an error naming it. root may
-// be "" (no project file).
+// A missing file is fine; a malformed one is an error naming it.
+func Load(o LoadOptions) (Loaded, error) {
+	return load(o, os.Getenv, userConfigFile(os.Getenv), trust.DefaultStore())
+}
+
+// LoadConfig is Load without the report: the configuration for root with
+// the user's settings over.
 func LoadConfig(root string, over ...Config) (Config, error) {
-	return loadConfig(root, os.Getenv, userConfigFile(os.Getenv), over...)
+	l, err := Load(LoadOptions{Root: root, Over: over})
+	return l.Config, err
 }
 
 func loadConfig(root string, getenv func(string) string, userFile string, over ...Config) (Config, error) {
+	l, err := load(LoadOptions{Root: root, Over: over}, getenv, userFile, trust.Store{})
+	return l.Config, err
+}
+
+func load(o LoadOptions, getenv func(string) string, userFile string, store trust.Store) (Loaded, error) {
+	var out Loaded
 	var cfg Config
 	if userFile != "" {
 		user, err := readConfigFile(userFile, true)
 		if err != nil {
-			return Config{}, err
+			return out, err
 		}
 		cfg = Merge(cfg, user)
 	}
-	if root != "" {
-		proj, err := readConfigFile(filepath.Join(root, filepath.FromSlash(ProjectConfigFile)), false)
+	if o.Root != "" {
+		proj, err := readConfigFile(filepath.Join(o.Root, filepath.FromSlash(ProjectConfigFile)), false)
 		if err != nil {
-			return Config{}, err
+			return out, err
 		}
-		cfg = Merge(cfg, proj)
+		out.Trusted = o.TrustProject || projectTrusted(o.Root, store)
+		var applied Config
+		applied, out.Ignored = splitProject(proj, cfg, out.Trusted)
+		cfg = Merge(cfg, applied)
 	}
 	env, err := envConfig(getenv)
 	if err != nil {
-		return Config{}, err
+		return out, err
 	}
 	cfg = Merge(cfg, env)
-	for _, o := range over {
-		if err := o.validate(); err != nil {
-			return Config{}, fmt.Errorf("settings: %w", err)
+	for _, over := range o.Over {
+		if err := over.validate(); err != nil {
+			return out, fmt.Errorf("settings: %w", err)
 		}
-		cfg = Merge(cfg, o)
+		cfg = Merge(cfg, over)
 	}
-	return cfg.resolve(getenv), nil
+	out.Config = cfg.resolve(getenv)
+	return out, nil
+}
+
+// projectTrusted asks the store about the project's current config. A
+// store that cannot be read trusts nothing (and says so).
+func projectTrusted(root string, store trust.Store) bool {
+	p, err := trust.Identify(root)
+	if err != nil {
+		slog.Warn("project trust", "error", err)
+		return false
+	}
+	ok, err := store.Trusted(p)
+	if err != nil {
+		slog.Warn("project trust", "error", err)
+	}
+	return ok
 }
 
 // userConfigFile returns the user's config.json (see userdir.Config).
@@ -109,7 +163,6 @@ func readConfigFile(path string, keyAllowed bool) (Config, error) {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
 	if !keyAllowed {
-		cfg.Tools = cfg.Tools.fromProject(path)
 		if cfg.APIKey != "" {
 			slog.Warn("ignoring apiKey in a project config file; use OPENAI_API_KEY / ANTHROPIC_API_KEY or your user config", "file", path)
 			cfg.APIKey = ""

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"log/slog"
 	"time"
 
 	"github.com/catbuddy/cb-ls/tools"
@@ -22,22 +21,6 @@ type ToolSettings struct {
 	// WebAllow opens hosts ("host" or "host:port") that web_fetch's SSRF
 	// guard would refuse, such as a local dev server.
 	WebAllow []string `json:"webAllow,omitempty"`
-}
-
-// loosens reports whether s weakens a guard. Such settings are taken
-// only from sources the user controls (their own config file, the
-// editor's settings, flags), never from a project's committed config.
-func (s ToolSettings) loosens() bool {
-	return len(s.WebAllow) > 0 || len(s.ExecEnv) > 0 || (s.ExecSandbox != nil && !*s.ExecSandbox)
-}
-
-// fromProject drops the settings a project config may not make.
-func (s ToolSettings) fromProject(path string) ToolSettings {
-	if s.loosens() {
-		slog.Warn("ignoring tools.webAllow / tools.execEnv / tools.execSandbox=false in a project config file; set them in your user config or editor settings", "file", path)
-		s.WebAllow, s.ExecEnv, s.ExecSandbox = nil, nil, nil
-	}
-	return s
 }
 
 // ToolOptions returns the tools.Options these settings ask for; unset

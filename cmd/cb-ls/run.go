@@ -44,6 +44,7 @@ type runFlags struct {
 	yes      bool
 	review   bool
 	cont     continueFlag
+	trust    bool
 }
 
 // runMain implements "cb-ls run".
@@ -66,6 +67,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "most model turns before the agent must summarise (default 30); overrides CB_MAX_STEPS")
 	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking (the default)")
 	fs.BoolVar(&f.review, "review", false, "ask y/n on the terminal before each edit")
+	fs.BoolVar(&f.trust, "trust-project", false, "apply the project's .catbuddy settings that need trust (provider, baseUrl, looser tool settings) for this run")
 	fs.Var(&f.cont, "continue", "reply to the project's last run, or to the run named as --continue=ID or as the first argument")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -125,13 +127,21 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, `cb-ls run: the instruction is empty, e.g. cb-ls run "fix the failing test in calc_test.go"`)
 		return 2
 	}
-	cfg, err := agent.LoadConfig(g.Roots()[0], agent.Config{
+	loaded, err := agent.Load(agent.LoadOptions{Root: g.Roots()[0], TrustProject: f.trust, Over: []agent.Config{{
 		Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps,
-	})
+	}}})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 2
 	}
+	if msg := loaded.IgnoredSummary(g.Roots()[0]); msg != "" {
+		hint := ""
+		if !loaded.Trusted {
+			hint = "; run with --trust-project to apply them"
+		}
+		fmt.Fprintf(stderr, "cb-ls run: %s%s\n", msg, hint)
+	}
+	cfg := loaded.Config
 
 	p := newProgress(stderr, isTerminalWriter(stderr), cfg.MaxSteps)
 	var ws tools.Workspace = tools.DiskWorkspace{}
