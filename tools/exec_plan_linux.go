@@ -74,14 +74,23 @@ func (in planInput) internal() bool {
 // configured extras and, by policy, the workspace.
 func (in planInput) writable() []string {
 	w := append([]string{in.TmpDir, in.CacheDir}, in.ExtraRW...)
-	if in.Policy.WriteWorkspace {
-		if in.internal() {
-			w = append(w, in.WorkRoot)
-		} else {
-			w = append(w, in.Roots...)
-		}
+	if in.Policy.WriteWorkspace && !in.internal() {
+		w = append(w, in.Roots...)
 	}
 	return existingReal(w)
+}
+
+// internalRules grants the internal-mode work root, which lies inside a
+// denied .catbuddy/ and so is granted by a rule of its own.
+func (in planInput) internalRules() []sandboxRule {
+	if !in.internal() {
+		return nil
+	}
+	access := uint64(llRead)
+	if in.Policy.WriteWorkspace {
+		access |= llWrite
+	}
+	return []sandboxRule{{realOr(in.WorkRoot), access}}
 }
 
 // writeDeny lists what no write grant may cover, even one beneath a
@@ -118,9 +127,7 @@ func planSplit(in planInput) []sandboxRule {
 	readDeny := append(append(in.stateDirs(), dirs...), files...)
 	var rules []sandboxRule
 	carve("/", llRead, llReadDir|llExecute, readDeny, &rules)
-	if in.internal() {
-		rules = append(rules, sandboxRule{realOr(in.WorkRoot), llRead})
-	}
+	rules = append(rules, in.internalRules()...)
 	for _, w := range in.writable() {
 		carve(w, llRead|llWrite, 0, in.writeDeny(), &rules)
 	}
@@ -154,9 +161,13 @@ func planNamespaced(in planInput) ([]sandboxRule, *nsMounts) {
 	if run := existingReal([]string{"/run"}); len(run) > 0 && !slices.Contains(m.Private, run[0]) {
 		m.Hide = append(m.Hide, run[0]) // sockets: docker, the user's session bus, editors
 	}
-	if !in.Policy.WriteWorkspace {
+	switch {
+	case internal:
+		// The roots are sensitive places (home, /) that no grant covers;
+		// only the work root inside .catbuddy/ is the agent's.
+	case !in.Policy.WriteWorkspace:
 		m.ReadOnly = existingReal(in.Roots)
-	} else if !in.Policy.WriteGit {
+	case !in.Policy.WriteGit:
 		var gits []string
 		for _, r := range in.Roots {
 			gits = append(gits, filepath.Join(r, ".git"))
@@ -168,9 +179,7 @@ func planNamespaced(in planInput) ([]sandboxRule, *nsMounts) {
 
 	var rules []sandboxRule
 	carve("/", llRead, llReadDir|llExecute, deny, &rules)
-	if internal {
-		rules = append(rules, sandboxRule{realOr(in.WorkRoot), llRead})
-	}
+	rules = append(rules, in.internalRules()...)
 	// The read-only mounts guard the workspace and the module cache, so
 	// only what the mounts could not cover needs carving around.
 	for _, w := range append(in.writable(), m.Private...) {
@@ -185,7 +194,10 @@ func planNamespaced(in planInput) ([]sandboxRule, *nsMounts) {
 // config that /etc/resolv.conf may point into /run.
 func (in planInput) keeps(hidden []string) []nsKeep {
 	writable := in.writable()
-	cand := append([]string{in.Home, in.ModCache, os.Getenv("GOROOT")}, in.Roots...)
+	if in.internal() && in.Policy.WriteWorkspace {
+		writable = append(writable, realOr(in.WorkRoot))
+	}
+	cand := append([]string{in.Home, in.ModCache, os.Getenv("GOROOT"), in.WorkRoot}, in.Roots...)
 	cand = append(cand, writable...)
 	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
 		// Resolving every PATH entry costs more than the rest of the

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/catbuddy/cb-ls/guard"
 )
 
 // sandboxCase is a workspace under the system temp directory and a fake
@@ -367,4 +369,40 @@ func TestSandboxMountFailureFallsBack(t *testing.T) {
 	if info := Sandbox(); info.Full || !strings.Contains(info.Summary, "the private mounts failed") {
 		t.Errorf("after a mount failure the sandbox reports %+v", info)
 	}
+}
+
+// TestSandboxInternalMode: where the root is a sensitive place, only
+// .catbuddy/workspace is the agent's; the rest of .catbuddy/ and the
+// root stay out of reach.
+func TestSandboxInternalMode(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		g, err := guard.New([]string{c.root}, guard.ModeInternal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTestFile(t, filepath.Join(c.root, ".catbuddy", "sessions", "s.jsonl"), "state-secret")
+		c.tc = &ToolContext{Guard: g, Options: c.tc.Options}
+		work := g.WorkRoot()
+		run := func(line string, p SandboxPolicy) string {
+			t.Helper()
+			res, err := runConfined(t.Context(), c.tc, line, work, 30*time.Second, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.Output
+		}
+		run("echo x > scratch.txt", SandboxPolicy{})
+		if _, err := os.Stat(filepath.Join(work, "scratch.txt")); err == nil {
+			t.Error("the read-only default wrote into the internal work root")
+		}
+		out := run("echo x > scratch.txt && cat scratch.txt; echo y > ../../keep.txt; cat ../sessions/s.jsonl", SandboxPolicy{WriteWorkspace: true})
+		if _, err := os.Stat(filepath.Join(work, "scratch.txt")); err != nil {
+			t.Errorf("with write access the internal work root is not writable: %q", out)
+		}
+		c.fileIs("keep.txt", "keep")
+		if strings.Contains(out, "state-secret") {
+			t.Errorf("the rest of .catbuddy/ was read: %q", out)
+		}
+	})
 }
