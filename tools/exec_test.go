@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -225,4 +226,30 @@ func survivors(marker string) []int {
 		out = append(out, pid)
 	}
 	return out
+}
+
+// TestExecDiesWithServer: when cb-ls itself dies mid-command, nothing
+// the command started lives on (no daemon keeps writing to the
+// workspace after the server is gone).
+func TestExecDiesWithServer(t *testing.T) {
+	if marker := os.Getenv("CB_LS_TEST_SERVER_DEATH"); marker != "" {
+		// The "server": start a command that would run forever, then die
+		// without cleaning up.
+		tc, root := execToolContext(t, ExecOptions{})
+		go runConfined(context.Background(), tc, "sh -c 'while :; do sleep 0.05; done' "+marker+" & setsid sh -c 'while :; do sleep 0.05; done' "+marker+" & wait", root, time.Hour, SandboxPolicy{})
+		for len(survivors(marker)) < 2 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		os.Exit(0)
+	}
+	if !Sandbox().Namespaces {
+		t.Skipf("no PID namespace for commands here (%s): a command can outlive the server", Sandbox().Summary)
+	}
+	marker := uniqueMarker()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestExecDiesWithServer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CB_LS_TEST_SERVER_DEATH="+marker)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the server process: %v\n%s", err, out)
+	}
+	waitNoSurvivors(t, marker)
 }
