@@ -136,6 +136,14 @@ func (o *Overlay) Change(u uri.URI, version int32, changes []protocol.TextDocume
 	for i, ch := range changes {
 		switch ch := ch.(type) {
 		case *protocol.TextDocumentContentChangePartial:
+			// A line past the end has no meaning (a character past the
+			// end of its line clamps, as the specification says): the
+			// editor's text is not the one we hold.
+			if last := uint32(b.text.Lines()); ch.Range.Start.Line > last || ch.Range.End.Line > last {
+				b.desynced = true
+				return fmt.Errorf("didChange %s: change %d: range %d:%d-%d:%d is past the last line (%d)",
+					u, i, ch.Range.Start.Line, ch.Range.Start.Character, ch.Range.End.Line, ch.Range.End.Character, last)
+			}
 			start := b.text.Offset(ch.Range.Start, enc)
 			end := b.text.Offset(ch.Range.End, enc)
 			if start > end {
@@ -153,6 +161,21 @@ func (o *Overlay) Change(u uri.URI, version int32, changes []protocol.TextDocume
 		}
 	}
 	return nil
+}
+
+// MarkDesynced marks the open buffer for u out of sync with the editor:
+// a change meant for it could not be applied.
+func (o *Overlay) MarkDesynced(u uri.URI) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	b, ok := o.byURI[u]
+	if !ok {
+		return
+	}
+	b.mu.Lock()
+	b.desynced = true
+	b.mu.Unlock()
+	o.broadcast()
 }
 
 // Close forgets a buffer.

@@ -149,7 +149,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	defer cancel()
 	s.baseCtx = ctx
 
-	stream := newTolerantStream(jsonrpc2.NewHeaderStream(rwc), s.log)
+	stream := newWireStream(rwc, s.log)
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(ctx, s.handle)

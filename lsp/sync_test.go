@@ -57,21 +57,27 @@ func TestIncrementalChangesUnicode(t *testing.T) {
 }
 
 // TestPositionPastLineEnd: a character past the end of a line clamps to
-// the line's end (before "\r\n"), a line past the end to the end of text.
+// the line's end (before "\r\n"), as the specification says; a line past
+// the last one has no meaning and marks the buffer out of sync.
 func TestPositionPastLineEnd(t *testing.T) {
 	dir := writeTree(t, "-- x --\n")
 	e := newEditor(t, dir)
 	path := filepath.Join(dir, "c.txt")
 	u := e.OpenText(path, "ab\r\ncd")
-	e.Notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{
-			&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: protocol.Position{Line: 9, Character: 0}, End: protocol.Position{Line: 9, Character: 0}}, Text: "!"},
-			&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 99}, End: protocol.Position{Line: 0, Character: 99}}, Text: "?"},
-		},
-	})
+	change := func(v int32, pos protocol.Position, text string) {
+		e.Notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: pos, End: pos}, Text: text}},
+		})
+	}
+	change(2, protocol.Position{Line: 0, Character: 99}, "?")
+	change(3, protocol.Position{Line: 1, Character: 99}, "!")
 	if got := readProbe(t, e, path); got != "ab?\r\ncd!" {
 		t.Errorf("got %q, want %q", got, "ab?\r\ncd!")
+	}
+	change(4, protocol.Position{Line: 2, Character: 0}, "x")
+	if out, isErr := e.RunTool("test_read", map[string]string{"path": path}); !isErr || !strings.Contains(out, "out of sync") {
+		t.Errorf("after a change on line 2 of a 2-line buffer: %q (error=%v), want out of sync", out, isErr)
 	}
 }
 

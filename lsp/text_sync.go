@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
@@ -29,9 +30,28 @@ func (s *Server) didOpen(ctx context.Context, raw jsonrpc2.RawMessage) (any, err
 func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p protocol.DidChangeTextDocumentParams
 	if err := decodeParams(raw, &p); err != nil {
+		// The change is lost; the buffer it was meant for no longer
+		// matches the editor's.
+		if u, ok := docURIOf(raw); ok {
+			s.overlay.MarkDesynced(u)
+		}
 		return nil, err
 	}
-	return nil, s.overlay.Change(uri.URI(p.TextDocument.URI), p.TextDocument.Version, p.ContentChanges, s.PositionEncoding())
+	u := uri.URI(p.TextDocument.URI)
+	if bad, err := checkChanges(raw, p.ContentChanges); err != nil {
+		// Apply the valid changes before the bad one, then stop there.
+		if bad >= 0 {
+			p.ContentChanges = p.ContentChanges[:bad]
+		} else {
+			p.ContentChanges = nil
+		}
+		if cerr := s.overlay.Change(u, p.TextDocument.Version, p.ContentChanges, s.PositionEncoding()); cerr != nil {
+			return nil, cerr
+		}
+		s.overlay.MarkDesynced(u)
+		return nil, fmt.Errorf("didChange %s: %w; the buffer is now out of sync", u, err)
+	}
+	return nil, s.overlay.Change(u, p.TextDocument.Version, p.ContentChanges, s.PositionEncoding())
 }
 
 func (s *Server) didClose(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
