@@ -11,7 +11,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/catbuddy/cb-ls/filestate"
@@ -27,8 +29,10 @@ var (
 )
 
 // DiskWorkspace is the Workspace of the CLI: documents are files, read
-// and written through os.Root so that nothing outside the admitting root
-// is touched even if a symlink appears between check and use.
+// and written through the descriptor of their directory, reached from the
+// admitting root without following a symlink (beneath.go), so that
+// nothing outside the root, nor its .catbuddy/, is touched even if a
+// symlink appears between check and use.
 type DiskWorkspace struct {
 	// Durable makes Apply fsync each file before renaming it into place.
 	// It is off by default, as in the editors' own saves (VS Code does
@@ -46,17 +50,31 @@ func (DiskWorkspace) Read(ctx context.Context, p guard.Path) (Document, error) {
 	if err := ctx.Err(); err != nil {
 		return Document{}, err
 	}
-	root, err := os.OpenRoot(p.Root)
+	dir, base, err := openParent(p)
 	if err != nil {
-		return Document{}, fmt.Errorf("open root %s: %w", p.Root, err)
+		return Document{}, err
 	}
-	defer root.Close()
-	return readIn(root, p.Rel)
+	defer dir.Close()
+	return readIn(dir, base, p.Rel)
 }
 
-// readIn reads rel inside root.
-func readIn(root *os.Root, rel string) (Document, error) {
-	f, fi, err := openRegular(root, rel)
+// openParent opens the directory holding p (see beneath.go) and returns
+// it with p's last element.
+func openParent(p guard.Path) (*dirFD, string, error) {
+	parent, base := path.Split(p.Rel)
+	if parent == "" {
+		parent = "."
+	}
+	dir, err := openBeneath(p.Root, strings.TrimSuffix(parent, "/"))
+	if err != nil {
+		return nil, "", err
+	}
+	return dir, base, nil
+}
+
+// readIn reads name inside dir; rel names it in errors.
+func readIn(dir *dirFD, name, rel string) (Document, error) {
+	f, fi, err := openRegular(dir, name, rel)
 	if err != nil {
 		return Document{}, err
 	}
@@ -75,24 +93,16 @@ func readIn(root *os.Root, rel string) (Document, error) {
 	return Document{Content: content, Stamp: stampOf(fi), Mode: fi.Mode().Perm()}, nil
 }
 
-// openRegular opens rel inside root for reading. Devices, FIFOs and
-// sockets are refused before they are opened so that a read can never
-// hang; the opened file is checked again, since the path may have been
-// swapped meanwhile.
-func openRegular(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
-	name := filepath.FromSlash(rel)
-	fi, err := root.Lstat(name)
+// openRegular opens name inside dir for reading, without following a
+// symlink. It opens non-blocking, so that a FIFO or device swapped in
+// after the guard's check cannot hang the read, and checks the opened
+// file itself: what is read is what was checked.
+func openRegular(dir *dirFD, name, rel string) (*os.File, fs.FileInfo, error) {
+	f, err := dir.openFile(name, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkRegular(rel, fi); err != nil {
-		return nil, nil, err
-	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonblock, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err = f.Stat()
+	fi, err := f.Stat()
 	if err == nil {
 		err = checkRegular(rel, fi)
 	}
@@ -103,11 +113,11 @@ func openRegular(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// holds reports whether rel inside root has exactly the bytes want,
+// holds reports whether name inside dir has exactly the bytes want,
 // comparing block by block so that the check of a large file allocates
 // nothing the size of the file. It also returns the file's mode.
-func holds(root *os.Root, rel string, want []byte) (bool, fs.FileMode, error) {
-	f, fi, err := openRegular(root, rel)
+func holds(dir *dirFD, name, rel string, want []byte) (bool, fs.FileMode, error) {
+	f, fi, err := openRegular(dir, name, rel)
 	if err != nil {
 		return false, 0, err
 	}
@@ -181,17 +191,24 @@ func readAllInto(b []byte, r io.Reader) ([]byte, error) {
 // Apply implements Workspace: it checks that the file still holds
 // c.Base, writes c.After to a temporary file beside it and renames it
 // into place, keeping the file's mode. A new file is linked into place
-// instead, which fails if someone created the file meanwhile.
+// instead, which fails if someone created the file meanwhile. Every step
+// works through the descriptor of the file's directory, opened without
+// following a symlink (beneath.go), so the write lands in the directory
+// the guard admitted even if its path is swapped meanwhile.
 func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	if err := ctx.Err(); err != nil {
 		return Document{}, err
 	}
-	root, err := os.OpenRoot(c.Path.Root)
+	parent, name := path.Split(c.Path.Rel)
+	parent = strings.TrimSuffix(parent, "/")
+	if parent == "" {
+		parent = "."
+	}
+	root, err := openBeneath(c.Path.Root, ".")
 	if err != nil {
 		return Document{}, fmt.Errorf("open root %s: %w", c.Path.Root, err)
 	}
 	defer root.Close()
-	rel := filepath.FromSlash(c.Path.Rel)
 
 	// Two runs of this process writing one file: the base check and the
 	// rename must not interleave, or the second would overwrite the
@@ -200,43 +217,52 @@ func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	mu.Lock()
 	defer mu.Unlock()
 
-	same, mode, err := holds(root, c.Path.Rel, c.Base.Content)
+	var dir *dirFD
+	if c.Create {
+		dir, err = root.mkdirAll(filepath.FromSlash(parent))
+		if err != nil {
+			return Document{}, fmt.Errorf("create directory %s: %w", parent, err)
+		}
+	} else {
+		dir, err = root.openDir(filepath.FromSlash(parent))
+		if err != nil {
+			return Document{}, err
+		}
+	}
+	defer dir.Close()
+
+	same, mode, err := holds(dir, name, c.Path.Rel, c.Base.Content)
 	switch {
 	case c.Create && err == nil:
 		return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
 	case c.Create && errors.Is(err, fs.ErrNotExist):
-		if dir := filepath.Dir(rel); dir != "." {
-			if err := root.MkdirAll(dir, 0o777); err != nil { // umask applies, as for any new directory
-				return Document{}, fmt.Errorf("create directory %s: %w", filepath.ToSlash(dir), err)
-			}
-		}
 	case err != nil:
 		return Document{}, err
 	case !same:
 		return Document{}, fmt.Errorf("%w: %s changed on disk since it was read; read it again", ErrRejected, c.Path.Rel)
 	}
 
-	tmp, fi, err := writeTemp(root, rel, c.After, mode, c.Create, w.Durable)
+	tmp, fi, err := writeTemp(dir, name, c.After, mode, c.Create, w.Durable)
 	if err != nil {
 		return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
 	}
 	if c.Create {
-		err = root.Link(tmp, rel)
+		err = dir.link(tmp, name)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			// A filesystem without hard links: fall back to a checked
 			// rename, which leaves only a tiny window for a racing create.
-			if _, serr := root.Lstat(rel); errors.Is(serr, fs.ErrNotExist) {
-				err = root.Rename(tmp, rel)
+			if ok, serr := dir.exists(name); serr == nil && !ok {
+				err = dir.rename(tmp, name)
 			}
 		}
-		_ = root.Remove(tmp)
+		_ = dir.remove(tmp)
 		if errors.Is(err, fs.ErrExist) {
 			return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
 		}
 	} else {
-		err = root.Rename(tmp, rel)
+		err = dir.rename(tmp, name)
 		if err != nil {
-			_ = root.Remove(tmp)
+			_ = dir.remove(tmp)
 		}
 	}
 	if err != nil {
@@ -245,18 +271,18 @@ func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
 	return Document{Content: c.After, Stamp: stampOf(fi), Mode: fi.Mode().Perm()}, nil
 }
 
-// writeTemp writes content to a new, uniquely named file beside rel and
-// returns its name and its state after the write (a rename keeps the
-// modification time, so this is the stamp of the renamed file too).
-func writeTemp(root *os.Root, rel string, content []byte, mode fs.FileMode, create, durable bool) (string, fs.FileInfo, error) {
+// writeTemp writes content to a new, uniquely named file beside name in
+// dir and returns its name and its state after the write (a rename keeps
+// the modification time, so this is the stamp of the renamed file too).
+func writeTemp(dir *dirFD, name string, content []byte, mode fs.FileMode, create, durable bool) (string, fs.FileInfo, error) {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+"."+hex.EncodeToString(rnd[:])+".cb-tmp")
+	tmp := "." + name + "." + hex.EncodeToString(rnd[:]) + ".cb-tmp"
 	perm := mode.Perm()
 	if create {
 		perm = 0o666 // umask applies, as for a file any editor creates
 	}
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	f, err := dir.openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return "", nil, err
 	}
@@ -275,7 +301,7 @@ func writeTemp(root *os.Root, rel string, content []byte, mode fs.FileMode, crea
 		err = cerr
 	}
 	if err != nil {
-		_ = root.Remove(tmp)
+		_ = dir.remove(tmp)
 		return "", nil, err
 	}
 	return tmp, fi, nil

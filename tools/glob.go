@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -67,7 +66,7 @@ func (tc *ToolContext) glob(ctx context.Context, in globInput) (Result, error) {
 	disp := displayer(tc.WorkRoot(), p)
 	var mu sync.Mutex
 	var found []string
-	stats, err := walkTree(ctx, p, walkOptions{}, func(_ int, _ *os.Root, e walkEntry) {
+	stats, err := walkTree(ctx, p, walkOptions{}, func(_ int, _ *dirFD, e walkEntry) {
 		if !matchAny(gs, relTo(p.Rel, e.Rel)) {
 			return
 		}

@@ -138,7 +138,7 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 	workers := walkWorkers()
 	bufs := make([][]byte, workers)
 	scratch := make([][]byte, workers)
-	stats, err := walkTree(ctx, p, walkOptions{Workers: workers}, func(w int, dir *os.Root, e walkEntry) {
+	stats, err := walkTree(ctx, p, walkOptions{Workers: workers}, func(w int, dir *dirFD, e walkEntry) {
 		if !e.Type.IsRegular() {
 			return
 		}
@@ -184,8 +184,8 @@ const (
 
 // readForGrep reads the regular file name of dir into *buf (reused
 // across files of one worker) and returns its content.
-func readForGrep(dir *os.Root, name string, buf *[]byte) ([]byte, skipReason) {
-	f, err := dir.OpenFile(name, os.O_RDONLY|nonblock, 0)
+func readForGrep(dir *dirFD, name string, buf *[]byte) ([]byte, skipReason) {
+	f, err := dir.openFile(name, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, skipUnreadable
 	}
@@ -249,15 +249,20 @@ func (tc *ToolContext) resolveSearchPath(tool, arg string) (guard.Path, fs.FileI
 	return p, st, nil
 }
 
-// statPath stats an admitted path through its root without following a
-// final symlink the guard has already resolved.
+// statPath stats an admitted path, reached from its root without
+// following a symlink (beneath.go): the guard has resolved them all.
 func statPath(p guard.Path) (fs.FileInfo, error) {
-	r, err := os.OpenRoot(p.Root)
+	dir, base, err := openParent(p)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	return r.Stat(relOS(p.Rel))
+	defer dir.Close()
+	f, err := dir.openFile(base, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
 }
 
 // relTo returns rel (below the boundary root) relative to the search

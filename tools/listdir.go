@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 )
 
@@ -61,12 +60,12 @@ func (tc *ToolContext) listDir(ctx context.Context, in listDirInput) (Result, er
 	if err != nil {
 		return Errorf("%v", err), nil
 	}
-	root, err := os.OpenRoot(p.Root)
+	root, err := openBeneath(p.Root, ".")
 	if err != nil {
 		return Errorf("list_dir %s: %v", arg, err), nil
 	}
 	defer root.Close()
-	st, err := root.Stat(relOS(p.Rel))
+	st, err := statPath(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Errorf("path %q does not exist", arg), nil
 	}
@@ -99,7 +98,7 @@ func (tc *ToolContext) listDir(ctx context.Context, in listDirInput) (Result, er
 // lister walks depth-first in name order, so the listing reads as a tree.
 type lister struct {
 	ctx   context.Context
-	root  *os.Root
+	root  *dirFD
 	disp  func(rel string) string
 	limit int
 
@@ -113,13 +112,13 @@ func (l *lister) list(rel string, chain *ignoreChain, depth int) {
 	if l.ctx.Err() != nil {
 		return
 	}
-	dir, err := l.root.OpenRoot(relOS(rel))
+	dir, err := l.root.openDir(relOS(rel))
 	if err != nil {
 		l.unreadable++
 		return
 	}
 	defer dir.Close()
-	ents, err := readDir(dir)
+	ents, err := dir.readDir()
 	if err != nil {
 		l.unreadable++
 		return
@@ -145,7 +144,7 @@ func (l *lister) list(rel string, chain *ignoreChain, depth int) {
 		case t.IsDir():
 			line += "/"
 		case t&fs.ModeSymlink != 0:
-			if target, err := dir.Readlink(name); err == nil {
+			if target, err := dir.readlink(name); err == nil {
 				line += " -> " + target
 			}
 		case !t.IsRegular():
@@ -163,12 +162,12 @@ func (l *lister) list(rel string, chain *ignoreChain, depth int) {
 
 // count counts the entries below rel that the listing left out.
 func (l *lister) count(rel string, chain *ignoreChain, depth int) int {
-	dir, err := l.root.OpenRoot(relOS(rel))
+	dir, err := l.root.openDir(relOS(rel))
 	if err != nil {
 		return 0
 	}
 	defer dir.Close()
-	ents, err := readDir(dir)
+	ents, err := dir.readDir()
 	if err != nil {
 		return 0
 	}

@@ -1,9 +1,7 @@
 package tools
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,17 +13,17 @@ import (
 // in case, extension, or by a typo or two. Models often guess a path
 // from memory; the suggestion saves a round of list_dir.
 func similarFiles(p guard.Path) []string {
-	root, err := os.OpenRoot(p.Root)
-	if err != nil {
-		return nil
-	}
-	defer root.Close()
 	dir, base := path.Split(p.Rel)
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == "" {
 		dir = "."
 	}
-	f, err := root.Open(filepath.FromSlash(dir))
+	d, err := openBeneath(p.Root, dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	f, err := d.openSelf()
 	if err != nil {
 		return nil
 	}

@@ -26,9 +26,9 @@ type walkEntry struct {
 // walkVisit is called for every entry that is neither skipped nor
 // ignored, on one of the walk's goroutines. worker identifies the
 // goroutine (0 ≤ worker < workers) so callers can keep per-worker
-// buffers; dir is the entry's directory, opened as an os.Root, through
-// which the entry may be opened by Name without leaving the root.
-type walkVisit func(worker int, dir *os.Root, e walkEntry)
+// buffers; dir is the entry's directory, reached without following a
+// symlink, through which the entry may be opened by Name (beneath.go).
+type walkVisit func(worker int, dir *dirFD, e walkEntry)
 
 // walkOptions tune a walk.
 type walkOptions struct {
@@ -52,14 +52,14 @@ func alwaysSkipped(name string) bool {
 
 // walkTree walks the directory start (admitted by the guard) with a
 // bounded pool of goroutines. Symlinks are reported but never followed,
-// so a walk cannot leave the root; every directory is opened through
-// os.Root, so one swapped for a symlink meanwhile cannot lead out
-// either. .git and .catbuddy are always skipped, and entries ignored by
+// so a walk cannot leave the root. .git and .catbuddy are always skipped, and entries ignored by
 // a .gitignore (from the boundary root down to each directory) unless
-// NoIgnore. Entries of one directory are visited in name order, but
+// NoIgnore. Every directory is opened from the root with no symlink on
+// the way (beneath.go), so one swapped for a symlink to .catbuddy/ is not
+// entered. Entries of one directory are visited in name order, but
 // directories run concurrently: callers sort what they collect.
 func walkTree(ctx context.Context, start guard.Path, opt walkOptions, visit walkVisit) (*walkStats, error) {
-	root, err := os.OpenRoot(start.Root)
+	root, err := openBeneath(start.Root, ".")
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ type walkJob struct {
 
 // sharedRoot closes a directory once every batch that uses it is done.
 type sharedRoot struct {
-	*os.Root
+	*dirFD
 	refs atomic.Int32
 }
 
@@ -111,7 +111,7 @@ func (s *sharedRoot) release() {
 
 type walker struct {
 	ctx      context.Context
-	root     *os.Root
+	root     *dirFD
 	noIgnore bool
 	visit    walkVisit
 	stats    *walkStats
@@ -146,7 +146,7 @@ func (w *walker) work(id int) {
 		w.mu.Unlock()
 
 		if j.dir != nil {
-			w.visitFiles(id, j.dir.Root, j.files)
+			w.visitFiles(id, j.dir.dirFD, j.files)
 			j.dir.release()
 		} else {
 			w.list(id, j)
@@ -170,21 +170,15 @@ func (w *walker) list(id int, j walkJob) {
 	if w.ctx.Err() != nil {
 		return
 	}
-	var dir *os.Root
-	var err error
-	if j.rel == "." {
-		dir, err = w.root.OpenRoot(".")
-	} else {
-		dir, err = w.root.OpenRoot(filepath.FromSlash(j.rel))
-	}
+	dir, err := w.root.openDir(filepath.FromSlash(j.rel))
 	if err != nil {
 		w.stats.Unreadable.Add(1)
 		return
 	}
-	shared := &sharedRoot{Root: dir}
+	shared := &sharedRoot{dirFD: dir}
 	shared.refs.Store(1)
 	defer shared.release()
-	ents, err := readDir(dir)
+	ents, err := dir.readDir()
 	if err != nil {
 		w.stats.Unreadable.Add(1)
 		return
@@ -225,27 +219,13 @@ func (w *walker) list(id int, j walkJob) {
 	w.visitFiles(id, dir, files)
 }
 
-func (w *walker) visitFiles(id int, d *os.Root, files []walkEntry) {
+func (w *walker) visitFiles(id int, d *dirFD, files []walkEntry) {
 	for _, f := range files {
 		if w.ctx.Err() != nil {
 			return
 		}
 		w.visit(id, d, f)
 	}
-}
-
-func readDir(dir *os.Root) ([]fs.DirEntry, error) {
-	f, err := dir.Open(".")
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	if err != nil && len(ents) == 0 {
-		return nil, err
-	}
-	sortEntries(ents)
-	return ents, nil
 }
 
 func sortEntries(ents []fs.DirEntry) {
@@ -273,8 +253,8 @@ const maxIgnoreSize = 1 << 20
 
 // loadIgnore parses name in dir as a .gitignore for relDir; nil if it
 // cannot be read.
-func loadIgnore(dir *os.Root, name, relDir string) *ignoreFile {
-	f, err := dir.OpenFile(name, os.O_RDONLY|nonblock, 0)
+func loadIgnore(dir *dirFD, name, relDir string) *ignoreFile {
+	f, err := dir.openFile(name, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil
 	}
@@ -292,7 +272,7 @@ func loadIgnore(dir *os.Root, name, relDir string) *ignoreFile {
 // ancestorIgnores loads .git/info/exclude and the .gitignore files from
 // the boundary root down to the directory rel, so that a search started
 // in a subdirectory obeys the rules written above it.
-func ancestorIgnores(root *os.Root, rel string) *ignoreChain {
+func ancestorIgnores(root *dirFD, rel string) *ignoreChain {
 	var chain *ignoreChain
 	chain = chain.push(loadIgnore(root, filepath.Join(".git", "info", "exclude"), ""))
 	if rel == "." || rel == "" {

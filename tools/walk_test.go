@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -29,7 +28,7 @@ func TestWalkStopsWhenCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	var visited atomic.Int64
-	_, err = walkTree(ctx, start, walkOptions{Workers: 2}, func(_ int, _ *os.Root, e walkEntry) {
+	_, err = walkTree(ctx, start, walkOptions{Workers: 2}, func(_ int, _ *dirFD, e walkEntry) {
 		if e.Type.IsRegular() && visited.Add(1) == 1 {
 			cancel()
 		}

@@ -1,0 +1,199 @@
+//go:build unix
+
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// dirFD is an open directory that was reached without following a
+// symlink. Everything below it is opened relative to its descriptor.
+type dirFD struct {
+	f *os.File
+}
+
+func (d *dirFD) fd() int { return int(d.f.Fd()) }
+
+// Close closes the directory.
+func (d *dirFD) Close() error { return d.f.Close() }
+
+// openBeneath opens the directory rel (slash-separated, "." for root)
+// below the real directory root, following no symlink.
+func openBeneath(root, rel string) (*dirFD, error) {
+	r, err := os.OpenFile(root, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	d := &dirFD{f: r}
+	if rel == "." || rel == "" {
+		return d, nil
+	}
+	defer d.Close()
+	return d.openDir(filepath.FromSlash(rel))
+}
+
+// openDir opens the directory name (one or more components) below d.
+func (d *dirFD) openDir(name string) (*dirFD, error) {
+	f, err := d.open(name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &dirFD{f: f}, nil
+}
+
+// openFile opens the file name below d; a symlink anywhere on the way,
+// the last component included, is refused.
+func (d *dirFD) openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return d.open(name, flag, perm)
+}
+
+func (d *dirFD) open(name string, flag int, perm os.FileMode) (*os.File, error) {
+	flag |= unix.O_NOFOLLOW | unix.O_CLOEXEC
+	fd, err := openat2Beneath(d.fd(), name, flag, uint32(perm.Perm()))
+	if errors.Is(err, errNoOpenat2) {
+		fd, err = openatEach(d.fd(), name, flag, uint32(perm.Perm()))
+	}
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	return os.NewFile(uintptr(fd), filepath.Join(d.f.Name(), name)), nil
+}
+
+// openatEach opens name one component at a time with O_NOFOLLOW, for
+// kernels without openat2.
+func openatEach(dirfd int, name string, flag int, perm uint32) (int, error) {
+	parts := strings.Split(filepath.Clean(name), string(filepath.Separator))
+	cur := dirfd
+	defer func() {
+		if cur != dirfd {
+			unix.Close(cur)
+		}
+	}()
+	for _, p := range parts[:len(parts)-1] {
+		if p == ".." {
+			return -1, unix.EXDEV
+		}
+		next, err := unix.Openat(cur, p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, err
+		}
+		if cur != dirfd {
+			unix.Close(cur)
+		}
+		cur = next
+	}
+	last := parts[len(parts)-1]
+	if last == ".." {
+		return -1, unix.EXDEV
+	}
+	return unix.Openat(cur, last, flag, perm)
+}
+
+// pathErr turns the errors of a refused symlink into ErrPathChanged.
+func pathErr(op, name string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.ELOOP), errors.Is(err, unix.EXDEV):
+		return fmt.Errorf("%s %s: %w", op, filepath.ToSlash(name), ErrPathChanged)
+	}
+	return &fs.PathError{Op: op, Path: filepath.ToSlash(name), Err: err}
+}
+
+// openSelf opens d again, for a listing: the listing offset is per open
+// file, so each listing needs its own.
+func (d *dirFD) openSelf() (*os.File, error) {
+	return d.open(".", unix.O_RDONLY|unix.O_DIRECTORY, 0)
+}
+
+// readlink returns the target of the symlink name in d.
+func (d *dirFD) readlink(name string) (string, error) {
+	for n := 256; ; n *= 2 {
+		buf := make([]byte, n)
+		k, err := unix.Readlinkat(d.fd(), name, buf)
+		if err != nil {
+			return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
+		}
+		if k < n {
+			return string(buf[:k]), nil
+		}
+	}
+}
+
+// readDir lists d, sorted by name.
+func (d *dirFD) readDir() ([]fs.DirEntry, error) {
+	f, err := d.openSelf()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil && len(ents) == 0 {
+		return nil, err
+	}
+	sortEntries(ents)
+	return ents, nil
+}
+
+// exists reports whether name exists in d, without following a symlink.
+func (d *dirFD) exists(name string) (bool, error) {
+	var st unix.Stat_t
+	err := unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if errors.Is(err, unix.ENOENT) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (d *dirFD) rename(from, to string) error {
+	return pathErr("rename", to, unix.Renameat(d.fd(), from, d.fd(), to))
+}
+
+func (d *dirFD) link(from, to string) error {
+	err := unix.Linkat(d.fd(), from, d.fd(), to, 0)
+	if errors.Is(err, unix.EEXIST) {
+		return &fs.PathError{Op: "link", Path: to, Err: fs.ErrExist}
+	}
+	if err != nil {
+		return &fs.PathError{Op: "link", Path: to, Err: err}
+	}
+	return nil
+}
+
+func (d *dirFD) remove(name string) error { return unix.Unlinkat(d.fd(), name, 0) }
+
+// mkdirAll opens the directory rel below d, creating what is missing
+// (mode 0777, umask applies), following no symlink.
+func (d *dirFD) mkdirAll(rel string) (*dirFD, error) {
+	cur := d
+	for _, p := range strings.Split(filepath.Clean(rel), string(filepath.Separator)) {
+		if p == "." {
+			continue
+		}
+		if err := unix.Mkdirat(cur.fd(), p, 0o777); err != nil && !errors.Is(err, unix.EEXIST) {
+			if cur != d {
+				cur.Close()
+			}
+			return nil, &fs.PathError{Op: "mkdir", Path: p, Err: err}
+		}
+		next, err := cur.openDir(p)
+		if cur != d {
+			cur.Close()
+		}
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	if cur == d {
+		return d.openDir(".")
+	}
+	return cur, nil
+}
