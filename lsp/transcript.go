@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/agent"
+	"github.com/catbuddy/cb-ls/guard"
 	"github.com/catbuddy/cb-ls/session"
 )
 
@@ -146,26 +149,32 @@ func writeTranscript(root, name, text string, secrets ...string) (string, error)
 		}
 	}
 	dir := filepath.Join(root, filepath.FromSlash(sessionsDir))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("transcript: create %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, ".tmp-"+name)
+	// Opened without following a symlink: a model-made .catbuddy link
+	// must not send the transcript out of the workspace.
+	d, err := guard.OpenStateDir(root, "sessions")
 	if err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
-	defer os.Remove(f.Name()) // after a successful rename this is a no-op
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return "", fmt.Errorf("transcript: write %s: %w", f.Name(), err)
-	}
-	if err := f.Close(); err != nil {
-		return "", fmt.Errorf("transcript: write %s: %w", f.Name(), err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.Rename(f.Name(), path); err != nil {
+	defer d.Close()
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := ".tmp-" + name + "." + hex.EncodeToString(rnd[:])
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
-	return path, nil
+	defer d.Remove(tmp) // after a successful rename this is a no-op
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", fmt.Errorf("transcript: write %s: %w", tmp, err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("transcript: write %s: %w", tmp, err)
+	}
+	if err := d.Rename(tmp, name); err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	return filepath.Join(dir, name), nil
 }
 
 // transcriptName is a sortable, unique file name for a run's transcript;

@@ -117,3 +117,19 @@ func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
 		t.Errorf("sessions dir holds %d entries, want only the transcript (no temp files)", len(entries))
 	}
 }
+
+// TestWriteTranscriptFollowsNoStateLink: a model-made ".catbuddy" link to
+// a place outside the workspace makes the transcript write fail, and
+// nothing lands outside.
+func TestWriteTranscriptFollowsNoStateLink(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, ".catbuddy")); err != nil {
+		t.Fatal(err)
+	}
+	if path, err := writeTranscript(root, "t.md", "text"); err == nil {
+		t.Errorf("transcript written through a symlink to %s", path)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("the transcript write created %v outside the workspace", ents)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/catbuddy/cb-ls/agent"
+	"github.com/catbuddy/cb-ls/guard"
 )
 
 // NewRunID returns a run id unique across server restarts and across
@@ -69,15 +70,22 @@ func (l *Log) AppendTurn(msgs []agent.Message, t Turn, secrets ...string) error 
 			data = bytes.ReplaceAll(data, []byte(s), []byte("[redacted]"))
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(l.Path), 0o700); err != nil {
-		return fmt.Errorf("session: create %s: %w", filepath.Dir(l.Path), err)
+	// A symlink planted in the project (".catbuddy" → elsewhere, or the
+	// file itself) must not redirect the user's conversation: the
+	// directory is opened without following one, and the file is opened
+	// inside it with O_NOFOLLOW semantics checked on what was opened.
+	// Path is <root>/.catbuddy/sessions/<name> (NewLog, Find).
+	sessions := filepath.Dir(l.Path)
+	dir, err := guard.OpenStateDir(filepath.Dir(filepath.Dir(sessions)), filepath.Base(sessions))
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
 	}
-	// A symlink planted in the project must not redirect the user's
-	// conversation elsewhere.
-	if fi, err := os.Lstat(l.Path); err == nil && !fi.Mode().IsRegular() {
+	defer dir.Close()
+	name := filepath.Base(l.Path)
+	if fi, err := dir.Lstat(name); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("session: %s is not a regular file; not writing to it", l.Path)
 	}
-	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("session: open %s: %w", l.Path, err)
 	}
