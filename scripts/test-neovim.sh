@@ -36,6 +36,7 @@ failed=0
 cd editors/neovim
 for nv in "${nvims[@]}"; do
   version=$("$nv" --version | head -1)
+  export NVIM_BIN="$nv" # tests start child Neovims with it
   for suite in unit e2e; do
     echo "== $version: $suite"
     log=$(mktemp)

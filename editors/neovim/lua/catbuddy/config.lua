@@ -183,13 +183,15 @@ end
 --- settings is what the server reads from workspace/configuration (section
 --- "catbuddy"). It never carries the API key: the protocol accepts the key
 --- only from initializationOptions.
+---
+--- It starts as vim.empty_dict(): with no option set, a plain Lua table
+--- would be encoded as the JSON array [] instead of the object {}.
 function M.settings(cfg)
-  local s = {
-    provider = cfg.provider,
-    model = cfg.model,
-    baseUrl = cfg.base_url,
-    maxSteps = cfg.max_steps,
-  }
+  local s = vim.empty_dict()
+  s.provider = cfg.provider
+  s.model = cfg.model
+  s.baseUrl = cfg.base_url
+  s.maxSteps = cfg.max_steps
   if cfg.custom_commands and #cfg.custom_commands > 0 then
     s.customCommands = cfg.custom_commands
   end

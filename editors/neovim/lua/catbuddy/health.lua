@@ -34,7 +34,8 @@ function M.check()
   end
 
   h.start('catbuddy: provider')
-  local provider = cfg.provider or vim.env.CATBUDDY_PROVIDER
+  -- CB_PROVIDER is the variable cb-ls itself reads.
+  local provider = cfg.provider or vim.env.CB_PROVIDER
   if provider then
     h.ok('provider: ' .. provider .. (cfg.model and (', model: ' .. cfg.model) or ' (server default model)'))
   else

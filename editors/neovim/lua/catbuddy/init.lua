@@ -20,8 +20,9 @@ end
 
 local group
 
---- setup validates opts, and starts cb-ls for the project's buffers as
---- they open (unless autostart = false). Calling it again replaces the
+--- setup validates opts, defines the :Catbuddy* commands (a plugin manager
+--- may never source plugin/catbuddy.lua), and starts cb-ls for the
+--- project's buffers as they open (unless autostart = false). Calling it again replaces the
 --- options; running clients pick up the settings through
 --- workspace/didChangeConfiguration.
 function M.setup(opts)
@@ -31,6 +32,7 @@ function M.setup(opts)
     return false
   end
   client.cfg = cfg
+  require('catbuddy.commands').define()
   for _, c in ipairs(compat.get_clients({ name = client.name })) do
     compat.notify(c, 'workspace/didChangeConfiguration', { settings = { catbuddy = config.settings(cfg) } })
   end

@@ -9,6 +9,14 @@ return function(H)
     H.eq({}, cfg.custom_commands, 'custom_commands')
   end)
 
+  H.test('config: settings with no option set encode as a JSON object', function()
+    local cfg = assert(config.resolve({}))
+    H.eq('{}', vim.json.encode(config.init_options(cfg)), 'initializationOptions')
+    H.eq('{"catbuddy":{}}', vim.json.encode({ catbuddy = config.settings(cfg) }), 'workspace/configuration')
+    cfg = assert(config.resolve({ model = 'm' }))
+    H.eq('{"model":"m"}', vim.json.encode(config.init_options(cfg)), 'with a model')
+  end)
+
   H.test('config: errors name the option', function()
     local cases = {
       { { provder = 'openai' }, 'unknown option "provder"' },

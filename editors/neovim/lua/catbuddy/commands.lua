@@ -1,0 +1,74 @@
+-- catbuddy's user commands. define() is called by plugin/catbuddy.lua (for
+-- plugin managers that source plugin/ files) and again by setup() (for those
+-- that do not: lazy.nvim sources only the plugin root's plugin/ directory,
+-- and the Neovim client lives in editors/neovim). Defining them twice is
+-- harmless: nvim_create_user_command replaces a command of the same name.
+-- The commands load the rest of the plugin only when used.
+local M = {}
+
+local function cb()
+  return require('catbuddy')
+end
+
+local function range_opts(o, input)
+  return { line1 = o.line1, line2 = o.line2, range = o.range, input = input }
+end
+
+--- define creates the :Catbuddy* commands (again).
+function M.define()
+  vim.api.nvim_create_user_command('CatbuddyFix', function(o)
+    cb().fix(range_opts(o, o.args))
+  end, { range = true, nargs = '*', desc = 'Agent: fix the selection (or the current line)' })
+
+  vim.api.nvim_create_user_command('CatbuddyAsk', function(o)
+    cb().ask(range_opts(o, o.args))
+  end, { range = true, nargs = '*', desc = 'Agent: ask about the selection' })
+
+  vim.api.nvim_create_user_command('CatbuddyExplain', function(o)
+    cb().explain(range_opts(o, o.args))
+  end, { range = true, nargs = '*', desc = 'Agent: explain the selection' })
+
+  vim.api.nvim_create_user_command('CatbuddyRun', function(o)
+    local id, input = o.args:match('^(%S+)%s*(.*)$')
+    if not id then
+      vim.notify('catbuddy: usage: :CatbuddyRun {command} [input]', vim.log.levels.ERROR)
+      return
+    end
+    cb().run(id, range_opts(o, input))
+  end, {
+    range = true,
+    nargs = '+',
+    desc = 'Agent: run a built-in or custom command',
+    complete = function(lead, line)
+      -- Only the first argument is a command id.
+      if line:match('CatbuddyRun%s+%S+%s') then
+        return {}
+      end
+      local out = {}
+      for _, c in ipairs(cb().commands()) do
+        if c.id:sub(1, #lead) == lead then
+          out[#out + 1] = c.id
+        end
+      end
+      return out
+    end,
+  })
+
+  vim.api.nvim_create_user_command('CatbuddyCancel', function()
+    cb().cancel()
+  end, { desc = 'Agent: cancel the running run' })
+
+  vim.api.nvim_create_user_command('CatbuddyTranscript', function(o)
+    cb().transcript(o.args ~= '' and o.args or nil)
+  end, { nargs = '?', desc = 'Agent: show the last run transcript' })
+
+  vim.api.nvim_create_user_command('CatbuddyChat', function()
+    require('catbuddy.chat').toggle()
+  end, { desc = 'Agent: open or close the chat for the current run' })
+
+  vim.api.nvim_create_user_command('CatbuddyRuns', function()
+    require('catbuddy.chat').pick()
+  end, { desc = 'Agent: pick an earlier run and open it in the chat' })
+end
+
+return M
