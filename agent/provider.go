@@ -125,10 +125,12 @@ func (e *ProviderError) Unwrap() error { return e.Kind }
 func (e *ProviderError) hint() string {
 	switch e.Kind {
 	case ErrAuth:
+		env := "OPENAI_API_KEY"
 		if e.Provider == "anthropic" {
-			return "check ANTHROPIC_API_KEY or the apiKey setting"
+			env = "ANTHROPIC_API_KEY"
 		}
-		return "check OPENAI_API_KEY or the apiKey setting"
+		// Every front end names its own way to give a key.
+		return "check " + env + ", apiKey in the user config, or the editor's key (VS Code: Agent: Set API Key…)"
 	case ErrModelNotFound:
 		return fmt.Sprintf("model %q is not served there; set CB_MODEL or the model setting", e.Model)
 	case ErrUnreachable:

@@ -21,7 +21,7 @@ func TestProviderFailures(t *testing.T) {
 		requests   int    // model requests expected
 		mention    string // in the error message
 	}{
-		{"401", false, []agenttest.Turn{{Status: 401}}, ErrAuth, 1, "OPENAI_API_KEY|ANTHROPIC_API_KEY"},
+		{"401", false, []agenttest.Turn{{Status: 401}}, ErrAuth, 1, "Agent: Set API Key…"},
 		{"403", false, []agenttest.Turn{{Status: 403}}, ErrAuth, 1, "HTTP 403"},
 		{"429 then success", false, []agenttest.Turn{{Status: 429}, agenttest.TextTurn("ok")}, nil, 2, ""},
 		{"500 after retries", false, []agenttest.Turn{{Status: 500}, {Status: 500}, {Status: 500}}, ErrServer, 3, "HTTP 500"},

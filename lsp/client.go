@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"go.lsp.dev/protocol"
@@ -61,4 +62,21 @@ func (s *Server) supportsWorkDoneProgress() bool {
 func (s *Server) supportsAnnotations() bool {
 	caps := s.Capabilities()
 	return caps.Workspace != nil && caps.Workspace.WorkspaceEdit != nil && caps.Workspace.WorkspaceEdit.ChangeAnnotationSupport != nil
+}
+
+// clientShowsRunEnd reports whether the client said, with the experimental
+// capability catbuddy.runEnd, that it renders a run's end event itself:
+// then the server sends no window/showMessage and no window/showDocument of
+// the transcript when a run ends (see docs/PROTOCOL.md).
+func (s *Server) clientShowsRunEnd() bool {
+	raw := s.Capabilities().Experimental
+	if len(raw) == 0 {
+		return false
+	}
+	var exp struct {
+		Catbuddy struct {
+			RunEnd bool `json:"runEnd"`
+		} `json:"catbuddy"`
+	}
+	return json.Unmarshal(raw, &exp) == nil && exp.Catbuddy.RunEnd
 }

@@ -159,12 +159,12 @@ func (rs *runs) claim(ctx context.Context, r *run, prepare func()) (context.Cont
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if _, going := rs.active[r.id]; going {
-		return nil, fmt.Errorf("%w: run %s is still going; wait for its end event or cancel it with catbuddy.cancel {\"runId\": %q}", errRunBusy, r.id, r.id)
+		return nil, fmt.Errorf("%w: run %s is still going; wait for it to end or %s", errRunBusy, r.id, cancelHint(r.id))
 	}
 	if t := r.target; t.path != "" {
 		if other, busy := rs.byDoc[t.path]; busy {
-			return nil, fmt.Errorf("%w on %s: run %s (%s) started %s ago; cancel it with catbuddy.cancel {\"runId\": %q} or wait for it to end",
-				errRunBusy, t.rel, other.id, other.command.ID, time.Since(other.started).Round(time.Second), other.id)
+			return nil, fmt.Errorf("%w: %s, started %s ago on %s; wait for it to end or %s",
+				errRunBusy, other.command.Title, time.Since(other.started).Round(time.Second), t.rel, cancelHint(other.id))
 		}
 	}
 	prepare()

@@ -83,7 +83,7 @@ func (rs *runs) runFor(ctx context.Context, id string) (*run, error) {
 	rs.mu.Lock()
 	if _, going := rs.active[id]; going {
 		rs.mu.Unlock()
-		return nil, fmt.Errorf("%w: run %s is still going; wait for its end event or cancel it with catbuddy.cancel {\"runId\": %q}", errRunBusy, id, id)
+		return nil, fmt.Errorf("%w: run %s is still going; wait for it to end or %s", errRunBusy, id, cancelHint(id))
 	}
 	r := rs.idle[id]
 	rs.mu.Unlock()

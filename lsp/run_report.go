@@ -153,7 +153,11 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 	case "cancelled":
 		progressMsg = "cancelled"
 		ev.Error = errorText(err)
-		shown = fmt.Sprintf("%s: cancelled (%s).", r.command.Title, ev.Error)
+		// The reason already says "cancelled …" ("cancelled by the user").
+		shown = fmt.Sprintf("%s: %s.", r.command.Title, ev.Error)
+		if ev.Error == "" {
+			shown = r.command.Title + ": cancelled."
+		}
 	default:
 		progressMsg = "failed: " + firstLine(errorText(err), 120)
 		ev.Error = errorText(err)
@@ -161,10 +165,14 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 		typ = protocol.MessageTypeError
 	}
 	rep.progress.End(ctx, progressMsg)
-	s.showMessage(ctx, typ, shown)
-	if tURI != "" && status != "cancelled" {
-		if _, err := s.showDocument(ctx, tURI, false); err != nil && !errors.Is(err, ErrUnsupported) {
-			s.log.Debug("showDocument for the transcript failed", "run", r.id, "error", err)
+	// A client that renders the end event itself (one notification, the
+	// transcript on request) would otherwise say everything twice.
+	if !s.clientShowsRunEnd() {
+		s.showMessage(ctx, typ, shown)
+		if tURI != "" && status != "cancelled" {
+			if _, err := s.showDocument(ctx, tURI, false); err != nil && !errors.Is(err, ErrUnsupported) {
+				s.log.Debug("showDocument for the transcript failed", "run", r.id, "error", err)
+			}
 		}
 	}
 	// The end event comes last: a client that waits for it has seen

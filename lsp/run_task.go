@@ -188,4 +188,10 @@ var languageByExt = map[string]string{
 }
 
 // errRunBusy is wrapped by the error for a second run on a document.
-var errRunBusy = errors.New("a run is already going on")
+var errRunBusy = errors.New("this document already has a run")
+
+// cancelHint says how to cancel run id in each client: the user reads the
+// message in whichever editor they use.
+func cancelHint(id string) string {
+	return fmt.Sprintf("cancel it (Agent: Cancel Run in VS Code, :CatbuddyCancel in Neovim, catbuddy.cancel {\"runId\": %q} from any client)", id)
+}

@@ -327,8 +327,9 @@ func TestRunCancel(t *testing.T) {
 
 			// One run per document: a second request names the running one.
 			err := f.ed.ExecuteCommand("catbuddy.fix", []any{f.fixArgs()}, nil)
-			if err == nil || !strings.Contains(err.Error(), runID) || !strings.Contains(err.Error(), "calc.go") {
-				t.Errorf("second run on the same document: err = %v, want a refusal naming %s and calc.go", err, runID)
+			if err == nil || !strings.Contains(err.Error(), runID) || !strings.Contains(err.Error(), "calc.go") ||
+				!strings.Contains(err.Error(), "Agent: Cancel Run") || strings.Contains(err.Error(), "on on") {
+				t.Errorf("second run on the same document: err = %v, want a refusal naming %s, calc.go and Agent: Cancel Run", err, runID)
 			}
 
 			switch via {
@@ -347,6 +348,9 @@ func TestRunCancel(t *testing.T) {
 			if end.Outcome != "cancelled" || !strings.Contains(end.Error, "cancelled by the user") {
 				t.Errorf("end = %+v, want cancelled by the user", end)
 			}
+			if want := "Agent: Fix this: cancelled by the user."; !slices.Contains(f.messages(), want) {
+				t.Errorf("showMessage %q not sent; got %q", want, f.messages())
+			}
 			if got := f.ed.Text(f.uri); got != calcGo {
 				t.Errorf("a cancelled run changed the buffer:\n%s", got)
 			}
@@ -356,6 +360,27 @@ func TestRunCancel(t *testing.T) {
 				t.Errorf("run after the cancel: %+v", e)
 			}
 		})
+	}
+}
+
+// TestRunEndShownByClient: a client with the experimental capability
+// catbuddy.runEnd renders the end event itself, so the server neither shows
+// the answer nor opens the transcript, and the end event still has both.
+func TestRunEndShownByClient(t *testing.T) {
+	f := newRunFixture(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.TextTurn("It adds.")}},
+		func(c *protocol.ClientCapabilities) {
+			c.Experimental = protocol.LSPAny(`{"catbuddy":{"runEnd":true}}`)
+		})
+	runID := f.start(t, "catbuddy.fix", f.fixArgs())
+	end := f.awaitEnd(t, runID)
+	if end.Outcome != "done" || end.Answer != "It adds." || end.TranscriptURI == "" {
+		t.Errorf("end = %+v, want done with the answer and a transcript", end)
+	}
+	if msgs := f.messages(); len(msgs) != 0 {
+		t.Errorf("showMessage sent to a client that shows run ends itself: %q", msgs)
+	}
+	if strings.Contains(f.ed.Received(), `"window/showDocument"`) {
+		t.Errorf("the transcript was opened for a client that opens it on request")
 	}
 }
 

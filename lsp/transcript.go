@@ -25,12 +25,14 @@ const sessionsDir = ".catbuddy/sessions"
 // It is used from the run's goroutine only.
 type transcript struct {
 	b       strings.Builder
+	runLine string // the run's id, command and start, as a header line
 	inText  bool // the last thing written was model text (deltas join up)
 	maxTool int  // tool outputs are cut to this many bytes
 }
 
 func newTranscript(header runHeader) *transcript {
 	t := &transcript{maxTool: 8 << 10}
+	t.runLine = fmt.Sprintf("- run: `%s` (command `%s`), started %s\n", header.RunID, header.Command, header.Started.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&t.b, "# %s\n\n", header.Title)
 	fmt.Fprintf(&t.b, "- run: `%s`\n- command: `%s`\n", header.RunID, header.Command)
 	if header.File != "" {
@@ -102,13 +104,19 @@ func (t *transcript) endText() {
 	}
 }
 
-// finish returns the whole markdown of an ended run: header, the
-// agent's own transcript (out.Transcript) when it produced one or else
-// the event log, and the outcome.
+// finish returns the whole markdown of an ended run. When the agent wrote
+// its own account (out.Transcript: title, header, steps, outcome), that is
+// the transcript, with only what the agent cannot know added once under its
+// title: the run's id and command, and when the editor started it. Otherwise
+// (the run ended before the agent could write one) it is this event log
+// with its header and the outcome.
 func (t *transcript) finish(status string, out agent.Outcome, runErr error) string {
+	if title, rest, ok := strings.Cut(out.Transcript, "\n"); ok && strings.HasPrefix(title, "# ") {
+		return title + "\n\n" + t.runLine + strings.TrimLeft(rest, "\n")
+	}
 	var b strings.Builder
 	if out.Transcript != "" {
-		// Keep our header (it names the run), then the agent's own account.
+		// An account without a title: keep our header, then the account.
 		head, _, _ := strings.Cut(t.b.String(), "\n## Step ")
 		b.WriteString(strings.TrimRight(head, "\n"))
 		b.WriteString("\n\n")

@@ -64,6 +64,23 @@ func TestTranscriptPrefersAgentAccountAndKeepsError(t *testing.T) {
 	}
 }
 
+// TestTranscriptOneHeader: the agent's account has its own title and
+// header; the file has each once, plus the run's id.
+func TestTranscriptOneHeader(t *testing.T) {
+	tr := newTranscript(testHeader())
+	tr.add(agent.Event{Kind: agent.EventStep, Step: 1})
+	account := "# Agent: Fix this\n\n- File: `calc.go` lines 3-5\n\n## Step 1\n\nFixed.\n\n## Outcome\n\nDone after 1 steps.\n"
+	got := tr.finish("done", agent.Outcome{Transcript: account, Answer: "Fixed.", Steps: 1}, nil)
+	for _, once := range []string{"# Agent: Fix this", "calc.go` lines", "Outcome", "- run: `" + testHeader().RunID + "`"} {
+		if n := strings.Count(got, once); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", once, n, got)
+		}
+	}
+	if !strings.HasPrefix(got, "# Agent: Fix this\n\n- run: ") {
+		t.Errorf("the run line should follow the title:\n%s", got)
+	}
+}
+
 func TestTranscriptCutsLongOutputOnRuneBoundary(t *testing.T) {
 	tr := newTranscript(testHeader())
 	tr.maxTool = 10
