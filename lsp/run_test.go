@@ -382,6 +382,10 @@ func TestRunEndShownByClient(t *testing.T) {
 	if strings.Contains(f.ed.Received(), `"window/showDocument"`) {
 		t.Errorf("the transcript was opened for a client that opens it on request")
 	}
+	// Transcripts stay out of git.
+	if b, err := os.ReadFile(filepath.Join(f.dir, ".catbuddy/.gitignore")); err != nil || !strings.Contains(string(b), "sessions/") {
+		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore sessions/", b, err)
+	}
 }
 
 func TestRunRefusals(t *testing.T) {

@@ -26,8 +26,8 @@ const sessionsDir = ".catbuddy/sessions"
 type transcript struct {
 	b       strings.Builder
 	runLine string // the run's id, command and start, as a header line
-	inText  bool // the last thing written was model text (deltas join up)
-	maxTool int  // tool outputs are cut to this many bytes
+	inText  bool   // the last thing written was model text (deltas join up)
+	maxTool int    // tool outputs are cut to this many bytes
 }
 
 func newTranscript(header runHeader) *transcript {
@@ -157,6 +157,7 @@ func writeTranscript(root, name, text string, secrets ...string) (string, error)
 		}
 	}
 	dir := filepath.Join(root, filepath.FromSlash(sessionsDir))
+	ignoreSessions(root)
 	// Opened without following a symlink: a model-made .catbuddy link
 	// must not send the transcript out of the workspace.
 	d, err := guard.OpenStateDir(root, "sessions")
@@ -183,6 +184,26 @@ func writeTranscript(root, name, text string, secrets ...string) (string, error)
 		return "", fmt.Errorf("transcript: %w", err)
 	}
 	return filepath.Join(dir, name), nil
+}
+
+// ignoreSessions writes <root>/.catbuddy/.gitignore, once, so that run
+// transcripts never show up as untracked files in git. Only sessions/ is
+// ignored: a project may well commit .catbuddy/config.json. The state
+// directory is opened without following symlinks, and O_EXCL never
+// overwrites the user's own file nor follows a link planted in its place.
+// Best effort: a transcript is worth more than the ignore file.
+func ignoreSessions(root string) {
+	d, err := guard.OpenStateDir(root)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	f, err := d.OpenFile(".gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return
+	}
+	_, _ = f.WriteString("# cb-ls's run transcripts: not part of the project.\nsessions/\n")
+	_ = f.Close()
 }
 
 // transcriptName is a sortable, unique file name for a run's transcript;

@@ -124,7 +124,7 @@ async function main() {
 
   // cb-ls's stderr (its log) goes to a file as well as to the extension's output channel.
   const wrapper = path.join(run, 'cb-ls.sh');
-  fs.writeFileSync(wrapper, `#!/bin/sh\nexec '${CBLS}' "$@" 2>>'${path.join(run, 'cb-ls.log')}'\n`, { mode: 0o755 });
+  fs.writeFileSync(wrapper, `#!/bin/bash\nexec '${CBLS}' "$@" 2> >(tee -a '${path.join(run, 'cb-ls.log')}' >&2)\n`, { mode: 0o755 });
   fs.writeFileSync(
     path.join(ws, '.vscode/settings.json'),
     JSON.stringify({ 'catbuddy.serverPath': wrapper, 'catbuddy.provider': 'openai', 'catbuddy.model': 'scripted', 'catbuddy.baseUrl': model.url }, null, 2),

@@ -34,7 +34,7 @@ const script = {
     { text: 'Fixed: Mul added instead of multiplying.' },
     // cancelled from the progress notification while the model is still answering
     { hang: true, after: 0 },
-    // diagnostics from every source travel with Fix This
+    // diagnostics from every source travel with Fix this
     { text: 'A comma is missing after "calc".' },
   ],
 };
@@ -78,11 +78,11 @@ async function openAt(ctx, file, line, expect) {
     (await page.locator('.monaco-editor .line-numbers.active-line-number').first().innerText()).trim() === String(line));
 }
 
-// The server shows each finished run's transcript (window/showDocument); waiting
-// for it keeps it from landing in the middle of the next test.
-async function transcriptShown(ctx) {
-  await ctx.waitFor("the run's transcript beside the code", 20000, async () =>
-    (await ctx.page.locator('.tabs-container .tab', { hasText: /\.md/ }).count()) > 0);
+// A finished run is told in one notification (the answer); its transcript
+// opens only on request (Agent: Show Transcript, or the button of a failure).
+async function runEnded(ctx, answer) {
+  await ctx.page.locator('.notifications-toasts .notification-toast', { hasText: answer }).first().waitFor({ timeout: 20000 });
+  assert.equal(await ctx.page.locator('.tabs-container .tab', { hasText: /\.md/ }).count(), 0, 'no transcript opened unasked');
 }
 
 async function closeAll(ctx) {
@@ -98,7 +98,7 @@ const dirtyTabs = (page) => page.locator('.tabs-container .tab.dirty');
 async function fixAndWaitForPreview(ctx, fromPalette = true) {
   const { page } = ctx;
   if (fromPalette) {
-    await palette(page, 'F1', '>Agent: Fix This');
+    await palette(page, 'F1', '>Agent: Fix this');
   }
   const panel = page.locator('.bulk-edit-panel').first();
   await panel.waitFor({ timeout: 30000 });
@@ -127,7 +127,7 @@ const tests = [
     },
   },
   {
-    name: 'Fix This: preview accepted, buffer fixed and saved',
+    name: 'Fix this: preview accepted, buffer fixed and saved',
     async fn(ctx) {
       const { page, ws, model } = ctx;
       const file = path.join(ws, 'calc.go');
@@ -150,11 +150,11 @@ const tests = [
       assert.ok(res.length > 0 && !/not applied|rejected/.test(res[res.length - 1]), `edit_file result: ${res[res.length - 1]}`);
       await ctx.waitFor('no unsaved editors', 10000, async () => (await dirtyTabs(page).count()) === 0);
       await idle(page).waitFor({ timeout: 20000 });
-      await transcriptShown(ctx);
+      await runEnded(ctx, 'Fixed: Add subtracted instead of adding.');
     },
   },
   {
-    name: 'Fix This: preview discarded, document unchanged, agent told',
+    name: 'Fix this: preview discarded, document unchanged, agent told',
     async fn(ctx) {
       const { page, ws, model } = ctx;
       const file = path.join(ws, 'mul.go');
@@ -166,7 +166,7 @@ const tests = [
       const res = toolResults(requests(model.record)[5]);
       assert.match(res[res.length - 1] || '', /rejected by user/, 'the agent is told the user rejected the edit');
       await idle(page).waitFor({ timeout: 20000 });
-      await transcriptShown(ctx);
+      await runEnded(ctx, 'The change was rejected');
       assert.equal(fs.readFileSync(file, 'utf8'), before);
       assert.equal(await dirtyTabs(page).count(), 0, 'no unsaved editors');
       // The editor renders spaces as U+00A0: compare with whitespace collapsed.
@@ -204,7 +204,7 @@ const tests = [
       await ctx.waitFor('mul.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8') === before.replace('return a + b', 'return a * b'));
       await ctx.waitFor('the model to hear back after the edit', 20000, () => requests(model.record).length >= 8);
       await idle(page).waitFor({ timeout: 20000 });
-      await transcriptShown(ctx);
+      await runEnded(ctx, 'Fixed: Mul added instead of multiplying.');
       assert.equal(await dirtyTabs(page).count(), 0, 'no unsaved editors');
     },
   },
@@ -213,7 +213,7 @@ const tests = [
     async fn(ctx) {
       const { page, model } = ctx;
       await openAt(ctx, 'calc.go', 5, 'return a + b');
-      await palette(page, 'F1', '>Agent: Explain This');
+      await palette(page, 'F1', '>Agent: Explain this');
       const toast = page.locator('.notifications-toasts .notification-toast', { has: page.getByRole('button', { name: 'Cancel' }) }).first();
       await toast.waitFor({ timeout: 20000 });
       await ctx.waitFor('the model request that hangs', 20000, () => requests(model.record).length >= 9);
@@ -226,18 +226,18 @@ const tests = [
     },
   },
   {
-    name: 'Fix This sends the diagnostics of other sources in range',
+    name: 'Fix this sends the diagnostics of other sources in range',
     async fn(ctx) {
       const { page, model } = ctx;
       await openAt(ctx, 'config.json', 3, '"version": 1');
       await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30000 });
-      await palette(page, 'F1', '>Agent: Fix This');
+      await palette(page, 'F1', '>Agent: Fix this');
       await ctx.waitFor('the model request for the JSON fix', 20000, () => requests(model.record).length >= 10);
       const body = JSON.stringify(requests(model.record)[9].body.messages);
       // VS Code's JSON message; cb-ls renders it as "config.json:3:3 error [json 514]: Expected comma".
       assert.match(body, /Expected comma/, 'the JSON diagnostic reaches the model');
       await idle(page).waitFor({ timeout: 20000 });
-      await transcriptShown(ctx);
+      await runEnded(ctx, 'A comma is missing');
     },
   },
   {
@@ -270,5 +270,7 @@ const tests = [
     },
   },
 ];
+
+require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };

@@ -2,8 +2,8 @@
 //
 // 1. Command ids. The server lists catbuddy.fix, catbuddy.cancel, catbuddy.run…
 //    in executeCommandProvider, and vscode-languageclient registers every one
-//    of them as a VS Code command. This extension owns the user-facing ids the
-//    issue names (catbuddy.fix, catbuddy.cancel), so registering both would
+//    of them as a VS Code command. This extension owns the user-facing ids
+//    (catbuddy.fix, catbuddy.cancel), so registering both would
 //    fail with "command already exists". The executeCommand feature is wrapped
 //    to skip the ids this extension contributes; those commands forward a
 //    server-shaped argument (from a code action) to the server themselves, and
@@ -13,6 +13,11 @@
 //    NotificationProgressFeature (a notification with Cancel).
 // 3. Questions. window/showMessageRequest is a modal dialog, not a toast
 //    (messageRequest.ts).
+// 4. Run ends. The client declares the experimental capability
+//    catbuddy.runEnd: the extension shows each run's outcome itself (one
+//    notification, the transcript on request), so the server does not.
+// 5. The server's log. Its stderr goes to the output channel at each line's
+//    own slog level (serverLog.ts), not all of it at error level.
 
 import * as vscode from 'vscode';
 import {
@@ -30,6 +35,18 @@ import { ServerConfig } from './config';
 import { NotificationProgressFeature } from './progress';
 import { registerMessageRequest } from './messageRequest';
 import { handleApplyEdit } from './review';
+import { pipeServerLog } from './serverLog';
+
+/** runEndCapability tells cb-ls that this client shows run ends itself. */
+const runEndCapability: StaticFeature = {
+  fillClientCapabilities(caps) {
+    const exp = (caps.experimental ?? {}) as Record<string, unknown>;
+    caps.experimental = { ...exp, catbuddy: { ...((exp.catbuddy as object) ?? {}), runEnd: true } };
+  },
+  getState: () => ({ kind: 'static' }),
+  initialize() {},
+  clear() {},
+};
 
 /** CatbuddyClient is a LanguageClient whose server progress shows as a cancellable notification. */
 export class CatbuddyClient extends LanguageClient {
@@ -86,6 +103,10 @@ export function createClient(p: ClientParams): CatbuddyClient {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
     initializationOptions: p.initializationOptions,
     outputChannel: p.log,
+    stdioOptions: {
+      stdout: () => {}, // the LSP stream itself; never read here
+      stderr: (input, channel) => pipeServerLog(input, channel),
+    },
     // The server pulls settings with workspace/configuration; it gets the
     // mapped, validated values rather than the raw settings.json object.
     middleware: {
@@ -125,6 +146,7 @@ export function createClient(p: ClientParams): CatbuddyClient {
   };
   const client = new CatbuddyClient('catbuddy', 'cb-ls', server, options);
   skipOwnCommands(client, p.ownCommands);
+  client.registerFeature(runEndCapability);
   registerMessageRequest({ onRequest: (method, handler) => client.onRequest(method, handler) }, vscode.window, p.log);
   return client;
 }

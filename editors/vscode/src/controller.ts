@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, State } from 'vscode-languageclient/node';
 import { CatbuddyClient, createClient } from './client';
 import { clearedKeys, Mapped, serverConfig, ServerConfig, withApiKey } from './config';
-import { RunEvent, Runs } from './runs';
+import { endMessage, EndMessage, RunEvent, Runs } from './runs';
 import { README, resolveServer } from './serverPath';
 
 /** SECRET_KEY is the SecretStorage key of the provider API key. */
@@ -186,12 +186,19 @@ export class Controller implements vscode.Disposable {
     }
     const { ended } = this.runs.apply(ev);
     this.emit();
-    if (ended?.outcome === 'error') {
-      void vscode.window.showErrorMessage(`Agent: ${ended.title} failed: ${ev.error ?? 'unknown error'}`, 'Open Transcript').then((pick) => {
-        if (pick) {
-          void vscode.commands.executeCommand('catbuddy.showTranscript', { runId: ev.runId });
-        }
-      });
+    if (ended) {
+      void this.showEnd(endMessage(ended.title, ev), ev.runId);
+    }
+  }
+
+  /** showEnd shows a run's one end notification and acts on its buttons. */
+  private async showEnd(m: EndMessage, runId: string): Promise<void> {
+    const show = m.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    const pick = await show(m.text, ...m.actions);
+    if (pick === 'Open Transcript') {
+      await vscode.commands.executeCommand('catbuddy.showTranscript', { runId });
+    } else if (pick === 'Set API Key…') {
+      await vscode.commands.executeCommand('catbuddy.setApiKey');
     }
   }
 

@@ -114,3 +114,39 @@ export class Runs {
     return { text: '$(sparkle) cb-ls', tooltip: 'cb-ls: idle', kind: 'idle', command: 'catbuddy.showLog' };
   }
 }
+
+/** EndMessage is the one notification the extension shows when a run ends. */
+export interface EndMessage {
+  severity: 'info' | 'error';
+  text: string;
+  /** buttons: Open Transcript (a failed run), Set API Key… (a refused key). */
+  actions: ('Open Transcript' | 'Set API Key…')[];
+}
+
+/**
+ * endMessage is what the user is told when a run ends: the answer, the
+ * cancellation, or the failure with the way to its transcript. title is the
+ * command's title as the server gave it ("Agent: Fix this"). The server
+ * sends nothing else for a run's end to this client (the experimental
+ * capability catbuddy.runEnd), so this is the only notification.
+ */
+export function endMessage(title: string, ev: RunEvent): EndMessage {
+  switch (ev.outcome ?? 'done') {
+    case 'done':
+      return { severity: 'info', text: ev.answer?.trim() || `${title}: done.`, actions: [] };
+    case 'cancelled':
+      // The reason already reads "cancelled by the user".
+      return { severity: 'info', text: `${title}: ${ev.error || 'cancelled'}.`, actions: [] };
+    default: {
+      const error = ev.error || 'unknown error';
+      const actions: EndMessage['actions'] = [];
+      if (error.includes('Agent: Set API Key')) {
+        actions.push('Set API Key…');
+      }
+      if (ev.transcriptUri) {
+        actions.push('Open Transcript');
+      }
+      return { severity: 'error', text: `${title} failed: ${error}`, actions };
+    }
+  }
+}

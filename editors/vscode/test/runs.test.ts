@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Runs } from '../src/runs';
+import { endMessage, Runs } from '../src/runs';
 
 test('Runs: start → tool_call → end drives idle/running/idle', () => {
   const r = new Runs();
@@ -53,4 +53,21 @@ test('Runs: a missing server is an error that points to the log', () => {
   assert.equal(v.kind, 'error');
   assert.equal(v.command, 'catbuddy.showLog');
   assert.match(v.tooltip, /not found on PATH/);
+});
+
+test('endMessage: one notification per run end, titles not doubled', () => {
+  const title = 'Agent: Explain this';
+  assert.deepEqual(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'It adds.' }), { severity: 'info', text: 'It adds.', actions: [] });
+  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' }).text, 'Agent: Explain this: cancelled by the user.');
+  const failed = endMessage(title, {
+    runId: 'r1',
+    kind: 'end',
+    outcome: 'error',
+    error: 'openai at http://x: HTTP 401 — check OPENAI_API_KEY, apiKey in the user config, or the editor\'s key (VS Code: Agent: Set API Key…)',
+    transcriptUri: 'file:///w/.catbuddy/sessions/x.md',
+  });
+  assert.equal(failed.severity, 'error');
+  assert.ok(failed.text.startsWith('Agent: Explain this failed: '), failed.text);
+  assert.ok(!failed.text.includes('Agent: Agent:'), failed.text);
+  assert.deepEqual(failed.actions, ['Set API Key…', 'Open Transcript']);
 });
