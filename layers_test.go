@@ -11,8 +11,8 @@ import (
 const mod = "github.com/catbuddy/cb-ls"
 
 // TestLayers keeps the architecture honest mechanically: guard, filestate
-// and userdir import nothing of ours, tools never reaches lsp/agent/cmd,
-// agent never reaches lsp, and nothing imports lsp or cmd.
+// and userdir import nothing of ours, tools never reaches lsp/agent/mcp/cmd,
+// agent, mcp and session never reach lsp or cmd, and mcp not agent either.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
 		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},

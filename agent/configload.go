@@ -15,7 +15,7 @@ import (
 	"github.com/catbuddy/cb-ls/userdir"
 )
 
-// Defaults chosen where the issue was silent. Model names age: every one
+// Defaults. Model names age: every one
 // can be overridden by CB_MODEL, a config file or the editor's settings.
 const (
 	DefaultMaxSteps     = 30

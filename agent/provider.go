@@ -217,8 +217,8 @@ func oneLine(s string) string {
 	return s
 }
 
-// NewProvider returns the provider cfg names. cfg must be resolved (see
-// Config.Resolve): provider, model and base URL set.
+// NewProvider returns the provider cfg names. cfg must be resolved (as
+// LoadConfig returns it): provider, model and base URL set.
 func NewProvider(cfg Config) (Provider, error) {
 	switch cfg.Provider {
 	case "openai":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/run.sh — run every Go benchmark of the repository, print each
-# figure and, where the issue sets a target, the ratio to it (≤ 1.00
+# figure and, where the product sets a target, the ratio to it (≤ 1.00
 # meets it), then compare grep with ripgrep (bench/grep.sh).
 #
 #   bash bench/run.sh            BENCHTIME=10x by default

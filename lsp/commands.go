@@ -154,14 +154,3 @@ func (s *Server) fixThisAction(ctx context.Context, p *protocol.CodeActionParams
 		Command:     protocol.Command{Title: title, Command: CmdFix, Arguments: []protocol.LSPAny{arg}},
 	}}
 }
-
-// registerFallbackCommands registers catbuddy.fix when the run engine
-// did not, so that the code action's command exists and answers at once
-// with a clear error instead of "command not found" or a hang.
-func (s *Server) registerFallbackCommands() {
-	if _, ok := s.commands[CmdFix]; !ok {
-		s.registerCommand(CmdFix, func(ctx context.Context, args []json.RawMessage) (any, error) {
-			return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "no model configured: the agent is not available")
-		})
-	}
-}

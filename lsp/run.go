@@ -25,7 +25,6 @@ import (
 // Commands of this file, as announced in the initialize result.
 const (
 	cmdRun          = "catbuddy.run"
-	cmdFix          = "catbuddy.fix"
 	cmdCancel       = "catbuddy.cancel"
 	cmdListCommands = "catbuddy.listCommands"
 	cmdTranscript   = "catbuddy.transcript"
@@ -78,7 +77,7 @@ func (s *Server) registerRunCommands() {
 	s.registerCommand(cmdRun, func(ctx context.Context, args []json.RawMessage) (any, error) {
 		return rs.start(ctx, rawArgs(args), "")
 	})
-	s.registerCommand(cmdFix, func(ctx context.Context, args []json.RawMessage) (any, error) {
+	s.registerCommand(CmdFix, func(ctx context.Context, args []json.RawMessage) (any, error) {
 		return rs.start(ctx, rawArgs(args), "fix")
 	})
 	s.registerCommand(cmdCancel, rs.cancelCommand)

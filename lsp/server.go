@@ -56,7 +56,7 @@ type Options struct {
 type CommandHandler func(ctx context.Context, args []json.RawMessage) (any, error)
 
 // CodeActionProvider contributes code actions for a textDocument/codeAction
-// request. doc is the open buffer (ok=false when the file is not open).
+// request; it returns none when it has nothing to offer for params.
 type CodeActionProvider func(ctx context.Context, params *protocol.CodeActionParams) []protocol.CommandOrCodeAction
 
 // lifecycle is where the connection is in the LSP lifecycle.
@@ -132,10 +132,9 @@ func newServer(opts Options) *Server {
 	s.methods = s.methodTable()
 	s.registerCoreCommands()
 	s.registerMCPCommands()
-	// The runs engineer's commands (catbuddy.run, fix, cancel, transcript,
-	// listCommands) and code actions are registered here; see lsp/run.go.
+	// The run commands (catbuddy.run, fix, cancel, transcript,
+	// listCommands) and their code actions; see lsp/run.go.
 	s.registerRunCommands()
-	s.registerFallbackCommands()
 	return s
 }
 
