@@ -218,7 +218,7 @@ func oneLine(s string) string {
 }
 
 // NewProvider returns the provider cfg names. cfg must be resolved (as
-// LoadConfig returns it): provider, model and base URL set.
+// Load returns it): provider, model and base URL set.
 func NewProvider(cfg Config) (Provider, error) {
 	switch cfg.Provider {
 	case "openai":
