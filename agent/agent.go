@@ -10,6 +10,7 @@ package agent
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/catbuddy/cb-ls/tools"
 )
@@ -55,12 +56,28 @@ type Usage struct {
 	// InputTokens counts every input token, cached ones included.
 	InputTokens  int64 `json:"inputTokens"`
 	OutputTokens int64 `json:"outputTokens"`
+	// CachedInputTokens are the input tokens read from the provider's
+	// prompt cache (billed at a fraction); CacheWriteTokens those written
+	// to it (Anthropic).
+	CachedInputTokens int64 `json:"cachedInputTokens,omitempty"`
+	CacheWriteTokens  int64 `json:"cacheWriteTokens,omitempty"`
 }
 
 // add adds o to u.
 func (u *Usage) add(o Usage) {
 	u.InputTokens += o.InputTokens
 	u.OutputTokens += o.OutputTokens
+	u.CachedInputTokens += o.CachedInputTokens
+	u.CacheWriteTokens += o.CacheWriteTokens
+}
+
+// String is "12000 input (9000 cached), 300 output tokens".
+func (u Usage) String() string {
+	s := fmt.Sprintf("%d input", u.InputTokens)
+	if u.CachedInputTokens > 0 {
+		s += fmt.Sprintf(" (%d cached)", u.CachedInputTokens)
+	}
+	return s + fmt.Sprintf(", %d output tokens", u.OutputTokens)
 }
 
 // Event is one thing that happened in a run, for the CLI and the editor.

@@ -102,12 +102,14 @@ func (p *anthropicProvider) params(req ModelRequest) anthropic.MessageNewParams 
 // Complete implements Provider.
 func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onText func(string)) (ModelResponse, error) {
 	params := p.params(req)
+	cacheBreakpoints(&params)
 	if !p.stream {
 		msg, err := p.client.Messages.New(ctx, params)
 		if err != nil {
 			return ModelResponse{}, p.wrap(ctx, err)
 		}
-		out := ModelResponse{Stop: string(msg.StopReason), Usage: Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens}}
+		u := msg.Usage
+		out := ModelResponse{Stop: string(msg.StopReason), Usage: anthropicUsage(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.OutputTokens)}
 		for _, b := range msg.Content {
 			switch b.Type {
 			case "text":
@@ -125,17 +127,19 @@ func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onTe
 	stream := p.client.Messages.NewStreaming(ctx, params)
 	defer stream.Close()
 	var (
-		out      ModelResponse
-		text     []byte
-		blocks   = map[int64]*ToolCall{} // tool_use blocks by content index
-		order    []int64
-		finished bool
+		out             ModelResponse
+		text            []byte
+		blocks          = map[int64]*ToolCall{} // tool_use blocks by content index
+		order           []int64
+		finished        bool
+		in, read, write int64 // input_tokens excludes the cache's
 	)
 	for stream.Next() {
 		ev := stream.Current()
 		switch ev.Type {
 		case "message_start":
-			out.Usage.InputTokens = ev.Message.Usage.InputTokens
+			u := ev.Message.Usage
+			in, read, write = u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens
 		case "content_block_start":
 			if ev.ContentBlock.Type == "tool_use" {
 				blocks[ev.Index] = &ToolCall{ID: ev.ContentBlock.ID, Name: ev.ContentBlock.Name}
@@ -158,9 +162,16 @@ func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onTe
 			}
 		case "message_delta":
 			out.Stop = string(ev.Delta.StopReason)
+			// Cumulative counts; zero when the event leaves them out.
 			out.Usage.OutputTokens = ev.Usage.OutputTokens
 			if ev.Usage.InputTokens > 0 {
-				out.Usage.InputTokens = ev.Usage.InputTokens
+				in = ev.Usage.InputTokens
+			}
+			if ev.Usage.CacheReadInputTokens > 0 {
+				read = ev.Usage.CacheReadInputTokens
+			}
+			if ev.Usage.CacheCreationInputTokens > 0 {
+				write = ev.Usage.CacheCreationInputTokens
 			}
 		case "message_stop":
 			finished = true
@@ -176,6 +187,7 @@ func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onTe
 		return ModelResponse{}, p.fail(ErrBadResponse, 0, "the stream ended before the answer was complete")
 	}
 	out.Text = string(text)
+	out.Usage = anthropicUsage(in, read, write, out.Usage.OutputTokens)
 	for _, idx := range order {
 		c := blocks[idx]
 		if len(c.Args) == 0 {

@@ -102,7 +102,7 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 		c := res.Choices[0]
 		out := ModelResponse{
 			Text: c.Message.Content, Stop: c.FinishReason,
-			Usage: Usage{InputTokens: res.Usage.PromptTokens, OutputTokens: res.Usage.CompletionTokens},
+			Usage: openAIUsage(res.Usage),
 		}
 		if out.Text != "" && onText != nil {
 			onText(out.Text)
@@ -126,7 +126,7 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 	for stream.Next() {
 		chunk := stream.Current()
 		if chunk.JSON.Usage.Valid() && chunk.Usage.PromptTokens+chunk.Usage.CompletionTokens > 0 {
-			out.Usage = Usage{InputTokens: chunk.Usage.PromptTokens, OutputTokens: chunk.Usage.CompletionTokens}
+			out.Usage = openAIUsage(chunk.Usage)
 		}
 		for _, ch := range chunk.Choices {
 			if d := ch.Delta.Content; d != "" {
@@ -180,6 +180,11 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 		out.ToolCalls = append(out.ToolCalls, *c)
 	}
 	return out, nil
+}
+
+// openAIUsage reads usage: prompt_tokens counts cached tokens too.
+func openAIUsage(u openai.CompletionUsage) Usage {
+	return Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, CachedInputTokens: u.PromptTokensDetails.CachedTokens}
 }
 
 // wrap turns an SDK error into a *ProviderError.

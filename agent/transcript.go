@@ -104,6 +104,6 @@ func (t *transcript) finish(out Outcome, err error) string {
 	default:
 		fmt.Fprintf(&t.b, "Failed: %v", err)
 	}
-	fmt.Fprintf(&t.b, " after %d steps; %d input and %d output tokens.\n", out.Steps, out.Usage.InputTokens, out.Usage.OutputTokens)
+	fmt.Fprintf(&t.b, " after %d steps; %s.\n", out.Steps, out.Usage)
 	return redact(t.b.String(), t.key)
 }

@@ -130,6 +130,9 @@ func (t *transcript) finish(status string, out agent.Outcome, runErr error) stri
 	}
 	if out.Usage.InputTokens+out.Usage.OutputTokens > 0 {
 		fmt.Fprintf(&b, "; tokens in %d, out %d", out.Usage.InputTokens, out.Usage.OutputTokens)
+		if c := out.Usage.CachedInputTokens; c > 0 {
+			fmt.Fprintf(&b, ", %d of the input read from the prompt cache", c)
+		}
 	}
 	b.WriteString("\n")
 	if runErr != nil {

@@ -32,6 +32,15 @@ func anthropicInput(c ToolCall) any {
 	return json.RawMessage(c.arguments())
 }
 
+// anthropicUsage is the usage object; input_tokens leaves out the
+// tokens read from the cache.
+func anthropicUsage(t Turn, in, out int64) map[string]any {
+	return map[string]any{
+		"input_tokens": max(in-t.CachedTokens, 0), "output_tokens": out,
+		"cache_read_input_tokens": t.CachedTokens, "cache_creation_input_tokens": 0,
+	}
+}
+
 func anthropicMessage(t Turn, req Request) []byte {
 	content := []any{}
 	if t.Text != "" {
@@ -47,7 +56,7 @@ func anthropicMessage(t Turn, req Request) []byte {
 		"id": fmt.Sprintf("msg_%d", req.Index), "type": "message", "role": "assistant",
 		"model": modelOr(req.Model()), "content": content,
 		"stop_reason": anthropicStop(t), "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": in, "output_tokens": out},
+		"usage": anthropicUsage(t, in, out),
 	})
 }
 
@@ -61,7 +70,7 @@ func anthropicEvents(t Turn, req Request) []sseEvent {
 		ev("message_start", map[string]any{"message": map[string]any{
 			"id": fmt.Sprintf("msg_%d", req.Index), "type": "message", "role": "assistant",
 			"model": modelOr(req.Model()), "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": map[string]any{"input_tokens": in, "output_tokens": 1},
+			"usage": anthropicUsage(t, in, 1),
 		}}),
 		ev("ping", map[string]any{}),
 	}

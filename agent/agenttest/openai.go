@@ -56,8 +56,17 @@ func openAIMessage(t Turn, req Request) []byte {
 		"id": fmt.Sprintf("chatcmpl-%d", req.Index), "object": "chat.completion",
 		"created": 1700000000, "model": modelOr(req.Model()),
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": openAIFinish(t), "logprobs": nil}},
-		"usage":   map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
+		"usage":   openAIUsage(t, in, out),
 	})
+}
+
+// openAIUsage is the usage object; prompt_tokens counts cached tokens too.
+func openAIUsage(t Turn, in, out int64) map[string]any {
+	u := map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out}
+	if t.CachedTokens > 0 {
+		u["prompt_tokens_details"] = map[string]any{"cached_tokens": t.CachedTokens}
+	}
+	return u
 }
 
 func openAIEvents(t Turn, req Request) []sseEvent {
@@ -91,7 +100,7 @@ func openAIEvents(t Turn, req Request) []sseEvent {
 		events = append(events, sseEvent{data: mustJSON(map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": model,
 			"choices": []any{},
-			"usage":   map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
+			"usage":   openAIUsage(t, in, out),
 		})})
 	}
 	return append(events, sseEvent{data: []byte("[DONE]")})

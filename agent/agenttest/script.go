@@ -71,6 +71,11 @@ type Turn struct {
 	// value from the request and answer sizes.
 	InputTokens  int64 `json:"input_tokens,omitempty"`
 	OutputTokens int64 `json:"output_tokens,omitempty"`
+	// CachedTokens are reported as read from the prompt cache (part of
+	// the input tokens): prompt_tokens_details.cached_tokens for OpenAI,
+	// cache_read_input_tokens for Anthropic (whose input_tokens then
+	// leaves them out, as the API does).
+	CachedTokens int64 `json:"cached_tokens,omitempty"`
 }
 
 // ToolCall is one tool call in a turn.

@@ -187,7 +187,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	switch {
 	case err == nil:
-		fmt.Fprintf(stderr, "done in %d steps (%d input, %d output tokens)\n", out.Steps, out.Usage.InputTokens, out.Usage.OutputTokens)
+		fmt.Fprintf(stderr, "done in %d steps (%s)\n", out.Steps, out.Usage)
 		return 0
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "cb-ls run: interrupted")
