@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/guard"
+	"github.com/catbuddy/cb-ls/userdir"
 )
 
 // planInput is everything one command's confinement depends on. Paths
@@ -32,8 +33,8 @@ var (
 )
 
 // stateDirs are the directories no command may read, write or create:
-// each root's .catbuddy/ (whether or not it exists yet) and the user's
-// catbuddy config.
+// each root's .catbuddy/ (whether or not it exists yet), the user's
+// catbuddy config (keys, MCP servers) and state (trust decisions).
 func (in planInput) stateDirs() []string {
 	var out []string
 	for _, r := range in.Roots {
@@ -43,8 +44,10 @@ func (in planInput) stateDirs() []string {
 			out = append(out, real) // a .catbuddy that is a symlink hides its target
 		}
 	}
-	if cfg, err := os.UserConfigDir(); err == nil {
-		out = append(out, filepath.Join(realOr(cfg), "catbuddy"))
+	for _, d := range []string{userdir.Config(os.Getenv), userdir.State(os.Getenv)} {
+		if d != "" {
+			out = append(out, realOr(d))
+		}
 	}
 	return out
 }
@@ -158,8 +161,10 @@ func planNamespaced(in planInput) ([]sandboxRule, *nsMounts) {
 			m.Private = append(m.Private, p) // a TMPDIR under /tmp goes with it
 		}
 	}
-	if run := existingReal([]string{"/run"}); len(run) > 0 && !slices.Contains(m.Private, run[0]) {
-		m.Hide = append(m.Hide, run[0]) // sockets: docker, the user's session bus, editors
+	for _, run := range existingReal([]string{"/run", "/var/run"}) {
+		if !underAny(run, m.Private) && !underAny(run, m.Hide) {
+			m.Hide = append(m.Hide, run) // sockets: docker, the user's session bus, editors
+		}
 	}
 	switch {
 	case internal:

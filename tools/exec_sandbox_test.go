@@ -35,19 +35,21 @@ func newSandboxCase(t *testing.T) *sandboxCase {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("XDG_STATE_HOME", "")
 	for rel, content := range map[string]string{
-		".ssh/id_rsa":                  "PRIVATE-KEY-ssh",
-		".aws/credentials":             "PRIVATE-KEY-aws",
-		".gnupg/secring.gpg":           "PRIVATE-KEY-gpg",
-		".config/gcloud/creds.db":      "PRIVATE-KEY-gcloud",
-		".kube/config":                 "PRIVATE-KEY-kube",
-		".docker/config.json":          "PRIVATE-KEY-docker",
-		".netrc":                       "PRIVATE-KEY-netrc",
-		".git-credentials":             "PRIVATE-KEY-gitcred",
-		".npmrc":                       "PRIVATE-KEY-npmrc",
-		".pypirc":                      "PRIVATE-KEY-pypirc",
-		".config/catbuddy/config.json": "PRIVATE-KEY-catbuddy",
-		"readable.txt":                 "home-readable",
+		".ssh/id_rsa":                      "PRIVATE-KEY-ssh",
+		".aws/credentials":                 "PRIVATE-KEY-aws",
+		".gnupg/secring.gpg":               "PRIVATE-KEY-gpg",
+		".config/gcloud/creds.db":          "PRIVATE-KEY-gcloud",
+		".kube/config":                     "PRIVATE-KEY-kube",
+		".docker/config.json":              "PRIVATE-KEY-docker",
+		".netrc":                           "PRIVATE-KEY-netrc",
+		".git-credentials":                 "PRIVATE-KEY-gitcred",
+		".npmrc":                           "PRIVATE-KEY-npmrc",
+		".pypirc":                          "PRIVATE-KEY-pypirc",
+		".config/catbuddy/config.json":     "PRIVATE-KEY-catbuddy",
+		".local/state/catbuddy/trust.json": "PRIVATE-KEY-trust",
+		"readable.txt":                     "home-readable",
 	} {
 		writeTestFile(t, filepath.Join(home, rel), content)
 	}
@@ -197,9 +199,12 @@ func TestSandboxStateDirUnreachable(t *testing.T) {
 				}
 			}
 			// The user's catbuddy config (keys, trust) is out of reach too.
-			out := c.run(`cat "$HOME/.config/catbuddy/config.json"`, SandboxPolicy{WriteWorkspace: true})
+			out := c.run(`cat "$HOME/.config/catbuddy/config.json" "$HOME/.local/state/catbuddy/trust.json"; echo '{}' > "$HOME/.local/state/catbuddy/trust.json"`, SandboxPolicy{WriteWorkspace: true})
 			if strings.Contains(out, "PRIVATE-KEY") {
-				t.Errorf("user config read: %q", out)
+				t.Errorf("user config or state read: %q", out)
+			}
+			if b, _ := os.ReadFile(filepath.Join(c.home, ".local/state/catbuddy/trust.json")); string(b) != "PRIVATE-KEY-trust" {
+				t.Errorf("the trust decisions changed: %q", b)
 			}
 		}
 	})
