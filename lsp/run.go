@@ -42,6 +42,7 @@ type runs struct {
 	ended  map[string]string
 	idle   map[string]*run // ended runs of this connection, ready for a reply
 	last   string          // id of the most recent run, for catbuddy.transcript without runId
+	ledgers
 }
 
 // run is one agent run: a conversation of one or more turns (the first
@@ -65,6 +66,10 @@ type run struct {
 	mu         sync.Mutex // guards tr and transcript
 	tr         *transcript
 	transcript string // path once written
+
+	// ledger records the files the run changed, across its turns, and
+	// their content before it, for catbuddy.undoRun.
+	ledger *filestate.Ledger
 }
 
 // errCancelledByUser is the cause of a run cancelled from the editor.
@@ -87,6 +92,7 @@ func (s *Server) registerRunCommands() {
 	s.registerCommand(cmdTranscript, rs.transcriptCommand)
 	s.registerCommand(cmdReply, rs.replyCommand)
 	s.registerCommand(cmdListRuns, rs.listRunsCommand)
+	s.registerCommand(cmdUndoRun, rs.undoCommand)
 	s.addCodeActions(rs.codeActions)
 }
 
@@ -133,7 +139,7 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	}
 	task := buildTask(a, t, s.PositionEncoding())
 
-	r := &run{id: session.NewRunID(), command: cmd, target: t, started: time.Now(), states: s.NewFileStates(), turn: 1}
+	r := &run{id: session.NewRunID(), command: cmd, target: t, started: time.Now(), states: s.NewFileStates(), turn: 1, ledger: filestate.NewLedger()}
 	r.sum.Header = session.Header{RunID: r.id, Command: cmd.ID, Title: cmd.Title, Path: t.path, File: t.rel, Input: a.Input,
 		Started: r.started, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps}
 	if root := s.rootFor(t.path); root != "" {
@@ -142,7 +148,7 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	}
 	// The request's context ends when this handler returns; the run lives
 	// until it finishes, is cancelled, or the connection goes away.
-	runCtx, err := rs.claim(ctx, r, func() {})
+	runCtx, err := rs.claim(ctx, r, func() { rs.keepLedger(r.id, r.ledger) })
 	if err != nil {
 		return nil, err
 	}
@@ -218,6 +224,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	// read stays deduplicated, and "read before edit" stays satisfied.
 	// Edits made by the run report on its progress too (see onEdit).
 	runCtx := withProgress(filestate.NewContext(ctx, r.states), rep.progress)
+	runCtx = filestate.NewLedgerContext(runCtx, r.ledger)
 	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov,
 		Files: &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace}}
 	var changed []string

@@ -79,6 +79,7 @@ type Server struct {
 	registry   *tools.Registry
 	overlay    *Overlay
 	workspace  *Workspace
+	toolCtx    *tools.ToolContext // the built-in tools' context, for undo
 	fileStates *filestate.FileStates
 
 	// methods and commands are filled before the connection starts and
@@ -205,6 +206,7 @@ func (s *Server) toolOptions() tools.Options {
 func (s *Server) initTools() error {
 	tc := &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace, OnEdit: s.onEdit, Options: s.toolOptions(),
 		Diagnostics: &editorDiagnostics{s: s}}
+	s.toolCtx = tc
 	reg := s.opts.RegisterTools
 	if reg == nil {
 		reg = tools.RegisterBuiltins

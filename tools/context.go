@@ -69,6 +69,7 @@ var Builtins = []Factory{
 	Grep,
 	Exec,
 	WebFetch,
+	ApplyPatch,
 }
 
 // RegisterBuiltins registers every built-in tool over tc, and the

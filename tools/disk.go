@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -188,87 +187,16 @@ func readAllInto(b []byte, r io.Reader) ([]byte, error) {
 	}
 }
 
-// Apply implements Workspace: it checks that the file still holds
-// c.Base, writes c.After to a temporary file beside it and renames it
-// into place, keeping the file's mode. A new file is linked into place
-// instead, which fails if someone created the file meanwhile. Every step
-// works through the descriptor of the file's directory, opened without
+// Apply implements Workspace: ApplyAll of one change. Every step works
+// through the descriptor of the file's directory, opened without
 // following a symlink (beneath.go), so the write lands in the directory
 // the guard admitted even if its path is swapped meanwhile.
 func (w DiskWorkspace) Apply(ctx context.Context, c Change) (Document, error) {
-	if err := ctx.Err(); err != nil {
+	docs, err := w.ApplyAll(ctx, []Change{c})
+	if err != nil {
 		return Document{}, err
 	}
-	parent, name := path.Split(c.Path.Rel)
-	parent = strings.TrimSuffix(parent, "/")
-	if parent == "" {
-		parent = "."
-	}
-	root, err := openBeneath(c.Path.Root, ".")
-	if err != nil {
-		return Document{}, fmt.Errorf("open root %s: %w", c.Path.Root, err)
-	}
-	defer root.Close()
-
-	// Two runs of this process writing one file: the base check and the
-	// rename must not interleave, or the second would overwrite the
-	// first unseen.
-	mu := applyLock(c.Path.Abs)
-	mu.Lock()
-	defer mu.Unlock()
-
-	var dir *dirFD
-	if c.Create {
-		dir, err = root.mkdirAll(filepath.FromSlash(parent))
-		if err != nil {
-			return Document{}, fmt.Errorf("create directory %s: %w", parent, err)
-		}
-	} else {
-		dir, err = root.openDir(filepath.FromSlash(parent))
-		if err != nil {
-			return Document{}, err
-		}
-	}
-	defer dir.Close()
-
-	same, mode, err := holds(dir, name, c.Path.Rel, c.Base.Content)
-	switch {
-	case c.Create && err == nil:
-		return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
-	case c.Create && errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return Document{}, err
-	case !same:
-		return Document{}, fmt.Errorf("%w: %s changed on disk since it was read; read it again", ErrRejected, c.Path.Rel)
-	}
-
-	tmp, fi, err := writeTemp(dir, name, c.After, mode, c.Create, w.Durable)
-	if err != nil {
-		return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
-	}
-	if c.Create {
-		err = dir.link(tmp, name)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			// A filesystem without hard links: fall back to a checked
-			// rename, which leaves only a tiny window for a racing create.
-			if ok, serr := dir.exists(name); serr == nil && !ok {
-				err = dir.rename(tmp, name)
-			}
-		}
-		_ = dir.remove(tmp)
-		if errors.Is(err, fs.ErrExist) {
-			return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
-		}
-	} else {
-		err = dir.rename(tmp, name)
-		if err != nil {
-			_ = dir.remove(tmp)
-		}
-	}
-	if err != nil {
-		return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
-	}
-	return Document{Content: c.After, Stamp: stampOf(fi), Mode: fi.Mode().Perm()}, nil
+	return docs[0], nil
 }
 
 // writeTemp writes content to a new, uniquely named file beside name in
@@ -313,8 +241,8 @@ var applyLocks [64]sync.Mutex
 
 var lockSeed = maphash.MakeSeed()
 
-func applyLock(abs string) *sync.Mutex {
-	return &applyLocks[maphash.String(lockSeed, abs)%uint64(len(applyLocks))]
+func applyLockIndex(abs string) int {
+	return int(maphash.String(lockSeed, abs) % uint64(len(applyLocks)))
 }
 
 func stampOf(fi fs.FileInfo) filestate.Stamp {

@@ -44,7 +44,7 @@ func newFileEnv(t *testing.T, files map[string]string) *fileEnv {
 		e.events = append(e.events, ev)
 		e.mu.Unlock()
 	}
-	for _, f := range []Factory{ReadFile, EditFile, WriteFile, MultiEdit} {
+	for _, f := range []Factory{ReadFile, EditFile, WriteFile, MultiEdit, ApplyPatch} {
 		if err := e.reg.Register(f(e.tc)); err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,133 @@
+package filestate
+
+import (
+	"context"
+	"slices"
+	"sync"
+)
+
+// Ledger records, for one run, every file the run changed and what the
+// file held before the run first touched it, so that the whole run can
+// be undone. The file tools record each write that landed; a write
+// command (exec) records the files it is about to change with
+// RecordPrior before it runs, or names the ones it could not keep with
+// RecordUnrestorable.
+//
+// A Ledger belongs to one run and travels in its context.Context
+// (NewLedgerContext). It is safe for concurrent use.
+type Ledger struct {
+	mu    sync.Mutex
+	files map[string]*LedgerEntry
+	order []string
+}
+
+// LedgerEntry is one file a run changed.
+type LedgerEntry struct {
+	// Path is the file's absolute path.
+	Path string
+	// Existed is false for a file the run created: undoing deletes it.
+	Existed bool
+	// Prior is the content before the run (when Existed).
+	Prior []byte
+	// Unrestorable means the content before the run was not kept (a
+	// command changed a file too large to copy, or unreadable); an undo
+	// names the file instead of restoring it.
+	Unrestorable bool
+	// Result is what the run's last write left in the file; Known is
+	// false when a command changed the file (its result was never seen
+	// by the tools), and Deleted is true when the run removed the file.
+	Result  []byte
+	Known   bool
+	Deleted bool
+}
+
+// NewLedger returns an empty Ledger.
+func NewLedger() *Ledger { return &Ledger{files: map[string]*LedgerEntry{}} }
+
+// RecordWrite notes that a file tool changed path from prior (existed
+// false: the file was new) to result (deleted: removed). Only the first
+// record of a file keeps its prior content: that is what an undo puts
+// back.
+func (l *Ledger) RecordWrite(path string, existed bool, prior, result []byte, deleted bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entry(path, existed, prior)
+	e.Result, e.Known, e.Deleted = result, true, deleted
+}
+
+// RecordPrior notes, before a command the user approved runs, what path
+// holds (existed false: nothing). A command's result is never seen by
+// the tools, so an undo restores prior over whatever the file holds by
+// then. Calling it for a file the run already changed keeps the older
+// record.
+func (l *Ledger) RecordPrior(path string, prior []byte, existed bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entry(path, existed, prior)
+	e.Known = false
+}
+
+// RecordUnrestorable notes that a command changed path and its content
+// before the run was not kept.
+func (l *Ledger) RecordUnrestorable(path string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.files[path]; ok {
+		l.files[path].Known = false // the older record still holds the content before the run
+		return
+	}
+	e := l.entry(path, true, nil)
+	e.Unrestorable, e.Known = true, false
+}
+
+// entry returns path's entry, creating it with existed and prior.
+func (l *Ledger) entry(path string, existed bool, prior []byte) *LedgerEntry {
+	e, ok := l.files[path]
+	if !ok {
+		e = &LedgerEntry{Path: path, Existed: existed, Prior: slices.Clone(prior)}
+		if existed && e.Prior == nil {
+			e.Prior = []byte{}
+		}
+		l.files[path] = e
+		l.order = append(l.order, path)
+	}
+	return e
+}
+
+// Files returns the entries in the order the run first changed them.
+func (l *Ledger) Files() []LedgerEntry {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]LedgerEntry, len(l.order))
+	for i, p := range l.order {
+		out[i] = *l.files[p]
+	}
+	return out
+}
+
+// Paths returns the files the run changed, in order.
+func (l *Ledger) Paths() []string {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.order)
+}
+
+type ledgerKey struct{}
+
+// NewLedgerContext returns ctx carrying l.
+func NewLedgerContext(ctx context.Context, l *Ledger) context.Context {
+	return context.WithValue(ctx, ledgerKey{}, l)
+}
+
+// LedgerFromContext returns the Ledger in ctx, or nil (no run records
+// one: a one-off tool call).
+func LedgerFromContext(ctx context.Context) *Ledger {
+	l, _ := ctx.Value(ledgerKey{}).(*Ledger)
+	return l
+}
