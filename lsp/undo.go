@@ -40,21 +40,6 @@ func (l *ledgers) keepLedger(id string, led *filestate.Ledger) {
 	}
 }
 
-// RunFiles returns the files run id changed, relative to the work root
-// where they are inside it, in the order it first changed them; nil for
-// a run not (or no longer) known. catbuddy.listRuns reports them as
-// `files`.
-func (rs *runs) RunFiles(id string) []string {
-	rs.mu.Lock()
-	led := rs.byRun[id]
-	rs.mu.Unlock()
-	var out []string
-	for _, p := range led.Paths() {
-		out = append(out, rs.s.displayPath(p))
-	}
-	return out
-}
-
 // undoResult is catbuddy.undoRun's answer.
 type undoResult struct {
 	RunID    string           `json:"runId"`
@@ -123,4 +108,3 @@ func (rs *runs) undoCommand(ctx context.Context, args []json.RawMessage) (any, e
 	rs.s.log.Info("run undone", "run", id, "restored", len(res.Restored), "deleted", len(res.Deleted), "left", len(res.Left))
 	return out, nil
 }
-
