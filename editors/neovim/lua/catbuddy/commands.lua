@@ -69,6 +69,10 @@ function M.define()
   vim.api.nvim_create_user_command('CatbuddyRuns', function()
     require('catbuddy.chat').pick()
   end, { desc = 'Agent: pick an earlier run and open it in the chat' })
+
+  vim.api.nvim_create_user_command('CatbuddyUndo', function(o)
+    cb().undo(o.args ~= '' and o.args or nil)
+  end, { nargs = '?', desc = 'Agent: undo a run (default: the last one), after review' })
 end
 
 return M

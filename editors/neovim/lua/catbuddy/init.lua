@@ -152,6 +152,33 @@ function M.cancel(bufnr)
   return true
 end
 
+--- undo puts back every file a run changed (run_id, or the server's last
+--- run): the server sends one edit, reviewed like any other, and answers
+--- what it restored and what it left alone, which is shown.
+--- on_result(err, result) is optional.
+function M.undo(run_id, on_result)
+  local c = client.get(vim.api.nvim_get_current_buf())
+  if not c then
+    for _, r in pairs(runs.runs) do
+      c = c or vim.lsp.get_client_by_id(r.client_id)
+    end
+  end
+  if not c then
+    err('catbuddy: no cb-ls client for this buffer')
+    return false
+  end
+  local arg = run_id and run_id ~= '' and { runId = run_id } or vim.empty_dict()
+  client.execute(c, 'catbuddy.undoRun', arg, nil, function(e, result)
+    if not e and type(result) == 'table' and result.message then
+      vim.notify('catbuddy: ' .. result.message, result.undone and vim.log.levels.INFO or vim.log.levels.WARN)
+    end
+    if on_result then
+      on_result(e, result)
+    end
+  end)
+  return true
+end
+
 --- transcript opens the transcript of run_id (a runId of this buffer's
 --- server) or of the last run, in a scratch buffer.
 function M.transcript(run_id)

@@ -5,6 +5,7 @@
 local apply = require('catbuddy.apply')
 local changes = require('catbuddy.changes')
 local compat = require('catbuddy.compat')
+local hunks = require('catbuddy.hunks')
 
 local M = {}
 
@@ -24,7 +25,8 @@ local function notify_error(msg)
   end)
 end
 
--- wait_for calls register(done) and returns the boolean passed to done.
+-- wait_for calls register(done) and returns what was passed to done: a
+-- boolean, or a table (a per-hunk answer).
 -- Inside a coroutine (Neovim 0.10+ runs server-request handlers in one) it
 -- yields, so the editor stays usable while the user reads the diff; on the
 -- main thread it waits with vim.wait (up to timeout_ms, default
@@ -38,7 +40,11 @@ local function wait_for(register, timeout_ms)
     if result ~= nil then
       return
     end
-    result = v == true
+    if type(v) == 'table' then
+      result = v
+    else
+      result = v == true
+    end
     if co and yielded then
       vim.schedule(function()
         local ok, err = coroutine.resume(co)
@@ -62,6 +68,9 @@ local function wait_for(register, timeout_ms)
         return result ~= nil
       end, 20)
     end
+  end
+  if type(result) == 'table' then
+    return result
   end
   return result == true
 end
@@ -94,11 +103,13 @@ local function end_turn()
 end
 
 --- change builds what a review function receives: the first file's uri,
---- the unified diff of every file, the first file's new text, and the list
---- of all files for multi-file edits.
-function M.change(params, preview)
+--- the unified diff of every file, the first file's new text, the list
+--- of all files for multi-file edits, and the hunks (catbuddy.hunks: each
+--- {path, kind, label, line, old, new}) the user may accept one by one.
+function M.change(params, preview, encoding)
   local first = preview.files[1] or {}
   return {
+    hunks = hunks.list(params.edit, preview, encoding),
     uri = first.uri,
     diff = preview.diff,
     new_text = first.new_text,
@@ -109,8 +120,9 @@ function M.change(params, preview)
   }
 end
 
---- decide returns whether the user accepts change, using review (true for
---- the built-in diff view, or a function(change, done)).
+--- decide returns the user's answer to change, using review (true for
+--- the built-in diff view, or a function(change, done)): true or false
+--- for the whole change, or a list of booleans, one per change.hunks.
 function M.decide(review, change)
   if type(review) == 'function' then
     return wait_for(function(done)
@@ -137,14 +149,27 @@ function M.handle(params, encoding, cfg)
     return { applied = true }
   end
   take_turn()
-  local ok, accepted = pcall(M.decide, cfg.review, M.change(params, preview))
+  local change = M.change(params, preview, encoding)
+  local ok, answer = pcall(M.decide, cfg.review, change)
   end_turn()
   if not ok then
-    notify_error('review failed: ' .. tostring(accepted))
-    return { applied = false, failureReason = 'review failed: ' .. tostring(accepted) }
+    notify_error('review failed: ' .. tostring(answer))
+    return { applied = false, failureReason = 'review failed: ' .. tostring(answer) }
   end
-  if not accepted then
+  local accepted = hunks.normalize(answer, math.max(1, #change.hunks))
+  local some, all = false, true
+  for _, a in ipairs(accepted) do
+    some = some or a
+    all = all and a
+  end
+  if not some then
     return { applied = false, failureReason = M.REJECTED }
+  end
+  if not all and #change.hunks > 0 then
+    -- Only the accepted hunks are applied; the rebase over the user's
+    -- typing works on the preview of exactly that edit.
+    edit = hunks.filter(edit, change.hunks, accepted)
+    preview = changes.preview(edit, encoding) or preview
   end
   return apply.apply(edit, encoding, cfg.save_after_apply, preview)
 end

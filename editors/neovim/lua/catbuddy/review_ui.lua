@@ -1,15 +1,36 @@
 -- catbuddy.review_ui: the built-in review, a floating window with the
--- proposed change as a unified diff. a/y accept; r/n/q/<Esc> reject.
+-- proposed change hunk by hunk. a accepts the hunk under the cursor and r
+-- rejects it, A accepts every hunk and R rejects every hunk, ]c / [c move
+-- between hunks; y is A, and n, q, <Esc> are R (a dismissed review is no).
+-- The review ends when every hunk is decided.
 local changes = require('catbuddy.changes')
 local compat = require('catbuddy.compat')
 
 local M = {}
 
-M.accept_keys = { 'a', 'y' }
-M.reject_keys = { 'r', 'n', 'q', '<Esc>' }
+M.keys = {
+  accept = { 'a' },
+  reject = { 'r' },
+  accept_all = { 'A', 'y' },
+  reject_all = { 'R', 'n', 'q', '<Esc>' },
+  next = { ']c' },
+  prev = { '[c' },
+}
 
---- lines returns the text the review window shows for change.
-function M.lines(change)
+local function mark(state)
+  if state == true then
+    return '  [accepted]'
+  elseif state == false then
+    return '  [rejected]'
+  end
+  return ''
+end
+
+--- lines returns the text the review window shows for change, given the
+--- decisions so far (state[i]: true, false or nil), and the first row
+--- (1-based) of each hunk.
+function M.lines(change, state)
+  state = state or {}
   local added, removed = changes.count(change.diff or '')
   local files = {}
   for _, f in ipairs(change.files or {}) do
@@ -22,21 +43,34 @@ function M.lines(change)
   if #files > 0 then
     title = title .. ': ' .. table.concat(files, ', ')
   end
+  local hunks = change.hunks or {}
   local out = {
-    string.format('# %s  +%d -%d', title, added, removed),
-    '# a accept   r reject',
+    string.format('# %s  +%d -%d  (%d hunk%s)', title, added, removed, #hunks, #hunks == 1 and '' or 's'),
+    '# a/r accept/reject hunk   A/R all   ]c/[c next/prev',
   }
-  for l in (change.diff or ''):gmatch('([^\n]*)\n?') do
-    out[#out + 1] = l
+  local rows = {}
+  for i, h in ipairs(hunks) do
+    rows[i] = #out + 1
+    out[#out + 1] = string.format('@@ %d/%d %s @@%s', i, #hunks, h.label, mark(state[i]))
+    for _, l in ipairs(h.old) do
+      out[#out + 1] = '-' .. l
+    end
+    for _, l in ipairs(h.new) do
+      out[#out + 1] = '+' .. l
+    end
+  end
+  if #hunks == 0 then
+    for l in (change.diff or ''):gmatch('([^\n]*)\n?') do
+      out[#out + 1] = l
+    end
   end
   while out[#out] == '' do
     out[#out] = nil
   end
-  return out
+  return out, rows
 end
 
-local function open(change)
-  local lines = M.lines(change)
+local function open(lines)
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.api.nvim_buf_set_option(buf, 'modifiable', false)
@@ -79,29 +113,112 @@ local function close(win, prev)
   end
 end
 
+-- session is the state of one open review: decisions, hunk rows, and
+-- the actions the keys trigger. finish(answer) ends it.
+local function session(change, buf, win, finish)
+  local n = math.max(1, #(change.hunks or {}))
+  local state, rows = {}, {}
+  local s = {}
+  local function redraw()
+    local lines
+    lines, rows = M.lines(change, state)
+    if vim.api.nvim_buf_is_valid(buf) then
+      vim.api.nvim_buf_set_option(buf, 'modifiable', true)
+      vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+      vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+    end
+  end
+  -- current returns the hunk under the cursor (the last one starting at
+  -- or above it; the first when above every hunk).
+  local function current()
+    local row = vim.api.nvim_win_is_valid(win) and vim.api.nvim_win_get_cursor(win)[1] or 1
+    local cur = 1
+    for i, r in ipairs(rows) do
+      if r <= row then
+        cur = i
+      end
+    end
+    return cur
+  end
+  local function goto_hunk(i)
+    if rows[i] and vim.api.nvim_win_is_valid(win) then
+      vim.api.nvim_win_set_cursor(win, { rows[i], 0 })
+    end
+  end
+  local function settle()
+    for i = 1, n do
+      if state[i] == nil then
+        -- Move on to the next undecided hunk.
+        redraw()
+        goto_hunk(i)
+        return
+      end
+    end
+    local answer = {}
+    for i = 1, n do
+      answer[i] = state[i]
+    end
+    finish(answer)
+  end
+  function s.decide(v)
+    state[current()] = v
+    settle()
+  end
+  function s.all(v)
+    for i = 1, n do
+      if state[i] == nil or v == false then
+        state[i] = v
+      end
+    end
+    settle()
+  end
+  function s.move(d)
+    goto_hunk(math.max(1, math.min(#rows, current() + d)))
+  end
+  redraw()
+  goto_hunk(1)
+  return s
+end
+
+-- actions maps each review key to what it does in session s.
+local function actions(s)
+  local out = {}
+  local function add(keys, f)
+    for _, k in ipairs(keys) do
+      out[k] = f
+    end
+  end
+  add(M.keys.accept, function() s.decide(true) end)
+  add(M.keys.reject, function() s.decide(false) end)
+  add(M.keys.accept_all, function() s.all(true) end)
+  add(M.keys.reject_all, function() s.all(false) end)
+  add(M.keys.next, function() s.move(1) end)
+  add(M.keys.prev, function() s.move(-1) end)
+  return out
+end
+
 -- keyloop reads keys with getchar() until a decision: on Neovim 0.7 the
 -- applyEdit handler runs on the main thread and must answer before it
 -- returns, so mappings could never fire.
-local function keyloop(win, done)
-  local accept, reject = {}, {}
-  for _, k in ipairs(M.accept_keys) do
-    accept[vim.api.nvim_replace_termcodes(k, true, false, true)] = true
-  end
-  for _, k in ipairs(M.reject_keys) do
-    reject[vim.api.nvim_replace_termcodes(k, true, false, true)] = true
+local function keyloop(win, acts, is_done, finish)
+  local by_code = {}
+  for k, f in pairs(acts) do
+    by_code[vim.api.nvim_replace_termcodes(k, true, false, true)] = f
   end
   local scroll = { j = 'j', k = 'k', G = 'G', g = 'gg', ['\4'] = '\4', ['\21'] = '\21', ['\6'] = '\6', ['\2'] = '\2' }
-  while true do
+  local pending = ''
+  while not is_done() do
     vim.cmd('redraw')
     local ok, c = pcall(vim.fn.getchar)
     if not ok then
-      return done(false) -- interrupted (CTRL-C)
+      return finish(false) -- interrupted (CTRL-C)
     end
-    local key = type(c) == 'number' and vim.fn.nr2char(c) or c
-    if accept[key] then
-      return done(true)
-    elseif reject[key] then
-      return done(false)
+    local key = pending .. (type(c) == 'number' and vim.fn.nr2char(c) or c)
+    pending = ''
+    if by_code[key] then
+      by_code[key]()
+    elseif key == ']' or key == '[' then
+      pending = key
     elseif scroll[key] and vim.api.nvim_win_is_valid(win) then
       vim.api.nvim_win_call(win, function()
         vim.cmd('normal! ' .. scroll[key])
@@ -110,12 +227,14 @@ local function keyloop(win, done)
   end
 end
 
---- ask shows change and returns true when the user accepts it. wait_for
---- is review.wait_for: it yields (0.10+) or waits until done is called.
+--- ask shows change and returns the user's answer: a list of booleans,
+--- one per hunk (or false when the review was abandoned). wait_for is
+--- review.wait_for: it yields (0.10+) or waits until done is called.
 function M.ask(change, wait_for)
   local prev = vim.api.nvim_get_current_win()
   return wait_for(function(done)
-    local buf, win = open(change)
+    local lines = M.lines(change, {})
+    local buf, win = open(lines)
     local decided = false
     local function finish(v)
       if decided then
@@ -125,14 +244,14 @@ function M.ask(change, wait_for)
       close(win, prev)
       done(v)
     end
+    local acts = actions(session(change, buf, win, finish))
     if not compat.can_yield() then
-      return keyloop(win, finish)
+      return keyloop(win, acts, function()
+        return decided
+      end, finish)
     end
-    for _, k in ipairs(M.accept_keys) do
-      vim.api.nvim_buf_set_keymap(buf, 'n', k, '', { nowait = true, noremap = true, callback = function() finish(true) end })
-    end
-    for _, k in ipairs(M.reject_keys) do
-      vim.api.nvim_buf_set_keymap(buf, 'n', k, '', { nowait = true, noremap = true, callback = function() finish(false) end })
+    for k, f in pairs(acts) do
+      vim.api.nvim_buf_set_keymap(buf, 'n', k, '', { nowait = true, noremap = true, callback = f })
     end
     -- Closing the window any other way (:q, :close) is a rejection.
     vim.api.nvim_create_autocmd('BufWipeout', {

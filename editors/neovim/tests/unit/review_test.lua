@@ -148,6 +148,58 @@ return function(H)
     H.eq(calc, disk(path), 'disk unchanged')
   end)
 
+  H.test('review: the function gets the hunks, and done takes a per-hunk answer', function()
+    local b, path = open(H, calc)
+    local u = vim.uri_from_fname(path)
+    local edit = {
+      documentChanges = {
+        {
+          textDocument = { uri = u, version = vim.NIL },
+          edits = {
+            { range = { start = { line = 0, character = 8 }, ['end'] = { line = 0, character = 12 } }, newText = 'sum', annotationId = 'h1' },
+            { range = { start = { line = 3, character = 10 }, ['end'] = { line = 3, character = 11 } }, newText = '+', annotationId = 'h2' },
+          },
+        },
+      },
+      changeAnnotations = {
+        h1 = { label = 'calc.go: line 1', needsConfirmation = true },
+        h2 = { label = 'calc.go: line 4', needsConfirmation = true },
+      },
+    }
+    local seen
+    local res = review.handle({ edit = edit }, 'utf-16', cfg({
+      review = function(change, done)
+        seen = change.hunks
+        done({ false, true })
+      end,
+    }))
+    H.eq({ applied = true }, res, 'result')
+    H.eq(2, #seen, 'hunks')
+    H.eq('calc.go: line 1', seen[1].label, 'first label')
+    H.eq({ 'package calc' }, seen[1].old, 'first hunk old')
+    H.eq({ 'package sum' }, seen[1].new, 'first hunk new')
+    H.eq({ '\treturn a - b' }, seen[2].old, 'second hunk old')
+    H.eq({ '\treturn a + b' }, seen[2].new, 'second hunk new')
+    local want = vim.deepcopy(calc)
+    want[4] = '\treturn a + b'
+    H.eq(want, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'only the second hunk applied')
+    H.eq(want, disk(path), 'saved')
+  end)
+
+  H.test('review UI: "a" and "r" decide the hunk under the cursor (key loop)', function()
+    local b, path = open(H, calc)
+    local edit = fix_edit(path, nil)
+    table.insert(edit.documentChanges[1].edits, 1, {
+      range = { start = { line = 0, character = 8 }, ['end'] = { line = 0, character = 12 } },
+      newText = 'sum',
+      annotationId = 'agent',
+    })
+    vim.api.nvim_feedkeys('ra', 't', false) -- reject hunk 1, accept hunk 2
+    H.eq({ applied = true }, review.handle({ edit = edit, label = 'multi_edit' }, 'utf-16', cfg({})), 'result')
+    H.eq('package calc', vim.api.nvim_buf_get_lines(b, 0, 1, false)[1], 'hunk 1 rejected')
+    H.eq('\treturn a + b', vim.api.nvim_buf_get_lines(b, 3, 4, false)[1], 'hunk 2 accepted')
+  end)
+
   H.test('review: review = false applies without asking', function()
     local b, path = open(H, calc)
     H.eq({ applied = true }, review.handle({ edit = fix_edit(path, nil) }, 'utf-16', cfg({ review = false })), 'result')
@@ -189,7 +241,7 @@ return function(H)
     H.truthy(float ~= prev, 'review window focused')
     local text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float), 0, -1, false), '\n')
     H.contains(text, '+\treturn a + b', 'diff shown')
-    H.contains(text, 'a accept', 'keys shown')
+    H.contains(text, 'a/r accept/reject hunk', 'keys shown')
     vim.api.nvim_feedkeys('r', 'x', false)
     H.wait(1000, function()
       return res ~= nil
@@ -214,7 +266,7 @@ return function(H)
     vim.api.nvim_feedkeys('a', 'x', false)
     H.wait(1000, function()
       return res1 ~= nil and #vim.api.nvim_list_wins() == 2
-    end, 'the second review')
+    end, 'the second review (res1 ' .. vim.inspect(res1) .. ', windows ' .. #vim.api.nvim_list_wins() .. ')')
     H.eq({ applied = true }, res1, 'first')
     H.eq(nil, res2, 'second still open')
     vim.api.nvim_feedkeys('a', 'x', false)
