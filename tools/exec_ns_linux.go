@@ -40,9 +40,12 @@ func namespacesErr() error {
 // namespace's init) exits, the kernel kills every process left in the
 // PID namespace, setsid daemons included; Pdeathsig ends it when the
 // server dies. The helper keeps, across its own execve, the capabilities
-// it needs inside the new namespaces to mount and to bring up lo (an
-// unprivileged user's process would lose them there); dropCapabilities
-// removes them before the command runs.
+// it needs inside the new namespaces (an unprivileged user's process
+// would lose them there): to mount (SYS_ADMIN; DAC_OVERRIDE and FOWNER
+// for the overlay's work directory), to bring up lo (NET_ADMIN) and to
+// drop them all again (SETPCAP), which dropCapabilities does before the
+// command runs. Inside a user namespace they reach only files of the
+// user's own uid.
 func namespaceAttr(p SandboxPolicy) *syscall.SysProcAttr {
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
 	if !p.Network {
@@ -54,7 +57,7 @@ func namespaceAttr(p SandboxPolicy) *syscall.SysProcAttr {
 		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP},
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER},
 	}
 }
 
@@ -144,7 +147,19 @@ func applyMounts(m *nsMounts) error {
 			return fmt.Errorf("mount over %s: %v", op.path, err)
 		}
 	}
+	if m.GoCache != nil {
+		mountOverlay(m.GoCache)
+	}
 	return nil
+}
+
+// mountOverlay makes o's copy-on-write view. It is best effort: without
+// it the command builds into the private cache at the same path, cold.
+func mountOverlay(o *nsOverlay) {
+	opts := "lowerdir=" + o.Lower + ",upperdir=" + o.Upper + ",workdir=" + o.Work + ",userxattr"
+	if err := unix.Mount("overlay", o.Target, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		fmt.Fprintf(os.Stderr, "cb-ls sandbox: the Go build cache starts cold (no overlay of %s: %v)\n", o.Lower, err)
+	}
 }
 
 // keepsUnder returns the keeps whose nearest hidden ancestor is dir.

@@ -97,6 +97,20 @@ type nsMounts struct {
 	ReadOnly []string `json:"readOnly,omitempty"`
 	// Loopback brings up the private network namespace's lo.
 	Loopback bool `json:"lo,omitempty"`
+	// GoCache, when set, lays the user's Go build cache under the
+	// command's GOCACHE as the lower layer of an overlay.
+	GoCache *nsOverlay `json:"gocache,omitempty"`
+}
+
+// nsOverlay is a copy-on-write view of Lower at Target: the command
+// reads the user's warm cache and writes into Upper, its own, which is
+// discarded with its TMPDIR. What it writes never reaches Lower, so the
+// user's own builds never run it.
+type nsOverlay struct {
+	Lower  string `json:"lower"`
+	Upper  string `json:"upper"`
+	Work   string `json:"work"`
+	Target string `json:"target"`
 }
 
 // nsKeep is one path bound back under a hidden directory.

@@ -156,6 +156,7 @@ func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, o
 			}
 		}
 		rules, mounts := planNamespaced(in)
+		mounts.GoCache = goCacheOverlay(tmp, filepath.Join(cache, "go-build"))
 		if mountTestFailure != "" {
 			mounts.Private = append(mounts.Private, mountTestFailure)
 		}
@@ -192,6 +193,28 @@ func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, o
 	s.cmd.SysProcAttr = attr
 	s.cmd.Dir = dir
 	return s, nil
+}
+
+// goCacheOverlay plans the copy-on-write view of the user's Go build
+// cache at target, so the first build of a command is as warm as the
+// user's own; nil where the user has no build cache.
+func goCacheOverlay(tmp, target string) *nsOverlay {
+	lower := os.Getenv("GOCACHE")
+	if lower == "" {
+		if c, err := os.UserCacheDir(); err == nil {
+			lower = filepath.Join(c, "go-build")
+		}
+	}
+	if fi, err := os.Stat(lower); lower == "" || lower == "off" || err != nil || !fi.IsDir() {
+		return nil
+	}
+	o := &nsOverlay{Lower: realOr(lower), Upper: filepath.Join(tmp, ".gocache-upper"), Work: filepath.Join(tmp, ".gocache-work"), Target: target}
+	for _, d := range []string{o.Upper, o.Work, o.Target} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil
+		}
+	}
+	return o
 }
 
 // privateCache is the build cache commands share with each other and

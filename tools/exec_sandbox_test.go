@@ -321,13 +321,16 @@ func TestSandboxUnprivileged(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-test.count=1", "-test.v",
-		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable)$|^TestExecSetsidDaemonDies$")
+		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite)$|^TestExecSetsidDaemonDies$")
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir()}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "\nPASS") {
 		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "remove the command's TMPDIR") {
+		t.Errorf("as uid 65534 a command's TMPDIR could not be removed:\n%s", out)
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.Contains(line, "SKIP") || strings.Contains(line, ".go:") {
@@ -410,4 +413,28 @@ func TestSandboxInternalMode(t *testing.T) {
 			t.Errorf("the rest of .catbuddy/ was read: %q", out)
 		}
 	})
+}
+
+// TestSandboxGoCacheCopyOnWrite: with namespaces a command's GOCACHE
+// shows the user's warm build cache, and what it writes stays its own.
+func TestSandboxGoCacheCopyOnWrite(t *testing.T) {
+	if err := namespacesErr(); err != nil {
+		t.Skipf("no namespaces here: %v", err)
+	}
+	c := newSandboxCase(t)
+	user := filepath.Join(c.home, ".cache", "go-build")
+	writeTestFile(t, filepath.Join(user, "ab", "ab12-d"), "warm entry")
+	out := c.run(`cat "$GOCACHE/ab/ab12-d"; echo planted > "$GOCACHE/ab/ab12-d"; echo new > "$GOCACHE/new-d" && cat "$GOCACHE/new-d"`, SandboxPolicy{})
+	if !strings.Contains(out, "warm entry") || !strings.Contains(out, "new\n") {
+		t.Errorf("GOCACHE is not a writable view of the user's cache: %q", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(user, "ab", "ab12-d")); string(b) != "warm entry" {
+		t.Errorf("the user's build cache changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(user, "new-d")); err == nil {
+		t.Error("a command's cache entry reached the user's build cache")
+	}
+	if _, err := os.Stat(filepath.Join(c.home, ".cache", "catbuddy-exec", "go-build", "new-d")); err == nil {
+		t.Error("a command's cache entry outlived its call")
+	}
 }
