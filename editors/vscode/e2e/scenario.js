@@ -272,5 +272,6 @@ const tests = [
 ];
 
 require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requests });
+require('./diagnostics').add({ script, tests, openAt, idle, requests, fixAndWaitForPreview });
 
 module.exports = { scenario: { files, script, tests } };

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, State } from 'vscode-languageclient/node';
 import { CatbuddyClient, createClient } from './client';
 import { clearedKeys, Mapped, serverConfig, ServerConfig, withApiKey } from './config';
+import { DiagnosticsAnswerer } from './diagnosticsRequest';
 import { endMessage, EndMessage, RunEvent, Runs } from './runs';
 import { README, resolveServer } from './serverPath';
 
@@ -26,6 +27,8 @@ export class Controller implements vscode.Disposable {
   client?: CatbuddyClient;
   readonly runs = new Runs();
   private readonly changed = new vscode.EventEmitter<void>();
+  /** diagnostics answers catbuddy/diagnostics; it tracks changes for the whole window's life. */
+  private readonly diagnostics = new DiagnosticsAnswerer();
   /** onDidChange fires when the status (server state or runs) changes. */
   readonly onDidChange = this.changed.event;
   private starting?: Promise<void>;
@@ -81,6 +84,7 @@ export class Controller implements vscode.Disposable {
     });
     this.client = client;
     client.onNotification('catbuddy/runEvent', (ev: RunEvent) => this.onRunEvent(ev));
+    client.onRequest('catbuddy/diagnostics', (p: { uri?: string }) => this.diagnostics.answer(p));
     client.onNotification('catbuddy/fileEdit', (ev: FileEdit) =>
       this.log.info(`fileEdit ${ev.phase} ${ev.uri} +${ev.added ?? 0} -${ev.removed ?? 0}${ev.message ? ': ' + ev.message : ''}`),
     );
@@ -216,6 +220,7 @@ export class Controller implements vscode.Disposable {
 
   dispose(): void {
     this.changed.dispose();
+    this.diagnostics.dispose();
     void this.stop();
   }
 }

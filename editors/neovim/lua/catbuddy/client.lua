@@ -137,6 +137,9 @@ local function handlers()
     ['catbuddy/fileEdit'] = function(_, params)
       runs.on_file_edit(params)
     end,
+    ['catbuddy/diagnostics'] = function(_, params)
+      return require('catbuddy.diagnostics_request').answer(params)
+    end,
     ['window/showMessage'] = function(err, params, ctx, hcfg)
       if params and params.type and params.type <= 2 then
         return default_show_message(err, params, ctx, hcfg)

@@ -33,6 +33,7 @@ function M.setup(opts)
   end
   client.cfg = cfg
   require('catbuddy.commands').define()
+  require('catbuddy.diagnostics_request').setup()
   for _, c in ipairs(compat.get_clients({ name = client.name })) do
     compat.notify(c, 'workspace/didChangeConfiguration', { settings = { catbuddy = config.settings(cfg) } })
   end

@@ -1,0 +1,102 @@
+-- catbuddy.diagnostics_request: answers the server's catbuddy/diagnostics
+-- request with a document's diagnostics from every namespace
+-- (vim.diagnostic.get), once they have settled after the agent's edit:
+-- they changed after the buffer's last change, or the last change is older
+-- than a quiet period; never later than the cap (the rule of
+-- docs/PROTOCOL.md, the same as the VS Code extension's).
+local compat = require('catbuddy.compat')
+local diagnostics = require('catbuddy.diagnostics')
+
+local M = {}
+
+M.quiet_ms = 750
+M.cap_ms = 2000
+
+local last_change = {} -- bufnr → uv.now() of its last change
+local last_diag = {} -- bufnr → uv.now() of its last DiagnosticChanged
+local attached = {}
+
+local function now()
+  return compat.uv.now()
+end
+
+-- track starts following bufnr's changes; the server asks before every
+-- edit, so a buffer is followed before the agent changes it.
+local function track(bufnr)
+  if attached[bufnr] then
+    return
+  end
+  attached[bufnr] = true
+  vim.api.nvim_buf_attach(bufnr, false, {
+    on_lines = function()
+      last_change[bufnr] = now()
+    end,
+    on_detach = function()
+      attached[bufnr], last_change[bufnr], last_diag[bufnr] = nil, nil, nil
+    end,
+  })
+end
+
+--- setup follows diagnostic changes; called once by the plugin's setup.
+function M.setup()
+  vim.api.nvim_create_autocmd('DiagnosticChanged', {
+    group = vim.api.nvim_create_augroup('catbuddy_diagnostics_request', { clear = true }),
+    callback = function(args)
+      if args.buf then
+        last_diag[args.buf] = now()
+      end
+    end,
+  })
+end
+
+--- wait returns the ms to wait before answering (0: now); asked is when
+--- the request came.
+function M.wait(t, asked, changed, diag)
+  changed, diag = changed or 0, diag or 0
+  if diag > changed or t - changed >= M.quiet_ms or t - asked >= M.cap_ms then
+    return 0
+  end
+  return math.max(0, math.min(changed + M.quiet_ms, asked + M.cap_ms) - t)
+end
+
+local function sleep(ms)
+  if compat.can_yield() then
+    local co = coroutine.running()
+    vim.defer_fn(function()
+      coroutine.resume(co)
+    end, ms)
+    coroutine.yield()
+  else
+    vim.wait(ms, function()
+      return false
+    end, 10)
+  end
+end
+
+--- answer returns the LSP diagnostics of params.uri once settled.
+function M.answer(params)
+  local uri = params and params.uri
+  if type(uri) ~= 'string' then
+    return nil, { code = -32602, message = 'catbuddy/diagnostics: missing uri' }
+  end
+  local bufnr = vim.fn.bufnr(vim.uri_to_fname(uri))
+  if bufnr == -1 or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return {}
+  end
+  track(bufnr)
+  local asked = now()
+  while true do
+    local w = M.wait(now(), asked, last_change[bufnr], last_diag[bufnr])
+    if w == 0 then
+      break
+    end
+    sleep(math.min(w, 20))
+  end
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    out[#out + 1] = diagnostics.to_lsp(bufnr, d)
+  end
+  return out
+end
+
+return M

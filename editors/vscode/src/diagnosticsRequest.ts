@@ -1,0 +1,61 @@
+// Answers the server's catbuddy/diagnostics request: the document's
+// diagnostics from every source (vscode.languages.getDiagnostics), once they
+// have settled after the agent's edit (settle.ts).
+
+import * as vscode from 'vscode';
+import { LspDiagnostic, toLsp } from './diagnostics';
+import { settleWait } from './settle';
+
+/** DiagnosticsAnswerer tracks when documents and their diagnostics last changed. */
+export class DiagnosticsAnswerer implements vscode.Disposable {
+  private readonly lastChange = new Map<string, number>();
+  private readonly lastDiagnostics = new Map<string, number>();
+  private readonly waiters = new Set<() => void>();
+  private readonly subs: vscode.Disposable[];
+
+  constructor() {
+    this.subs = [
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) {
+          this.lastChange.set(e.document.uri.toString(), Date.now());
+        }
+      }),
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        const now = Date.now();
+        e.uris.forEach((u) => this.lastDiagnostics.set(u.toString(), now));
+        [...this.waiters].forEach((w) => w());
+      }),
+    ];
+  }
+
+  /** answer returns the settled diagnostics of params.uri in the LSP shape. */
+  async answer(params: { uri?: string }): Promise<LspDiagnostic[]> {
+    if (typeof params?.uri !== 'string') {
+      throw new Error('catbuddy/diagnostics: missing uri');
+    }
+    const uri = vscode.Uri.parse(params.uri);
+    const key = uri.toString();
+    const asked = Date.now();
+    for (;;) {
+      const wait = settleWait(Date.now(), asked, this.lastChange.get(key) ?? 0, this.lastDiagnostics.get(key) ?? 0);
+      if (wait === 0) {
+        break;
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, wait);
+        this.waiters.add(done);
+      });
+    }
+    return vscode.languages.getDiagnostics(uri).map((d) => toLsp(d));
+  }
+
+  dispose(): void {
+    this.subs.forEach((s) => s.dispose());
+    [...this.waiters].forEach((w) => w());
+  }
+}
