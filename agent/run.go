@@ -29,7 +29,7 @@ const summariseText = "You have reached the step limit for this task. Stop now: 
 // Outcome holds what the run did so far.
 func (r *Runner) Run(ctx context.Context, task Task, emit func(Event)) (Outcome, error) {
 	return r.converse(ctx, task, func(cmd Command, workRoot string) []Message {
-		return []Message{{Role: RoleUser, Text: TaskPrompt(cmd, task, workRoot)}}
+		return []Message{{Role: RoleUser, Text: TaskPrompt(cmd, task, workRoot) + mentionedFiles(ctx, r.Files, task.Input, workRoot)}}
 	}, emit)
 }
 
