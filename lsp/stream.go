@@ -24,9 +24,10 @@ var errGaveUp = errors.New("the input stream is not LSP")
 
 // wireStream reads frames with frameReader (limits, resync) and writes
 // them itself (jsonrpc2's header stream keeps its largest write buffer
-// for the session and writes bytes that are not UTF-8 as they are). A frame whose body is not JSON-RPC
-// is answered with a ParseError (id null) and skipped, instead of ending
-// the connection as jsonrpc2 would.
+// for the session and writes bytes that are not UTF-8 as they are). A
+// frame whose body is not JSON-RPC is skipped instead of ending the
+// connection as jsonrpc2 would; the first of a run of them is answered
+// with a ParseError (id null).
 type wireStream struct {
 	frames *frameReader
 	w      io.WriteCloser
@@ -69,6 +70,13 @@ func (s *wireStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) 
 			return nil, 0, s.giveUp(bad)
 		}
 		s.frames.Resync(body)
+		if bad > 1 {
+			// One ParseError per run of bad frames: clients report each
+			// one loudly (Neovim as an error message), and a burst of
+			// garbage would bury the editor in them.
+			s.log.Warn("skipping an unparsable frame", "error", err, "size", len(body))
+			continue
+		}
 		s.log.Warn("answering an unparsable frame with ParseError", "error", err, "size", len(body))
 		resp := jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.ParseError, "parse error: "+err.Error()))
 		if _, werr := s.Write(ctx, resp); werr != nil {

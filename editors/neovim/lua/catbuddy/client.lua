@@ -7,6 +7,7 @@ local diagnostics = require('catbuddy.diagnostics')
 local review = require('catbuddy.review')
 local runs = require('catbuddy.runs')
 local snapshots = require('catbuddy.snapshots')
+local restart = require('catbuddy.restart')
 
 local M = {}
 
@@ -186,11 +187,13 @@ function M.make_config(root, cfg)
     on_init = function(client)
       M.refresh_commands(client)
     end,
-    on_exit = function(_, _, client_id)
+    on_attach = restart.on_attach,
+    on_exit = function(code, signal, client_id)
       M.commands[client_id] = nil
       if M.by_root[root] == client_id then
         M.by_root[root] = nil
       end
+      restart.on_exit(root, code, signal, client_id, M.ensure)
     end,
   }
 end

@@ -47,6 +47,7 @@ function M.is_stopped(client)
 end
 
 function M.stop(client, force)
+  require('catbuddy.restart').stopped(client.id)
   if method_style then
     return client:stop(force)
   end
@@ -84,7 +85,9 @@ function M.start(config, bufnr)
     return vim.lsp.start(config, {
       bufnr = bufnr,
       reuse_client = function(client, conf)
-        return client.name == conf.name and client.config.root_dir == conf.root_dir
+        -- A client that is exiting is still listed while its on_exit
+        -- runs; a restart must not attach to it.
+        return client.name == conf.name and client.config.root_dir == conf.root_dir and not M.is_stopped(client)
       end,
     })
   end
