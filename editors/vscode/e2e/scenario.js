@@ -273,5 +273,6 @@ const tests = [
 
 require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requests });
 require('./diagnostics').add({ script, tests, openAt, idle, requests, fixAndWaitForPreview });
+tests.push(...require('./restart').tests);
 
 module.exports = { scenario: { files, script, tests } };
