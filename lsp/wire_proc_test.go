@@ -34,14 +34,33 @@ type wireProc struct {
 }
 
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	written chan struct{} // closed and replaced at every write
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.written != nil {
+		close(l.written)
+	}
+	l.written = make(chan struct{})
 	return l.b.Write(p)
+}
+
+// wait returns at the next write, or after d.
+func (l *lockedBuffer) wait(d time.Duration) {
+	l.mu.Lock()
+	if l.written == nil {
+		l.written = make(chan struct{})
+	}
+	ch := l.written
+	l.mu.Unlock()
+	select {
+	case <-ch:
+	case <-time.After(d):
+	}
 }
 
 func (l *lockedBuffer) String() string {
@@ -225,6 +244,19 @@ func (p *wireProc) ping(id string) {
 	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"workspace/executeCommand","params":{"command":"catbuddy.listTools"}}`, id))
 	if m := p.await(id); m["result"] == nil {
 		p.t.Fatalf("%s: %s", id, m["error"])
+	}
+}
+
+// awaitLog waits until the server's log holds sub at least n times: it
+// arrives on stderr, a pipe of its own, so it may trail the replies.
+func (p *wireProc) awaitLog(sub string, n int) {
+	p.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(p.stderr.String(), sub) < n {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the log names %q %d times, want at least %d:\n%s", sub, strings.Count(p.stderr.String(), sub), n, p.stderr.String())
+		}
+		p.stderr.wait(time.Second)
 	}
 }
 

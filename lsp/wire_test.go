@@ -40,9 +40,7 @@ func TestWireBadPositions(t *testing.T) {
 			t.Errorf("range %s: after a full-text change read_file said %q", r, out)
 		}
 	}
-	if !strings.Contains(p.stderr.String(), "out of sync") {
-		t.Errorf("the log does not say the buffer is out of sync:\n%s", p.stderr.String())
-	}
+	p.awaitLog("out of sync", 1)
 }
 
 // TestWireWrongContentLength: a frame declaring too many bytes, one
@@ -70,10 +68,7 @@ func TestWireWrongContentLength(t *testing.T) {
 	p.write([]byte("\x00\xffnot a header at all\r\n\r\nxyzContent-Length: 2\r\n\r\n{}"))
 	p.ping("after-garbage")
 
-	log := p.stderr.String()
-	if n := strings.Count(log, "not an LSP frame"); n < 3 {
-		t.Errorf("the log names %d skipped frames, want at least 3:\n%s", n, log)
-	}
+	p.awaitLog("not an LSP frame", 3)
 }
 
 // TestWireLongHeaderLine: a 64 MB header line without a newline is cut at
@@ -94,9 +89,7 @@ func TestWireLongHeaderLine(t *testing.T) {
 	if after-before > 16<<10 {
 		t.Errorf("RSS grew by %d KiB for a 64 MB header line", after-before)
 	}
-	if !strings.Contains(p.stderr.String(), "header line longer than 8192 bytes") {
-		t.Errorf("the log does not name the long header line:\n%s", p.stderr.String())
-	}
+	p.awaitLog("header line longer than 8192 bytes", 1)
 }
 
 // TestWireLargeFrameMemory: after a 200 MB frame the server's RSS comes
