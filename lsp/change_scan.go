@@ -33,34 +33,22 @@ func rangesWellFormed(raw []byte, partial int) bool {
 
 // scanRange checks a range object starting at i and returns the index
 // after it.
-func scanRange(b []byte, i int) (int, bool) {
-	seen := 0
-	return scanObject(b, i, func(key []byte, j int) (int, bool) {
-		var bit int
-		switch string(key) {
-		case "start":
-			bit = 1
-		case "end":
-			bit = 2
-		default:
-			return 0, false
-		}
-		if seen&bit != 0 {
-			return 0, false
-		}
-		seen |= bit
-		return scanPosition(b, j)
-	}, func() bool { return seen == 3 })
-}
+func scanRange(b []byte, i int) (int, bool) { return scanPair(b, i, "start", "end", scanPosition) }
 
 func scanPosition(b []byte, i int) (int, bool) {
+	return scanPair(b, i, "line", "character", scanUint32)
+}
+
+// scanPair checks an object holding exactly the keys k1 and k2, in any
+// order, each value accepted by val.
+func scanPair(b []byte, i int, k1, k2 string, val func([]byte, int) (int, bool)) (int, bool) {
 	seen := 0
 	return scanObject(b, i, func(key []byte, j int) (int, bool) {
 		var bit int
 		switch string(key) {
-		case "line":
+		case k1:
 			bit = 1
-		case "character":
+		case k2:
 			bit = 2
 		default:
 			return 0, false
@@ -69,7 +57,7 @@ func scanPosition(b []byte, i int) (int, bool) {
 			return 0, false
 		}
 		seen |= bit
-		return scanUint32(b, j)
+		return val(b, j)
 	}, func() bool { return seen == 3 })
 }
 

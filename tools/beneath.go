@@ -1,6 +1,9 @@
 package tools
 
-import "errors"
+import (
+	"errors"
+	"io/fs"
+)
 
 // The PathGuard checks a path's real form, but the disk can change
 // between that check and the open: a directory swapped for a symlink to
@@ -18,3 +21,18 @@ import "errors"
 // ErrPathChanged is returned when a symlink appeared on an admitted path
 // between the guard's check and the open.
 var ErrPathChanged = errors.New("changed while it was being opened (a symbolic link appeared on the way); try again")
+
+// readDir lists d, sorted by name.
+func (d *dirFD) readDir() ([]fs.DirEntry, error) {
+	f, err := d.openSelf()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil && len(ents) == 0 {
+		return nil, err
+	}
+	sortEntries(ents)
+	return ents, nil
+}

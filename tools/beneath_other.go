@@ -42,20 +42,6 @@ func (d *dirFD) openSelf() (*os.File, error) { return d.r.Open(".") }
 
 func (d *dirFD) readlink(name string) (string, error) { return d.r.Readlink(name) }
 
-func (d *dirFD) readDir() ([]fs.DirEntry, error) {
-	f, err := d.openSelf()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	if err != nil && len(ents) == 0 {
-		return nil, err
-	}
-	sortEntries(ents)
-	return ents, nil
-}
-
 func (d *dirFD) exists(name string) (bool, error) {
 	_, err := d.r.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -127,21 +127,6 @@ func (d *dirFD) readlink(name string) (string, error) {
 	}
 }
 
-// readDir lists d, sorted by name.
-func (d *dirFD) readDir() ([]fs.DirEntry, error) {
-	f, err := d.openSelf()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	if err != nil && len(ents) == 0 {
-		return nil, err
-	}
-	sortEntries(ents)
-	return ents, nil
-}
-
 // exists reports whether name exists in d, without following a symlink.
 func (d *dirFD) exists(name string) (bool, error) {
 	var st unix.Stat_t
