@@ -10,8 +10,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 
-const idle = (page) => page.locator('.statusbar-item', { has: page.locator('.codicon-sparkle'), hasText: 'cb-ls' });
-
 // servers returns the pids of the live cb-ls processes started through the relay.
 function servers(run) {
   return fs
@@ -21,8 +19,9 @@ function servers(run) {
     .filter((pid) => fs.existsSync(`/proc/${pid}`));
 }
 
-const tests = [
-  {
+// add appends the scenario's test; idle is scenario.js's status-bar locator.
+function add({ tests, idle }) {
+  tests.push({
     name: 'a server that gives up on its input exits non-zero and is restarted',
     async fn(ctx) {
       const { page, ws, run, waitFor } = ctx;
@@ -57,7 +56,7 @@ const tests = [
       await waitFor('the relayed server to stop', 60000, () => servers(run).length === 0);
       await idle(page).waitFor({ timeout: 60000 });
     },
-  },
-];
+  });
+}
 
-module.exports = { tests };
+module.exports = { add };

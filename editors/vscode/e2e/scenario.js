@@ -273,6 +273,6 @@ const tests = [
 
 require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requests });
 require('./diagnostics').add({ script, tests, openAt, idle, requests, fixAndWaitForPreview });
-tests.push(...require('./restart').tests);
+require('./restart').add({ tests, idle });
 
 module.exports = { scenario: { files, script, tests } };
