@@ -155,8 +155,9 @@ func applyMounts(m *nsMounts) error {
 
 // mountOverlay makes o's copy-on-write view. It is best effort: without
 // it the command builds into the private cache at the same path, cold.
+// volatile spares the sync of an upper layer that is thrown away.
 func mountOverlay(o *nsOverlay) {
-	opts := "lowerdir=" + o.Lower + ",upperdir=" + o.Upper + ",workdir=" + o.Work + ",userxattr"
+	opts := "lowerdir=" + o.Lower + ",upperdir=" + o.Upper + ",workdir=" + o.Work + ",userxattr,volatile"
 	if err := unix.Mount("overlay", o.Target, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
 		fmt.Fprintf(os.Stderr, "cb-ls sandbox: the Go build cache starts cold (no overlay of %s: %v)\n", o.Lower, err)
 	}
