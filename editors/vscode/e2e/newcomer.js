@@ -72,6 +72,9 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         const wrong = lines.filter((l) => /\[error\].*level=(INFO|DEBUG|WARN)/.test(l) || /\[error\] msg=initialized/.test(l));
         assert.deepEqual(wrong, [], 'no info line logged as an error');
         assert.ok(lines.some((l) => /\[info\] msg="run ended"/.test(l)), 'the run log is at info level');
+        // The panel takes the focus when it has opened: wait for it, so the
+        // next keys go to the palette and not to a panel still opening.
+        await page.locator('.part.panel .view-lines', { hasText: 'msg=initialized' }).first().waitFor({ timeout: 20000 });
         await closeAll(ctx);
       },
     },
