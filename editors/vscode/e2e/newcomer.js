@@ -74,7 +74,7 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         assert.ok(lines.some((l) => /\[info\] msg="run ended"/.test(l)), 'the run log is at info level');
         // The panel takes the focus when it has opened: wait for it, so the
         // next keys go to the palette and not to a panel still opening.
-        await page.locator('.part.panel .view-lines', { hasText: 'msg=initialized' }).first().waitFor({ timeout: 20000 });
+        await page.locator('.part.panel .view-lines', { hasText: 'msg=' }).first().waitFor({ timeout: 20000 });
         await closeAll(ctx);
       },
     },
