@@ -118,11 +118,15 @@ func (g *PathGuard) SetRoots(roots []string) error {
 	}
 	if eff == ModeInternal {
 		for _, r := range real {
-			dir := filepath.Join(r, filepath.FromSlash(InternalDir))
-			if err := os.MkdirAll(dir, 0o700); err != nil {
+			// Created without following a symlink: a ".catbuddy" link
+			// must not make cb-ls create directories elsewhere.
+			d, err := OpenStateDir(r, "workspace")
+			if err != nil {
 				// Not fatal: Resolve will refuse paths below it clearly.
-				slog.Warn("cannot create internal workspace", "dir", dir, "err", err)
+				slog.Warn("cannot create internal workspace", "dir", filepath.Join(r, filepath.FromSlash(InternalDir)), "err", err)
+				continue
 			}
+			d.Close()
 		}
 	}
 	g.mu.Lock()

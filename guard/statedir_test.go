@@ -67,3 +67,16 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestInternalModeCreatesNothingThroughALink: internal mode creates
+// <root>/.catbuddy/workspace, but never through a ".catbuddy" symlink.
+func TestInternalModeCreatesNothingThroughALink(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	must(t, os.Symlink(outside, filepath.Join(root, StateDir)))
+	if _, err := New([]string{root}, ModeInternal); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("internal mode created %v outside the root", ents)
+	}
+}
