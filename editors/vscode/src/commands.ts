@@ -34,6 +34,7 @@ export function registerCommands(c: Controller): vscode.Disposable[] {
     'catbuddy.runCustom': (arg) => runCustom(c, arg),
     'catbuddy.cancel': (arg) => cancel(c, arg),
     'catbuddy.showTranscript': (arg) => showTranscript(c, arg),
+    'catbuddy.undoLastRun': (arg) => undoRun(c, arg),
     'catbuddy.setApiKey': () => setApiKey(c),
     'catbuddy.restartServer': () => c.restart(),
     'catbuddy.showLog': () => c.log.show(),
@@ -146,6 +147,22 @@ async function showTranscript(c: Controller, arg: unknown) {
   }
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(res.uri));
   await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  return res;
+}
+
+/**
+ * undoRun asks the server to put back every file a run changed (the last run
+ * unless arg names one): one workspace edit, reviewed in the Refactor Preview
+ * like any other, then the server's account is shown.
+ */
+async function undoRun(c: Controller, arg: unknown) {
+  const runId = typeof (arg as { runId?: unknown })?.runId === 'string' ? (arg as { runId: string }).runId : undefined;
+  const res = await c.execute<{ undone: boolean; message: string }>('catbuddy.undoRun', runId === undefined ? {} : { runId });
+  c.log.info(`undo ${runId ?? 'last run'}: ${res?.message ?? '?'}`);
+  if (res?.message) {
+    const show = res.undone ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void show(`cb-ls: ${res.message}`);
+  }
   return res;
 }
 

@@ -191,7 +191,7 @@ export class Controller implements vscode.Disposable {
     const { ended } = this.runs.apply(ev);
     this.emit();
     if (ended) {
-      void this.showEnd(endMessage(ended.title, ev), ev.runId);
+      void this.showEnd(endMessage(ended.title, ev, ended.changed), ev.runId);
     }
   }
 
@@ -199,7 +199,9 @@ export class Controller implements vscode.Disposable {
   private async showEnd(m: EndMessage, runId: string): Promise<void> {
     const show = m.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     const pick = await show(m.text, ...m.actions);
-    if (pick === 'Open Transcript') {
+    if (pick === 'Undo') {
+      await vscode.commands.executeCommand('catbuddy.undoLastRun', { runId });
+    } else if (pick === 'Open Transcript') {
       await vscode.commands.executeCommand('catbuddy.showTranscript', { runId });
     } else if (pick === 'Set API Key…') {
       await vscode.commands.executeCommand('catbuddy.setApiKey');

@@ -15,6 +15,8 @@ export interface RunEvent {
   answer?: string;
   error?: string;
   transcriptUri?: string;
+  /** edit is set on a tool_result that changed a file. */
+  edit?: unknown;
 }
 
 /** ServerState is the language client's life cycle as the status bar sees it. */
@@ -26,6 +28,8 @@ export interface Run {
   title: string;
   uri?: string;
   lastTool?: string;
+  /** changed is true once the run changed a file: its end offers Undo. */
+  changed?: boolean;
 }
 
 /** StatusView is what the status bar item shows. */
@@ -59,6 +63,13 @@ export class Runs {
         const r = this.active.get(ev.runId);
         if (r && ev.tool) {
           r.lastTool = ev.tool;
+        }
+        return {};
+      }
+      case 'tool_result': {
+        const r = this.active.get(ev.runId);
+        if (r && ev.edit && !ev.isError) {
+          r.changed = true;
         }
         return {};
       }
@@ -119,8 +130,8 @@ export class Runs {
 export interface EndMessage {
   severity: 'info' | 'error';
   text: string;
-  /** buttons: Open Transcript (a failed run), Set API Key… (a refused key). */
-  actions: ('Open Transcript' | 'Set API Key…')[];
+  /** buttons: Undo (the run changed files), Open Transcript (a failed run), Set API Key… (a refused key). */
+  actions: ('Undo' | 'Open Transcript' | 'Set API Key…')[];
 }
 
 /**
@@ -128,18 +139,20 @@ export interface EndMessage {
  * cancellation, or the failure with the way to its transcript. title is the
  * command's title as the server gave it ("Agent: Fix this"). The server
  * sends nothing else for a run's end to this client (the experimental
- * capability catbuddy.runEnd), so this is the only notification.
+ * capability catbuddy.runEnd), so this is the only notification. A run
+ * that changed files offers Undo (catbuddy.undoRun) whatever its outcome.
  */
-export function endMessage(title: string, ev: RunEvent): EndMessage {
+export function endMessage(title: string, ev: RunEvent, changed = false): EndMessage {
+  const undo: EndMessage['actions'] = changed ? ['Undo'] : [];
   switch (ev.outcome ?? 'done') {
     case 'done':
-      return { severity: 'info', text: ev.answer?.trim() || `${title}: done.`, actions: [] };
+      return { severity: 'info', text: ev.answer?.trim() || `${title}: done.`, actions: undo };
     case 'cancelled':
       // The reason already reads "cancelled by the user".
-      return { severity: 'info', text: `${title}: ${ev.error || 'cancelled'}.`, actions: [] };
+      return { severity: 'info', text: `${title}: ${ev.error || 'cancelled'}.`, actions: undo };
     default: {
       const error = ev.error || 'unknown error';
-      const actions: EndMessage['actions'] = [];
+      const actions: EndMessage['actions'] = [...undo];
       if (error.includes('Agent: Set API Key')) {
         actions.push('Set API Key…');
       }

@@ -71,3 +71,13 @@ test('endMessage: one notification per run end, titles not doubled', () => {
   assert.ok(!failed.text.includes('Agent: Agent:'), failed.text);
   assert.deepEqual(failed.actions, ['Set API Key…', 'Open Transcript']);
 });
+
+test('endMessage: a run that changed files offers Undo', () => {
+  const r = new Runs();
+  r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix this' });
+  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: '/w/calc.go' } });
+  const { ended } = r.apply({ runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' });
+  assert.ok(ended?.changed, 'the run is marked as having changed files');
+  assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, ended?.changed).actions, ['Undo']);
+  assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r2', kind: 'end', outcome: 'done', answer: 'Nothing.' }).actions, []);
+});
