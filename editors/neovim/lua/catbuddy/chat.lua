@@ -52,7 +52,7 @@ function M.lines(r)
   end
   local text = nil -- the assistant text being streamed
   local calls = {}
-  local tokens = { 0, 0 }
+  local tokens = { 0, 0, 0 } -- input, output, input read from the prompt cache
   local function flush()
     if text then
       add(split(text))
@@ -94,6 +94,7 @@ function M.lines(r)
     elseif k == 'usage' and e.usage then
       tokens[1] = tokens[1] + (e.usage.inputTokens or 0)
       tokens[2] = tokens[2] + (e.usage.outputTokens or 0)
+      tokens[3] = tokens[3] + (e.usage.cachedInputTokens or 0)
     elseif k == 'end' then
       flush()
       if e.outcome ~= 'done' then
@@ -102,7 +103,8 @@ function M.lines(r)
         add({ '' })
         add(split(e.answer))
       end
-      add({ '', string.format('_%s · %d in / %d out tokens_', tostring(e.outcome), tokens[1], tokens[2]) })
+      local cached = tokens[3] > 0 and string.format(' (%d cached)', tokens[3]) or ''
+      add({ '', string.format('_%s · %d in%s / %d out tokens_', tostring(e.outcome), tokens[1], cached, tokens[2]) })
     end
   end
   flush()
