@@ -118,12 +118,7 @@ func load(o LoadOptions, getenv func(string) string, userFile string, store trus
 // projectTrusted asks the store about the project's current config. A
 // store that cannot be read trusts nothing (and says so).
 func projectTrusted(root string, store trust.Store) bool {
-	p, err := trust.Identify(root)
-	if err != nil {
-		slog.Warn("project trust", "error", err)
-		return false
-	}
-	ok, err := store.Trusted(p)
+	ok, err := store.TrustedRoot(root)
 	if err != nil {
 		slog.Warn("project trust", "error", err)
 	}

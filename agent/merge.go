@@ -9,10 +9,11 @@ import (
 // base's, field by field, nested structs (such as Tools) included, so a
 // field added to Config or ToolSettings merges with no code here.
 // Custom commands merge by id (over's replace base's of the same id).
-// A different provider drops base's URL and model, which make no sense
-// with it.
+// Switching to a different provider drops base's URL and model, which
+// make no sense with it (naming a provider where base named none keeps
+// them: a user file with only a baseUrl still applies).
 func Merge(base, over Config) Config {
-	if over.Provider != "" && over.Provider != base.Provider {
+	if over.Provider != "" && base.Provider != "" && over.Provider != base.Provider {
 		base.BaseURL, base.Model = "", ""
 	}
 	cmds := mergeCommands(base.CustomCommands, over.CustomCommands)

@@ -46,6 +46,7 @@ func (s *Server) didChangeWorkspaceFolders(ctx context.Context, raw jsonrpc2.Raw
 	s.mu.Unlock()
 	s.log.Info("workspace folders changed", "roots", g.Roots())
 	s.mcpRootsChanged()
+	go s.checkTrust(s.baseCtx)
 	return nil, nil
 }
 

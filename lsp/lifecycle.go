@@ -139,6 +139,9 @@ func (s *Server) version() string {
 // client's answer.
 func (s *Server) initialized(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	s.pullConfiguration(ctx)
+	// The question waits for the user: on the connection's context, not
+	// this notification's.
+	go s.checkTrust(s.baseCtx)
 	return nil, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/mcp"
 )
 
@@ -37,7 +38,15 @@ func (s *Server) registerMCPCommands() {
 // tools join the registry as they become ready. It never blocks
 // initialize on a server.
 func (s *Server) startMCP() {
-	m := mcp.NewManager(s.registry, mcp.Options{Version: s.version(), Logger: s.log.With("component", "mcp")})
+	// A project's HTTP servers may reach hosts the user's own web
+	// allow-list opens (their config file and editor settings, never the
+	// project's).
+	user, err := agent.LoadConfig("", s.AgentConfig())
+	if err != nil {
+		s.log.Warn("MCP: the user's web allow-list", "error", err)
+	}
+	m := mcp.NewManager(s.registry, mcp.Options{Version: s.version(), Logger: s.log.With("component", "mcp"),
+		ProjectTrusted: s.projectTrusted, URLAllow: user.Tools.WebAllow})
 	s.mu.Lock()
 	s.mcp = m
 	s.mu.Unlock()

@@ -7,9 +7,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.lsp.dev/protocol"
 
 	"github.com/catbuddy/cb-ls/lsp"
 	"github.com/catbuddy/cb-ls/lsp/fake"
@@ -41,7 +43,14 @@ func TestMCPStatusAndReload(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	e := fake.New(t, fake.Options{Folders: []string{dir}, Server: lsp.Options{RegisterTools: testTools}})
+	// The project is trusted when asked, and the user's settings allow
+	// its server's loopback address.
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	e := fake.New(t, fake.Options{Folders: []string{dir}, Server: lsp.Options{RegisterTools: testTools},
+		InitializationOptions: map[string]any{"tools": map[string]any{"webAllow": []string{strings.TrimPrefix(srv.URL, "http://")}}},
+		Answer: func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem {
+			return &protocol.MessageActionItem{Title: "Trust"}
+		}})
 	var st mcp.Status
 	e.Await("the MCP server's tools", func() bool {
 		if err := e.ExecuteCommand(lsp.CmdMCPStatus, nil, &st); err != nil {

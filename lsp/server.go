@@ -18,6 +18,7 @@ import (
 	"github.com/catbuddy/cb-ls/guard"
 	"github.com/catbuddy/cb-ls/mcp"
 	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/trust"
 )
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent exit
@@ -104,6 +105,9 @@ type Server struct {
 	progress map[string]*Progress               // by token, for window/workDoneProgress/cancel
 	inflight map[jsonrpc2.ID]context.CancelFunc // async calls, for $/cancelRequest
 	mcp      *mcp.Manager                       // external MCP servers (lsp/mcp.go)
+	// askedTrust records the project states already asked about, so a
+	// "Not now" is not asked again on this connection (lsp/trust.go).
+	askedTrust map[trust.Project]bool
 }
 
 func newServer(opts Options) *Server {
@@ -133,6 +137,7 @@ func newServer(opts Options) *Server {
 	s.methods = s.methodTable()
 	s.registerCoreCommands()
 	s.registerMCPCommands()
+	s.registerTrustCommands()
 	// The run commands (catbuddy.run, fix, cancel, transcript,
 	// listCommands) and their code actions; see lsp/run.go.
 	s.registerRunCommands()

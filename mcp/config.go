@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,6 +35,12 @@ type ServerConfig struct {
 
 	// Source is the file this entry came from.
 	Source string `json:"-"`
+	// Project is true for an entry of a project's .catbuddy/mcp.json: its
+	// ${VARS} expand only from ProjectEnv, and its URL is guarded.
+	Project bool `json:"-"`
+	// ProjectEnv names the variables a project entry may expand, from
+	// the user's own mcp.json.
+	ProjectEnv []string `json:"-"`
 }
 
 // Transport returns "stdio" or "http", or an error for an entry that is
@@ -95,6 +102,9 @@ func UserConfigPath() string {
 	return filepath.Join(dir, "mcp.json")
 }
 
+// ProjectConfigPath is root's .catbuddy/mcp.json.
+func ProjectConfigPath(root string) string { return filepath.Join(root, ".catbuddy", "mcp.json") }
+
 // ConfigPaths lists the files read, lowest precedence first: the user's
 // file, then each workspace root's .catbuddy/mcp.json.
 func ConfigPaths(userPath string, roots []string) []string {
@@ -103,7 +113,7 @@ func ConfigPaths(userPath string, roots []string) []string {
 		out = append(out, userPath)
 	}
 	for _, r := range roots {
-		out = append(out, filepath.Join(r, ".catbuddy", "mcp.json"))
+		out = append(out, ProjectConfigPath(r))
 	}
 	return out
 }
@@ -114,8 +124,13 @@ func ConfigPaths(userPath string, roots []string) []string {
 // Config.Errors.
 func LoadConfig(paths []string) Config {
 	cfg := Config{Servers: map[string]ServerConfig{}}
+	var projectEnv []string
 	for _, p := range paths {
-		servers, err := readConfigFile(p)
+		project := filepath.Base(filepath.Dir(p)) == ".catbuddy"
+		servers, env, err := readConfigFile(p)
+		if !project {
+			projectEnv = append(projectEnv, env...)
+		}
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				cfg.Errors = append(cfg.Errors, err)
@@ -124,6 +139,7 @@ func LoadConfig(paths []string) Config {
 		}
 		for name, sc := range servers {
 			sc.Source = p
+			sc.Project = project
 			if name == "" {
 				cfg.Errors = append(cfg.Errors, fmt.Errorf("%s: a server has an empty name", p))
 				continue
@@ -135,24 +151,33 @@ func LoadConfig(paths []string) Config {
 			cfg.Servers[name] = sc
 		}
 	}
+	for name, sc := range cfg.Servers {
+		if sc.Project {
+			sc.ProjectEnv = projectEnv
+			cfg.Servers[name] = sc
+		}
+	}
 	return cfg
 }
 
-func readConfigFile(path string) (map[string]ServerConfig, error) {
+func readConfigFile(path string) (map[string]ServerConfig, []string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var file struct {
 		MCPServers map[string]ServerConfig `json:"mcpServers"`
 		// Servers is VS Code's spelling of the same map.
 		Servers map[string]ServerConfig `json:"servers"`
+		// ProjectEnv (honoured in the user's file only) names the
+		// variables a trusted project's entries may expand.
+		ProjectEnv []string `json:"projectEnv"`
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err := json.Unmarshal(data, &file); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
 	}
 	out := file.Servers
 	if out == nil {
@@ -161,13 +186,27 @@ func readConfigFile(path string) (map[string]ServerConfig, error) {
 	for k, v := range file.MCPServers {
 		out[k] = v
 	}
-	return out, nil
+	return out, file.ProjectEnv, nil
+}
+
+// expand is expandEnv for this entry: a project's entry expands only the
+// variables the user listed in projectEnv, others become empty (the
+// project must not be able to ask for ${OPENAI_API_KEY}).
+func (c ServerConfig) expand(s string) string {
+	if !c.Project {
+		return expandEnv(s, os.Getenv)
+	}
+	return expandEnv(s, func(k string) string {
+		if slices.Contains(c.ProjectEnv, k) {
+			return os.Getenv(k)
+		}
+		return ""
+	})
 }
 
 // expandEnv replaces ${VAR} (only the braced form, so values holding a
-// literal $ survive) with the variable from our environment: secrets
-// stay out of the file.
-func expandEnv(s string) string {
+// literal $ survive) with getenv(VAR): secrets stay out of the file.
+func expandEnv(s string, getenv func(string) string) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
@@ -184,7 +223,7 @@ func expandEnv(s string) string {
 			return b.String()
 		}
 		b.WriteString(s[:i])
-		b.WriteString(os.Getenv(s[i+2 : i+j]))
+		b.WriteString(getenv(s[i+2 : i+j]))
 		s = s[i+j+1:]
 	}
 }

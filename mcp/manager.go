@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/url"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -43,6 +44,14 @@ type Options struct {
 	KeepAlive time.Duration
 	// Logger receives lifecycle events and servers' stderr [slog.Default()].
 	Logger *slog.Logger
+	// ProjectTrusted reports whether the project at root may start the
+	// servers of its .catbuddy/mcp.json. Nil trusts no project: a cloned
+	// repository runs nothing just by being opened.
+	ProjectTrusted func(root string) bool
+	// URLAllow opens hosts (as web_fetch's allow-list) that a project's
+	// HTTP server may reach despite the URL guard. Only the user's own
+	// settings may fill it. The user's own mcp.json is not guarded.
+	URLAllow []string
 }
 
 func (o Options) withDefaults() Options {
@@ -135,7 +144,15 @@ func (m *Manager) apply(roots []string) {
 	if m.ctx.Err() != nil {
 		return
 	}
-	cfg := LoadConfig(ConfigPaths(m.userConfig(), roots))
+	var trusted []string
+	for _, r := range roots {
+		if m.opts.ProjectTrusted != nil && m.opts.ProjectTrusted(r) {
+			trusted = append(trusted, r)
+		} else if _, err := os.Stat(ProjectConfigPath(r)); err == nil {
+			m.log.Info("not starting the project's MCP servers until the project is trusted", "file", ProjectConfigPath(r))
+		}
+	}
+	cfg := LoadConfig(ConfigPaths(m.userConfig(), trusted))
 	for _, err := range cfg.Errors {
 		m.log.Warn("MCP configuration", "err", err)
 	}

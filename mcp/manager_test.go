@@ -65,6 +65,7 @@ func newTestManager(t *testing.T, reg *tools.Registry, logs io.Writer) *Manager 
 	t.Helper()
 	m := NewManager(reg, Options{
 		UserConfig:     "-",
+		ProjectTrusted: func(string) bool { return true },
 		BackoffMin:     50 * time.Millisecond,
 		BackoffMax:     200 * time.Millisecond,
 		ConnectTimeout: 60 * time.Second, // the machine may be loaded
@@ -218,6 +219,13 @@ func TestHTTPServerAndReload(t *testing.T) {
 	})
 	reg := tools.NewRegistry()
 	m := newTestManager(t, reg, io.Discard)
+	// A project's HTTP server on loopback, and its ${VAR}, need the
+	// user's own permission: the allow-list and projectEnv.
+	m.opts.URLAllow = []string{strings.TrimPrefix(srv.URL, "http://")}
+	m.opts.UserConfig = filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(m.opts.UserConfig, []byte(`{"projectEnv":["CB_LS_TEST_MCP_KEY"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	m.Start([]string{root})
 	waitFor(t, m, "the HTTP server", serverIs("web", StateReady, 0))
 	if res := call(t, reg, "mcp_web_echo", `{"text":"over http"}`); res.Output != "echo: over http" {
@@ -261,7 +269,7 @@ func TestBrokenServerDoesNotBlockAndGivesUp(t *testing.T) {
 	})
 	os.WriteFile(filepath.Join(root, ".catbuddy", "bad.json"), []byte("{"), 0o644)
 	reg := tools.NewRegistry()
-	m := NewManager(reg, Options{UserConfig: "-", BackoffMin: time.Millisecond, BackoffMax: 5 * time.Millisecond, MaxFailures: 3, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	m := NewManager(reg, Options{UserConfig: "-", ProjectTrusted: func(string) bool { return true }, BackoffMin: time.Millisecond, BackoffMax: 5 * time.Millisecond, MaxFailures: 3, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	defer m.Shutdown()
 	m.Start([]string{root})
 	waitFor(t, m, "giving up", func(s Status) bool {
@@ -323,4 +331,62 @@ func waitGone(t *testing.T, pid int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Errorf("MCP server process %d still runs after shutdown", pid)
+}
+
+// A project's HTTP server at a loopback or private address is refused by
+// the URL guard unless the user allowed the host; a project's ${VAR}
+// expands only when the user listed the variable; nothing of an
+// untrusted project starts.
+func TestProjectServersAreGuarded(t *testing.T) {
+	var mu sync.Mutex
+	var hits int
+	var gotHeader string
+	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return newTestServer() }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits++
+		gotHeader = r.Header.Get("Authorization")
+		mu.Unlock()
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("CB_LS_TEST_SECRET", "s3cret")
+	root := t.TempDir()
+	writeConfig(t, root, map[string]any{
+		"web": map[string]any{"url": srv.URL, "headers": map[string]string{"Authorization": "Bearer ${CB_LS_TEST_SECRET}"}},
+	})
+
+	// Untrusted: not even listed.
+	untrusted := NewManager(tools.NewRegistry(), Options{UserConfig: "-", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(untrusted.Shutdown)
+	untrusted.Start([]string{root})
+	if st := untrusted.Status(); len(st.Servers) != 0 {
+		t.Errorf("an untrusted project's servers: %+v", st.Servers)
+	}
+
+	// Trusted, but loopback is not allowed by the user: refused before any request.
+	reg := tools.NewRegistry()
+	m := newTestManager(t, reg, io.Discard)
+	m.opts.MaxFailures = 1
+	m.Start([]string{root})
+	waitFor(t, m, "the refusal", func(s Status) bool { return len(s.Servers) == 1 && s.Servers[0].State == StateFailed })
+	if st := m.Status(); !strings.Contains(st.Servers[0].Error, "URL refused") {
+		t.Errorf("status = %+v, want the URL guard's refusal", st.Servers[0])
+	}
+	mu.Lock()
+	if hits != 0 {
+		t.Errorf("the private address was reached %d times", hits)
+	}
+	mu.Unlock()
+
+	// Allowed by the user: it works, and the unlisted variable stays home.
+	m2 := newTestManager(t, tools.NewRegistry(), io.Discard)
+	m2.opts.URLAllow = []string{strings.TrimPrefix(srv.URL, "http://")}
+	m2.Start([]string{root})
+	waitFor(t, m2, "the allowed server", serverIs("web", StateReady, 0))
+	mu.Lock()
+	if gotHeader != "Bearer" && gotHeader != "Bearer " {
+		t.Errorf("Authorization = %q: a project expanded a variable the user did not list", gotHeader)
+	}
+	mu.Unlock()
 }

@@ -217,15 +217,20 @@ func (s *server) transport() (sdk.Transport, error) {
 	if kind == "http" {
 		headers := map[string]string{}
 		for k, v := range s.cfg.Headers {
-			headers[k] = expandEnv(v)
+			headers[k] = s.cfg.expand(v)
+		}
+		endpoint := s.cfg.expand(s.cfg.URL)
+		base, err := s.m.httpBase(s.cfg, endpoint)
+		if err != nil {
+			return nil, err
 		}
 		return &sdk.StreamableClientTransport{
-			Endpoint:   expandEnv(s.cfg.URL),
-			HTTPClient: &http.Client{Transport: headerTransport{headers: headers, base: http.DefaultTransport}},
+			Endpoint:   endpoint,
+			HTTPClient: &http.Client{Transport: headerTransport{headers: headers, base: base}},
 			MaxRetries: 1,
 		}, nil
 	}
-	cmd := exec.Command(expandEnv(s.cfg.Command), expandAll(s.cfg.Args)...)
+	cmd := exec.Command(s.cfg.expand(s.cfg.Command), s.expandAll(s.cfg.Args)...)
 	cmd.Dir = s.cfg.Cwd
 	if cmd.Dir == "" {
 		if roots := s.m.roots(); len(roots) > 0 {
@@ -234,7 +239,7 @@ func (s *server) transport() (sdk.Transport, error) {
 	}
 	env := scrubbedEnviron()
 	for k, v := range s.cfg.Env {
-		env = append(env, k+"="+expandEnv(v))
+		env = append(env, k+"="+s.cfg.expand(v))
 	}
 	cmd.Env = env
 	// The server's stderr is its log: ours, never the editor's stdio.
@@ -283,10 +288,10 @@ func (s *server) toolNames() []string {
 	return out
 }
 
-func expandAll(ss []string) []string {
+func (s *server) expandAll(ss []string) []string {
 	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = expandEnv(s)
+	for i, v := range ss {
+		out[i] = s.cfg.expand(v)
 	}
 	return out
 }

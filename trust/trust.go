@@ -180,3 +180,14 @@ func (s Store) Untrust(root string) error {
 	delete(f.Projects, root)
 	return s.write(f)
 }
+
+// TrustedRoot reports whether the project at root, as its configuration
+// is now, is trusted. Errors (an unreadable store or project) count as
+// not trusted and are returned for the log.
+func (s Store) TrustedRoot(root string) (bool, error) {
+	p, err := Identify(root)
+	if err != nil {
+		return false, err
+	}
+	return s.Trusted(p)
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/mcp"
 	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/trust"
 )
 
 const mcpUsage = `usage: cb-ls mcp list [-root DIR]... [-timeout 20s] [-json] [-v]
@@ -38,6 +39,7 @@ func mcpMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 20*time.Second, "how long to wait for servers to start")
 	asJSON := fs.Bool("json", false, "print the status as JSON")
 	verbose := fs.Bool("v", false, "log server lifecycle and stderr")
+	trustProject := fs.Bool("trust-project", false, "start the servers of the projects' .catbuddy/mcp.json even if the projects are not trusted")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -59,7 +61,21 @@ func mcpMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	m := mcp.NewManager(tools.NewRegistry(), mcp.Options{Version: version, MaxFailures: 1, Logger: log})
+	store := trust.DefaultStore()
+	m := mcp.NewManager(tools.NewRegistry(), mcp.Options{Version: version, MaxFailures: 1, Logger: log,
+		ProjectTrusted: func(root string) bool {
+			if *trustProject {
+				return true
+			}
+			ok, err := store.TrustedRoot(root)
+			if err != nil {
+				log.Warn("project trust", "error", err)
+			}
+			if !ok {
+				fmt.Fprintf(stderr, "cb-ls mcp: %s is not trusted: its servers are not started (use -trust-project)\n", mcp.ProjectConfigPath(root))
+			}
+			return ok
+		}})
 	defer m.Shutdown()
 	m.Start(roots)
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)

@@ -17,7 +17,14 @@ func TestMCPListReportsServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	code := run([]string{"mcp", "list", "-root", root}, strings.NewReader(""), &out, &errOut)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	// Untrusted: nothing starts.
+	if code := run([]string{"mcp", "list", "-root", root}, strings.NewReader(""), &out, &errOut); code != 0 || strings.Contains(out.String(), "gone") ||
+		!strings.Contains(errOut.String(), "is not trusted") {
+		t.Errorf("untrusted project: exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	code := run([]string{"mcp", "list", "-root", root, "-trust-project"}, strings.NewReader(""), &out, &errOut)
 	if code != 1 {
 		t.Errorf("exit code %d, want 1 (a server failed)", code)
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,6 +39,10 @@ type Options struct {
 	// Configuration, if set, is served for workspace/configuration by
 	// section (and the capability is declared).
 	Configuration map[string]any
+	// Answer, if set, answers window/showMessageRequest (nil: dismissed,
+	// as when the user closes the question). Unset: every question is
+	// dismissed. Questions are recorded either way (Questions).
+	Answer func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 }
 
 // Notification is one server→client notification the fake received.
@@ -73,6 +78,15 @@ type Editor struct {
 	diags    DiagnosticsFunc // catbuddy/diagnostics answers; nil: MethodNotFound
 	diagAsks []uri.URI       // catbuddy/diagnostics requests, in order
 	closedDn bool
+	answer   func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
+	asked    []protocol.ShowMessageRequestParams
+}
+
+// Questions returns the window/showMessageRequest params received, in order.
+func (e *Editor) Questions() []protocol.ShowMessageRequestParams {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.asked)
 }
 
 type buffer struct {
@@ -96,6 +110,7 @@ func New(t testing.TB, opts Options) *Editor {
 		changed:   make(chan struct{}),
 		onApply:   Accept,
 		disk:      map[string]bool{},
+		answer:    opts.Answer,
 	}
 	go func() {
 		e.serveErr <- lsp.Serve(context.Background(), serverEnd, opts.Server)
@@ -351,6 +366,23 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		e.created = append(e.created, fmt.Sprint(p.Token))
 		e.wake()
 		e.mu.Unlock()
+		return nil, nil
+	case protocol.MethodWindowShowMessageRequest:
+		var p protocol.ShowMessageRequestParams
+		if err := protocol.Unmarshal(params, &p); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err)
+		}
+		e.mu.Lock()
+		e.asked = append(e.asked, p)
+		answer := e.answer
+		e.wake()
+		e.mu.Unlock()
+		if answer == nil {
+			return nil, nil
+		}
+		if a := answer(&p); a != nil {
+			return a, nil
+		}
 		return nil, nil
 	case protocol.MethodWindowShowDocument:
 		return &protocol.ShowDocumentResult{Success: true}, nil
