@@ -220,3 +220,27 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRunReviewPatchAsksOnce: apply_patch over two files is one question
+// in cb-ls run --review, and "y" applies both.
+func TestRunReviewPatchAsksOnce(t *testing.T) {
+	patch := "--- a/calc.go\n+++ b/calc.go\n@@ -1,1 +1,1 @@\n-package calc\n+package calc // patched\n--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+patched\n"
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("apply_patch", map[string]any{"patch": patch})),
+		agenttest.TextTurn("Patched."),
+	}})
+	root := runEnv(t, srv, "openai")
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "--review", "patch"}, strings.NewReader("y\n"), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if n := strings.Count(stderr.String(), "[y/N]"); n != 1 || !strings.Contains(stderr.String(), "Apply these changes to calc.go, notes.txt? [y/N]") {
+		t.Errorf("%d questions:\n%s", n, stderr.String())
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "notes.txt")); string(got) != "patched\n" {
+		t.Errorf("notes.txt = %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "calc.go")); !strings.HasPrefix(string(got), "package calc // patched\n") {
+		t.Errorf("calc.go:\n%s", got)
+	}
+}
