@@ -17,6 +17,21 @@ export interface RunEvent {
   transcriptUri?: string;
   /** edit is set on a tool_result that changed a file. */
   edit?: unknown;
+  /** usage is set on a usage event. */
+  usage?: Usage;
+}
+
+/** Usage is a usage event's token counts; inputTokens includes the cached ones. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+}
+
+/** tokenText is "12000 in (9000 cached) / 300 out tokens". */
+export function tokenText(u: Required<Usage>): string {
+  const cached = u.cachedInputTokens > 0 ? ` (${u.cachedInputTokens} cached)` : '';
+  return `${u.inputTokens} in${cached} / ${u.outputTokens} out tokens`;
 }
 
 /** ServerState is the language client's life cycle as the status bar sees it. */
@@ -30,6 +45,8 @@ export interface Run {
   lastTool?: string;
   /** changed is true once the run changed a file: its end offers Undo. */
   changed?: boolean;
+  /** tokens sums the run's usage events. */
+  tokens?: Required<Usage>;
 }
 
 /** StatusView is what the status bar item shows. */
@@ -48,6 +65,8 @@ export class Runs {
   serverError?: string;
   lastError?: string;
   lastTranscript?: string;
+  /** lastTokens is the token use of the last run that ended. */
+  lastTokens?: string;
 
   /** apply updates the state with one event; it returns the run that ended, if any. */
   apply(ev: RunEvent): { ended?: Run & { outcome: string } } {
@@ -73,9 +92,20 @@ export class Runs {
         }
         return {};
       }
+      case 'usage': {
+        const r = this.active.get(ev.runId);
+        if (r && ev.usage) {
+          const t = (r.tokens ??= { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+          t.inputTokens += ev.usage.inputTokens ?? 0;
+          t.outputTokens += ev.usage.outputTokens ?? 0;
+          t.cachedInputTokens += ev.usage.cachedInputTokens ?? 0;
+        }
+        return {};
+      }
       case 'end': {
         const r = this.active.get(ev.runId) ?? { runId: ev.runId, title: ev.command || 'agent' };
         this.active.delete(ev.runId);
+        this.lastTokens = r.tokens ? tokenText(r.tokens) : undefined;
         if (ev.transcriptUri) {
           this.lastTranscript = ev.transcriptUri;
         }
@@ -111,7 +141,8 @@ export class Runs {
     if (runs.length > 0) {
       const first = runs[0];
       const what = runs.length === 1 ? first.title + (first.lastTool ? ` (${first.lastTool})` : '') : `${runs.length} runs`;
-      return { text: `$(sync~spin) ${what}`, tooltip: 'cb-ls: running; click to cancel', kind: 'running', command: 'catbuddy.cancel' };
+      const used = runs.length === 1 && first.tokens ? ` (${tokenText(first.tokens)} so far)` : '';
+      return { text: `$(sync~spin) ${what}`, tooltip: `cb-ls: running${used}; click to cancel`, kind: 'running', command: 'catbuddy.cancel' };
     }
     if (this.lastError) {
       return { text: '$(error) cb-ls', tooltip: `cb-ls: last run failed: ${this.lastError}`, kind: 'error', command: 'catbuddy.showLog' };
@@ -122,7 +153,8 @@ export class Runs {
     if (this.server === 'stopped') {
       return { text: '$(circle-slash) cb-ls', tooltip: 'cb-ls: stopped', kind: 'idle', command: 'catbuddy.showLog' };
     }
-    return { text: '$(sparkle) cb-ls', tooltip: 'cb-ls: idle', kind: 'idle', command: 'catbuddy.showLog' };
+    const last = this.lastTokens ? ` (last run: ${this.lastTokens})` : '';
+    return { text: '$(sparkle) cb-ls', tooltip: `cb-ls: idle${last}`, kind: 'idle', command: 'catbuddy.showLog' };
   }
 }
 

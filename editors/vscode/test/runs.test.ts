@@ -81,3 +81,14 @@ test('endMessage: a run that changed files offers Undo', () => {
   assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, ended?.changed).actions, ['Undo']);
   assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r2', kind: 'end', outcome: 'done', answer: 'Nothing.' }).actions, []);
 });
+
+test('Runs: the status bar tooltip counts tokens, cached input included', () => {
+  const r = new Runs();
+  r.server = 'running';
+  r.apply({ runId: '1', kind: 'start', command: 'fix', title: 'Agent: Fix this' });
+  r.apply({ runId: '1', kind: 'usage', usage: { inputTokens: 3000, outputTokens: 10 } });
+  assert.match(r.view().tooltip, /running \(3000 in \/ 10 out tokens so far\)/);
+  r.apply({ runId: '1', kind: 'usage', usage: { inputTokens: 3100, outputTokens: 5, cachedInputTokens: 2900 } });
+  r.apply({ runId: '1', kind: 'end', outcome: 'done' });
+  assert.equal(r.view().tooltip, 'cb-ls: idle (last run: 6100 in (2900 cached) / 15 out tokens)');
+});
