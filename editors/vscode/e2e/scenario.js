@@ -273,7 +273,7 @@ const tests = [
 
 require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requests });
 require('./diagnostics').add({ script, tests, openAt, idle, requests, fixAndWaitForPreview });
-require('./restart').add({ tests, idle });
+require('./restart').add({ tests });
 require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };
