@@ -38,6 +38,9 @@ export function registerCommands(c: Controller): vscode.Disposable[] {
     'catbuddy.setApiKey': () => setApiKey(c),
     'catbuddy.restartServer': () => c.restart(),
     'catbuddy.showLog': () => c.log.show(),
+    // The server asks (a modal dialog naming each server and setting) before it trusts.
+    'catbuddy.trustProject': () => trustProject(c, 'catbuddy.trustProject'),
+    'catbuddy.untrustProject': () => trustProject(c, 'catbuddy.untrustProject'),
   };
   return Object.entries(cmds).map(([id, f]) => vscode.commands.registerCommand(id, guard(id, f)));
 }
@@ -186,4 +189,11 @@ async function setApiKey(c: Controller) {
   await c.ctx.secrets.store(SECRET_KEY, key.trim());
   await c.pushConfig();
   void vscode.window.showInformationMessage('cb-ls: API key saved');
+}
+
+async function trustProject(c: Controller, command: string): Promise<void> {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  const res = await c.execute<{ root: string; trusted: boolean }>(command, uri ? { uri: c.asUri(uri) } : {});
+  c.log.info(`${command}: ${res.root} is ${res.trusted ? 'trusted' : 'not trusted'}`);
+  void vscode.window.showInformationMessage(`cb-ls: ${res.root} is ${res.trusted ? 'trusted' : 'not trusted'}.`);
 }

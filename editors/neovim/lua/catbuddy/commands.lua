@@ -70,6 +70,14 @@ function M.define()
     require('catbuddy.chat').pick()
   end, { desc = 'Agent: pick an earlier run and open it in the chat' })
 
+  vim.api.nvim_create_user_command('CatbuddyTrust', function()
+    cb().trust(true)
+  end, { desc = "Agent: trust this project's .catbuddy settings and MCP servers (asks, naming them)" })
+
+  vim.api.nvim_create_user_command('CatbuddyUntrust', function()
+    cb().trust(false)
+  end, { desc = "Agent: stop trusting this project (its MCP servers stop)" })
+
   vim.api.nvim_create_user_command('CatbuddyUndo', function(o)
     cb().undo(o.args ~= '' and o.args or nil)
   end, { nargs = '?', desc = 'Agent: undo a run (default: the last one), after review' })

@@ -75,6 +75,33 @@ function M.check()
     else
       h.warn(msg)
     end
+    if state == 'running' then
+      M.trust(h, c)
+    end
+  end
+end
+
+--- trust reports, per folder, what the project's .catbuddy files ask for
+--- and whether it applies (catbuddy.trustStatus).
+function M.trust(h, c)
+  local res = compat.request_sync(c, 'workspace/executeCommand', { command = 'catbuddy.trustStatus', arguments = {} }, 2000)
+  local list = res and res.result
+  if type(list) ~= 'table' then
+    h.warn('could not ask the server about project trust: ' .. vim.inspect(res and res.err))
+    return
+  end
+  for _, p in ipairs(list) do
+    local wants = vim.list_extend(vim.deepcopy(p.servers or {}), p.settings or {})
+    if #wants == 0 then
+      h.ok(p.root .. ': its .catbuddy files ask for nothing that needs trust')
+    elseif p.trusted then
+      h.ok(p.root .. ': trusted; applies ' .. table.concat(wants, '; '))
+    else
+      h.warn(p.root .. ': not trusted; ignored: ' .. table.concat(wants, '; '), { ':CatbuddyTrust to trust it (it asks, naming each of these)' })
+    end
+    for _, i in ipairs(p.ignored or {}) do
+      h.warn(p.root .. ': ignored: ' .. i)
+    end
   end
 end
 

@@ -153,6 +153,28 @@ function M.cancel(bufnr)
   return true
 end
 
+--- trust asks the server to trust (true: it asks first, naming what the
+--- project wants) or untrust (false) the current buffer's project, and
+--- shows the outcome. on_result(err, result) is optional.
+function M.trust(yes, on_result)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local c = client.get(bufnr)
+  if not c then
+    err('catbuddy: no cb-ls client for this buffer')
+    return false
+  end
+  local name = yes and 'catbuddy.trustProject' or 'catbuddy.untrustProject'
+  client.execute(c, name, { uri = vim.uri_from_bufnr(bufnr) }, nil, function(e, result)
+    if not e and type(result) == 'table' then
+      vim.notify(string.format('catbuddy: %s is %s', result.root or '?', result.trusted and 'trusted' or 'not trusted'), vim.log.levels.INFO)
+    end
+    if on_result then
+      on_result(e, result)
+    end
+  end)
+  return true
+end
+
 --- undo puts back every file a run changed (run_id, or the server's last
 --- run): the server sends one edit, reviewed like any other, and answers
 --- what it restored and what it left alone, which is shown.
