@@ -275,5 +275,6 @@ require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requ
 require('./diagnostics').add({ script, tests, openAt, idle, requests, fixAndWaitForPreview });
 require('./restart').add({ tests });
 require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
+require('./chat').add({ script, tests, requests, palette, openAt, idle });
 
 module.exports = { scenario: { files, script, tests } };

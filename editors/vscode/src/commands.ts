@@ -54,6 +54,9 @@ function askInput(prompt: string): Thenable<string | undefined> {
 async function start(c: Controller, args: RunArgs): Promise<{ runId: string } | undefined> {
   const res = await c.execute<{ runId: string }>('catbuddy.run', args);
   c.log.info(`run ${res?.runId ?? '?'} accepted: ${args.command} ${args.uri}:${args.range.start.line + 1}`);
+  if (res?.runId) {
+    c.revealRun?.(res.runId);
+  }
   return res;
 }
 

@@ -31,6 +31,11 @@ export class Controller implements vscode.Disposable {
   private readonly diagnostics = new DiagnosticsAnswerer();
   /** onDidChange fires when the status (server state or runs) changes. */
   readonly onDidChange = this.changed.event;
+  private readonly runEvents = new vscode.EventEmitter<RunEvent>();
+  /** onRunEvent fires for every catbuddy/runEvent (the chat view draws them). */
+  readonly onAnyRunEvent = this.runEvents.event;
+  /** revealRun, when set, shows a run the user just started (the chat view). */
+  revealRun?: (runId: string) => void;
   private starting?: Promise<void>;
 
   constructor(
@@ -189,6 +194,7 @@ export class Controller implements vscode.Disposable {
       this.log.info(`run ${ev.runId} ${ev.kind}${ev.tool ? ' ' + ev.tool : ''}${ev.outcome ? ' ' + ev.outcome : ''}${ev.error ? ': ' + ev.error : ''}`);
     }
     const { ended } = this.runs.apply(ev);
+    this.runEvents.fire(ev);
     this.emit();
     if (ended) {
       void this.showEnd(endMessage(ended.title, ev, ended.changed), ev.runId);
@@ -223,6 +229,7 @@ export class Controller implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
     this.diagnostics.dispose();
+    this.runEvents.dispose();
     void this.stop();
   }
 }

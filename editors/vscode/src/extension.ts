@@ -2,6 +2,7 @@
 // See docs/vscode.md for what each piece does and why.
 
 import * as vscode from 'vscode';
+import { CHAT_VIEW, ChatView } from './chatView';
 import { registerCommands } from './commands';
 import { Controller } from './controller';
 import { statusBar } from './statusBar';
@@ -14,7 +15,18 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const contributed = (ctx.extension.packageJSON?.contributes?.commands ?? []) as { command: string }[];
   const c = new Controller(ctx, log, new Set(contributed.map((x) => x.command)));
   controller = c;
-  ctx.subscriptions.push(log, c, statusBar(c), ...registerCommands(c));
+  const chat = new ChatView(c, ctx.extensionUri);
+  c.revealRun = (runId) => void chat.reveal(runId);
+  ctx.subscriptions.push(
+    log,
+    c,
+    statusBar(c),
+    ...registerCommands(c),
+    chat,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.commands.registerCommand('catbuddy.showChat', () => chat.focus()),
+    vscode.commands.registerCommand('catbuddy.pickRun', () => chat.pick()),
+  );
   ctx.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('catbuddy.serverPath')) {

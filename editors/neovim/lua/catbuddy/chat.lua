@@ -10,7 +10,7 @@ local M = {}
 
 M.name = 'catbuddy://chat'
 --- PROMPT separates the conversation from the reply the user types.
-M.PROMPT = '──── reply below · <CR> / <C-s> send · <C-c> cancel · q close ────'
+M.PROMPT = '── reply below · <CR>/<C-s> sends · <C-c> cancels · q closes ──'
 
 local state = { buf = nil, key = nil, pending = false, source = nil }
 

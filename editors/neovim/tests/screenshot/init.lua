@@ -24,7 +24,14 @@ vim.api.nvim_create_autocmd('VimEnter', {
       local c = require('catbuddy.client').get(0)
       if c and c.initialized then
         timer:stop()
-        vim.cmd('5CatbuddyFix')
+        if vim.env.SHOT == 'chat' then
+          -- chat.sh: the chat beside the code, then an Explain run in it.
+          vim.cmd('CatbuddyChat')
+          vim.cmd('wincmd p')
+          vim.cmd('4,6CatbuddyExplain')
+        else
+          vim.cmd('5CatbuddyFix')
+        end
       end
     end))
   end,
