@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -28,7 +29,17 @@ type Session struct {
 // Log returns the log that continues s: new turns are appended after the
 // stored ones.
 func (s *Session) Log() *Log {
-	return &Log{Path: s.Summary.Log, header: s.Header, stored: len(s.Messages)}
+	stored := make([]uint64, len(s.Messages))
+	for i := range s.Messages {
+		// Encoding what was decoded gives the same line back.
+		b, err := encodeLine(record{Kind: "message", Message: &s.Messages[i]})
+		if err != nil {
+			stored[i] = 0 // cannot match: the next turn stores the conversation whole
+			continue
+		}
+		stored[i] = maphash.Bytes(seed, b)
+	}
+	return &Log{Path: s.Summary.Log, header: s.Header, stored: stored}
 }
 
 // messagePrefix starts every message line (record's field order), so a
@@ -63,6 +74,7 @@ func load(path string, messages bool) (*Session, error) {
 	defer f.Close()
 	s := &Session{Summary: Summary{Log: path}}
 	var pending []agent.Message // messages of a turn not yet closed
+	reset := false              // the turn not yet closed replaces the conversation
 	header := false
 	rd := bufio.NewReaderSize(f, 64<<10)
 	for n := 1; ; n++ {
@@ -88,7 +100,14 @@ func load(path string, messages bool) (*Session, error) {
 			s.Header, header = *rec.Run, true
 		case rec.Kind == "message" && rec.Message != nil && header:
 			pending = append(pending, *rec.Message)
+		case rec.Kind == "reset" && header:
+			// The conversation was rewritten (compacted): what follows
+			// replaces it, once its turn record shows it was written whole.
+			reset, pending = true, pending[:0]
 		case rec.Kind == "turn" && rec.Turn != nil && header:
+			if reset {
+				s.Messages, reset = nil, false
+			}
 			s.Messages = append(s.Messages, pending...)
 			pending = pending[:0]
 			s.AddTurn(*rec.Turn)

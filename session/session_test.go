@@ -180,3 +180,52 @@ func TestSymlinkedSessionRefused(t *testing.T) {
 		t.Errorf("the symlink's target was written: %q", data)
 	}
 }
+
+// A conversation the agent compacted is not an extension of the stored
+// one: it is stored whole, and loading gives it as it is now.
+func TestCompactedConversationStoredWhole(t *testing.T) {
+	root := t.TempDir()
+	log := NewLog(root, Header{RunID: "rc", Command: "ask", Started: time.Now()})
+	long := append(exchange("one", "a.go"), exchange("two", "b.go")...)
+	if err := log.AppendTurn(long, Turn{Outcome: "done"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, next := range map[string][]agent.Message{
+		"shorter": append([]agent.Message{{Role: agent.RoleUser, Text: "Summary of the earlier work."}}, exchange("three", "c.go")[1:]...),
+		"same length, older output trimmed": func() []agent.Message {
+			m := append([]agent.Message{}, long...)
+			m[2] = agent.Message{Role: agent.RoleUser, ToolResults: []agent.ToolResult{{CallID: "c1", Name: "read_file", Output: "[trimmed]"}}}
+			return append(m, agent.Message{Role: agent.RoleUser, Text: "more"}, agent.Message{Role: agent.RoleAssistant, Text: "ok"})
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Load(log.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := s.Log()
+			if err := l.AppendTurn(next, Turn{Outcome: "done"}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Load(log.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(next, got.Messages); d != "" {
+				t.Errorf("after the rewrite (-want +got):\n%s", d)
+			}
+			long = next
+		})
+	}
+	// An extension after a load appends only the new messages.
+	s, _ := Load(log.Path)
+	before, _ := os.ReadFile(log.Path)
+	more := append(append([]agent.Message{}, s.Messages...), agent.Message{Role: agent.RoleUser, Text: "again"}, agent.Message{Role: agent.RoleAssistant, Text: "fine"})
+	if err := s.Log().AppendTurn(more, Turn{Outcome: "done"}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(log.Path)
+	if added := strings.Count(string(after[len(before):]), "\n"); added != 3 {
+		t.Errorf("an extension wrote %d lines, want 3 (two messages and the turn):\n%s", added, after[len(before):])
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 
@@ -27,8 +28,14 @@ type Log struct {
 	// Path is the session file.
 	Path   string
 	header Header
-	stored int // messages already in the file
+	// stored holds a hash of each message already in the file, to notice
+	// a conversation that was rewritten (compacted, or old tool outputs
+	// trimmed) rather than only extended.
+	stored []uint64
 }
+
+// seed is per process: hashes are only compared within one Log.
+var seed = maphash.MakeSeed()
 
 // NewLog returns the log of a new run under root. Nothing is written
 // before the first turn ends.
@@ -44,26 +51,45 @@ func (l *Log) Header() Header { return l.header }
 // are not stored yet (msgs is the whole conversation) and the turn
 // record, in one write. Any of secrets (8 bytes or more) is blanked
 // first: a key must never reach a file, even if a tool echoed one.
+//
+// A conversation that is no longer an extension of the stored one (the
+// agent compacted it) is stored whole after a "reset" record: the file
+// stays append-only, and loading it gives the conversation as it is now.
 func (l *Log) AppendTurn(msgs []agent.Message, t Turn, secrets ...string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if l.stored == 0 {
-		if err := enc.Encode(record{Kind: "run", Run: &l.header}); err != nil {
-			return fmt.Errorf("session %s: %w", l.Path, err)
-		}
-	}
-	if l.stored > len(msgs) {
-		return fmt.Errorf("session %s: the conversation has %d messages, %d are stored already", l.Path, len(msgs), l.stored)
-	}
-	for i := l.stored; i < len(msgs); i++ {
-		if err := enc.Encode(record{Kind: "message", Message: &msgs[i]}); err != nil {
+	lines := make([][]byte, len(msgs))
+	hashes := make([]uint64, len(msgs))
+	rewritten := len(msgs) < len(l.stored)
+	for i := range msgs {
+		b, err := encodeLine(record{Kind: "message", Message: &msgs[i]})
+		if err != nil {
 			return fmt.Errorf("session %s: message %d: %w", l.Path, i, err)
 		}
+		lines[i], hashes[i] = b, maphash.Bytes(seed, b)
+		if i < len(l.stored) && hashes[i] != l.stored[i] {
+			rewritten = true
+		}
 	}
-	if err := enc.Encode(record{Kind: "turn", Turn: &t}); err != nil {
+	var buf bytes.Buffer
+	if l.stored == nil { // a new file
+		b, err := encodeLine(record{Kind: "run", Run: &l.header})
+		if err != nil {
+			return fmt.Errorf("session %s: %w", l.Path, err)
+		}
+		buf.Write(b)
+	}
+	from := len(l.stored)
+	if rewritten {
+		buf.WriteString(`{"kind":"reset"}` + "\n")
+		from = 0
+	}
+	for _, b := range lines[from:] {
+		buf.Write(b)
+	}
+	b, err := encodeLine(record{Kind: "turn", Turn: &t})
+	if err != nil {
 		return fmt.Errorf("session %s: %w", l.Path, err)
 	}
+	buf.Write(b)
 	data := buf.Bytes()
 	for _, s := range secrets {
 		if len(s) >= 8 {
@@ -96,6 +122,15 @@ func (l *Log) AppendTurn(msgs []agent.Message, t Turn, secrets ...string) error 
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("session: write %s: %w", l.Path, err)
 	}
-	l.stored = len(msgs)
+	l.stored = hashes
 	return nil
+}
+
+// encodeLine is one record as a JSON line.
+func encodeLine(r record) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(r)
+	return buf.Bytes(), err
 }
