@@ -32,7 +32,7 @@ export class Controller implements vscode.Disposable {
   /** onDidChange fires when the status (server state or runs) changes. */
   readonly onDidChange = this.changed.event;
   private readonly runEvents = new vscode.EventEmitter<RunEvent>();
-  /** onRunEvent fires for every catbuddy/runEvent (the chat view draws them). */
+  /** onAnyRunEvent fires for every catbuddy/runEvent (the chat view draws them). */
   readonly onAnyRunEvent = this.runEvents.event;
   /** revealRun, when set, shows a run the user just started (the chat view). */
   revealRun?: (runId: string) => void;
