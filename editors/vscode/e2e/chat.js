@@ -32,6 +32,8 @@ function add({ script, tests, requests, palette, openAt, idle }) {
       name: 'chat view: a run streams in, Stop cancels it, a follow-up is answered with the history',
       async fn(ctx) {
         const { page, model } = ctx;
+        await palette(page, 'F1', '>Agent: Show Chat');
+        await chat(page).locator('#input').waitFor({ timeout: 20000 });
         await openAt(ctx, 'calc.go', 4, 'func Add');
         await palette(page, 'F1', '>Agent: Explain This');
         const view = chat(page);

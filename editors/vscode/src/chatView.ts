@@ -59,16 +59,18 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     view.onDidDispose(() => (this.view = undefined));
   }
 
-  /** reveal shows runId in the view, opening the view without taking the focus from the code. */
-  async reveal(runId: string): Promise<void> {
+  /**
+   * reveal shows runId in the view without taking the focus from the code.
+   * A view the user never opened stays closed (opening one moves the
+   * focus, which would close a quick pick or the Refactor Preview's
+   * keyboard flow); it shows the run when it is opened.
+   */
+  reveal(runId: string): void {
     this.current = runId;
     if (this.view) {
       this.view.show(true);
       this.post();
-      return;
     }
-    await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
-    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   /** focus opens the view with the cursor in its input box. */

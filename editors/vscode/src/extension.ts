@@ -16,7 +16,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const c = new Controller(ctx, log, new Set(contributed.map((x) => x.command)));
   controller = c;
   const chat = new ChatView(c, ctx.extensionUri);
-  c.revealRun = (runId) => void chat.reveal(runId);
+  c.revealRun = (runId) => chat.reveal(runId);
   ctx.subscriptions.push(
     log,
     c,
