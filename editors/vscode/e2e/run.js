@@ -140,7 +140,7 @@ async function main() {
   const csEnv = {
     ...process.env,
     XDG_CONFIG_HOME: path.join(E2E, 'xdg/config'), XDG_DATA_HOME: path.join(E2E, 'xdg/data'),
-    XDG_CACHE_HOME: path.join(E2E, 'xdg/cache'), TMPDIR: path.join(run, 'tmp'),
+    XDG_CACHE_HOME: path.join(E2E, 'xdg/cache'), TMPDIR: path.join(run, 'tmp'), XDG_STATE_HOME: path.join(run, 'state'),
   };
   // The key must come from the extension's secret storage, not from the environment.
   delete csEnv.OPENAI_API_KEY;

@@ -276,5 +276,6 @@ require('./diagnostics').add({ script, tests, openAt, idle, requests, fixAndWait
 require('./restart').add({ tests });
 require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
 require('./chat').add({ script, tests, requests, palette, openAt, idle });
+require('./trust').add({ tests, palette });
 
 module.exports = { scenario: { files, script, tests } };
