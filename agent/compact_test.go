@@ -124,12 +124,14 @@ func TestLongRunTrimsOldOutputs(t *testing.T) {
 	forModes(t, func(t *testing.T, m mode) {
 		files := map[string]string{}
 		var paths []string
-		for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
 			files[n+".txt"] = fileOf(n, 6<<10)
 			paths = append(paths, n+".txt")
 		}
 		paths = append(paths, "a.txt") // read again after its output was trimmed
-		srv, plan, ev, out := runLong(t, m, files, paths, 8000)
+		// The window leaves room for the system prompt and every tool's
+		// schema (about 4,500 tokens) and one whole output besides.
+		srv, plan, ev, out := runLong(t, m, files, paths, 12000)
 
 		if got := lastResult(t, srv); !strings.Contains(got, "END OF a") {
 			t.Errorf("a.txt read again after trimming is not returned in full:\n%.300s", got)
