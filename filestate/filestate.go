@@ -212,3 +212,12 @@ func FromContext(ctx context.Context) *FileStates {
 	s, _ := ctx.Value(ctxKey{}).(*FileStates)
 	return s
 }
+
+// Drop forgets everything about path: it counts as never read, so the
+// next edit warns and the next read is answered in full. Used when a
+// command changed the file behind the tools' back.
+func (s *FileStates) Drop(path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.files, path)
+}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"sync"
 
 	"github.com/catbuddy/cb-ls/filestate"
 	"github.com/catbuddy/cb-ls/guard"
@@ -21,6 +22,17 @@ type ToolContext struct {
 	Diagnostics DiagnosticsSource
 	// Options tune individual tools; zero values mean defaults.
 	Options Options
+	// Approver asks the user before exec runs a command with write or
+	// network access (or any command that is not known to only read,
+	// where no sandbox keeps the workspace read-only). Nil: nobody can
+	// be asked, and such commands are refused.
+	Approver Approver
+	// OnExecChanges, if set, is told which workspace files a command
+	// created, changed or deleted.
+	OnExecChanges ExecChangeListener
+
+	allowMu sync.Mutex
+	allowed []string // "Always allow" answers of this session
 }
 
 // Options are per-tool settings from configuration.

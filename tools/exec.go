@@ -41,6 +41,16 @@ type ExecOptions struct {
 	// Env names variables (or prefixes, "FOO_*") a command inherits
 	// beyond the built-in allow-list; from the user's tools.execEnv.
 	Env []string
+	// Approval is tools.exec.approval: ApprovalAsk (""), ApprovalReadOnly
+	// or ApprovalAllowAll.
+	Approval string
+	// Allow are allow rules: whole-word command prefixes ("go generate")
+	// that get write and network access without a question. They come
+	// from the user's config or the editor, never from a project.
+	Allow []string
+	// Deny are refusal rules, from any config: a command line with a
+	// simple command starting with one is refused.
+	Deny []string
 }
 
 func (o ExecOptions) withDefaults() ExecOptions {
@@ -66,6 +76,9 @@ type execInput struct {
 	Command string `json:"command" jsonschema:"the shell command line, run with /bin/sh -c"`
 	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory, relative to the workspace root (default: the root)"`
 	Timeout int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (default 120)"`
+	Write   bool   `json:"write,omitempty" jsonschema:"true when the command must change files in the workspace; the user is asked first"`
+	Network bool   `json:"network,omitempty" jsonschema:"true when the command needs the network; the user is asked first"`
+	Reason  string `json:"reason,omitempty" jsonschema:"with write or network: one short sentence telling the user why"`
 }
 
 var sandboxLogOnce sync.Once
@@ -107,11 +120,30 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	if err := cg.Check(in.Command, cwd); err != nil {
 		return Errorf("%v", err), nil
 	}
+	grant, refusal, err := tc.decideExec(ctx, in, cwd, opts.SandboxInfo().Full)
+	if err != nil {
+		return Result{}, err
+	}
+	if refusal != "" {
+		return Errorf("%s", refusal), nil
+	}
 	timeout := opts.Timeout
 	if in.Timeout > 0 {
 		timeout = min(time.Duration(in.Timeout)*time.Second, opts.MaxTimeout)
 	}
-	return runConfined(ctx, tc, in.Command, cwd, timeout, SandboxPolicy{})
+	var before workspaceScan
+	if grant.Write {
+		before = scanWorkspace(ctx, tc.scanRoots())
+	}
+	r, err := runConfined(ctx, tc, in.Command, cwd, timeout, grant.policy(in.Command))
+	if grant.How != "" {
+		r.Output += " [" + grant.How + "]"
+	}
+	if grant.Write && r.Output != "" {
+		// Even a cancelled command may have changed files.
+		r.Output += "\n" + tc.reportChanges(context.WithoutCancel(ctx), in.Command, before)
+	}
+	return r, err
 }
 
 // runConfined runs line with /bin/sh -c in cwd, confined by policy (when

@@ -22,7 +22,9 @@ func execToolContext(t testing.TB, opts ExecOptions) (*ToolContext, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ToolContext{Guard: g, Options: Options{Exec: opts}}, g.WorkRoot()
+	// These tests are about running, not asking: every question is
+	// approved (exec_approval_test.go covers the questions).
+	return &ToolContext{Guard: g, Options: Options{Exec: opts}, Approver: ApproveAll}, g.WorkRoot()
 }
 
 func execContext(t testing.TB, opts ExecOptions) (*Registry, string) {
