@@ -97,7 +97,10 @@ func load(o LoadOptions, getenv func(string) string, userFile string, store trus
 		}
 		out.Trusted = o.TrustProject || projectTrusted(o.Root, store)
 		var applied Config
+		var grants []Ignored
+		proj.Tools.Exec, grants = proj.Tools.Exec.refusalsOnly()
 		applied, out.Ignored = splitProject(proj, cfg, out.Trusted)
+		out.Ignored = append(grants, out.Ignored...)
 		cfg = Merge(cfg, applied)
 	}
 	env, err := envConfig(getenv)
@@ -204,6 +207,9 @@ func (c Config) validate() error {
 	}
 	if c.Tools.ExecTimeout < 0 || c.Tools.ExecMaxTimeout < 0 {
 		return fmt.Errorf("tools.execTimeout / tools.execMaxTimeout: want a positive number of seconds")
+	}
+	if err := c.Tools.Exec.validate(); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, cmd := range c.CustomCommands {

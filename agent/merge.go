@@ -17,8 +17,10 @@ func Merge(base, over Config) Config {
 		base.BaseURL, base.Model = "", ""
 	}
 	cmds := mergeCommands(base.CustomCommands, over.CustomCommands)
+	allow, deny := mergeExecRules(base.Tools.Exec, over.Tools.Exec)
 	mergeFields(reflect.ValueOf(&base).Elem(), reflect.ValueOf(over))
 	base.CustomCommands = cmds
+	base.Tools.Exec.Allow, base.Tools.Exec.Deny = allow, deny
 	return base
 }
 

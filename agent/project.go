@@ -152,6 +152,8 @@ func (s ToolSettings) narrowing(user ToolSettings) (ToolSettings, []Ignored) {
 			narrows = *s.ExecSandbox
 		case "webAllow":
 			narrows = len(user.WebAllow) > 0 && subset(s.WebAllow, user.WebAllow)
+		case "exec":
+			narrows = true // only refusals are left (ExecSettings.refusalsOnly)
 		}
 		if narrows {
 			dst.Field(i).Set(v)

@@ -33,6 +33,15 @@ func SystemPrompt(workRoot string, tools []ToolSpec, readOnly bool) string {
 		b.WriteString("- Keep changes small and focused on the request. Do not reformat unrelated code.\n")
 		b.WriteString("- If an edit is rejected by the user, do not retry it: explain what you wanted to change and stop.\n")
 	}
+	if hasTool(tools, "exec") {
+		b.WriteString("- exec commands are read-only: they may read files and run tests, builds and linters, but not change the workspace or use the network. ")
+		if readOnly {
+			b.WriteString("Do not ask for write or network access.\n")
+		} else {
+			b.WriteString("When a command must change files (a code generator, a dependency install) or needs the network, call exec with write: true (or network: true) and a short reason; the user is asked first. ")
+			b.WriteString("For changes to source files prefer edit_file, which the user reviews. If the user rejects a command, do not retry it.\n")
+		}
+	}
 	b.WriteString("- When a tool fails, read the error and change your approach rather than repeating the same call.\n")
 	b.WriteString("- Line numbers shown next to code are not part of the file.\n")
 	b.WriteString("- When you are done, answer briefly in plain text: what you found and what you changed.\n")
@@ -138,4 +147,13 @@ func fenceFor(s string) string {
 		}
 	}
 	return strings.Repeat("`", max(3, longest+1))
+}
+
+func hasTool(tools []ToolSpec, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }

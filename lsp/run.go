@@ -223,7 +223,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	// The run's FileStates carry over from turn to turn: what the model
 	// read stays deduplicated, and "read before edit" stays satisfied.
 	// Edits made by the run report on its progress too (see onEdit).
-	runCtx := withProgress(filestate.NewContext(ctx, r.states), rep.progress)
+	runCtx := withRunID(withProgress(filestate.NewContext(ctx, r.states), rep.progress), r.id)
 	runCtx = filestate.NewLedgerContext(runCtx, r.ledger)
 	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov,
 		Files: &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace}}

@@ -56,6 +56,8 @@ type runEvent struct {
 	Edit    *runEventEdit   `json:"edit,omitempty"`
 	// usage
 	Usage *agent.Usage `json:"usage,omitempty"`
+	// files_changed (Command is the command line)
+	Files []runEventFile `json:"files,omitempty"`
 	// end
 	Outcome       string  `json:"outcome,omitempty"`
 	Answer        string  `json:"answer,omitempty"`

@@ -210,7 +210,8 @@ func (s *Server) toolOptions() tools.Options {
 // runs once, in initialize, when the guard's mode is known.
 func (s *Server) initTools() error {
 	tc := &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace, OnEdit: s.onEdit, Options: s.toolOptions(),
-		Diagnostics: &editorDiagnostics{s: s}}
+		Diagnostics: &editorDiagnostics{s: s},
+		Approver:    tools.ApproverFunc(s.approveExec), OnExecChanges: s.onExecChanges}
 	s.toolCtx = tc
 	reg := s.opts.RegisterTools
 	if reg == nil {

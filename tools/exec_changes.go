@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -39,7 +37,7 @@ type fileStamp struct {
 	size  int64
 	mtime int64
 	ino   uint64
-	mode  fs.FileMode
+	mode  uint32
 }
 
 // workspaceScan maps absolute paths to stamps.
@@ -74,12 +72,12 @@ func scanWorkspace(ctx context.Context, roots []scanRoot) workspaceScan {
 	for _, r := range roots {
 		// One map per worker: no lock on the hot path.
 		parts := make([]map[string]fileStamp, runtime.GOMAXPROCS(0))
-		_, _ = walkTree(ctx, r.start, walkOptions{Workers: len(parts)}, func(worker int, dir *os.Root, e walkEntry) {
+		_, _ = walkTree(ctx, r.start, walkOptions{Workers: len(parts)}, func(worker int, dir *dirFD, e walkEntry) {
 			if e.Type.IsDir() {
 				return
 			}
-			fi, err := dir.Lstat(e.Name)
-			if err != nil {
+			st, ok := dir.stamp(e.Name)
+			if !ok {
 				return
 			}
 			m := parts[worker]
@@ -87,7 +85,7 @@ func scanWorkspace(ctx context.Context, roots []scanRoot) workspaceScan {
 				m = map[string]fileStamp{}
 				parts[worker] = m
 			}
-			m[filepath.Join(r.start.Root, filepath.FromSlash(e.Rel))] = scanStamp(fi)
+			m[filepath.Join(r.start.Root, filepath.FromSlash(e.Rel))] = st
 		})
 		for _, m := range parts {
 			for k, v := range m {
@@ -96,16 +94,12 @@ func scanWorkspace(ctx context.Context, roots []scanRoot) workspaceScan {
 		}
 		for _, rel := range runsLaterProbes {
 			p := filepath.Join(r.start.Abs, filepath.FromSlash(rel))
-			if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
-				out[p] = scanStamp(fi)
+			if st, ok := stampPath(p); ok {
+				out[p] = st
 			}
 		}
 	}
 	return out
-}
-
-func scanStamp(fi fs.FileInfo) fileStamp {
-	return fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inodeOf(fi), mode: fi.Mode()}
 }
 
 // diffScans lists what changed between two scans, sorted by path; rel

@@ -2,8 +2,31 @@
 
 package tools
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
-// inodeOf is 0 where the system has no inode numbers; size and mtime
-// still show a change.
-func inodeOf(fs.FileInfo) uint64 { return 0 }
+// stamp stats name in d without following a symlink; there are no inode
+// numbers here, so size, mtime and mode show a change.
+func (d *dirFD) stamp(name string) (fileStamp, bool) {
+	fi, err := d.r.Lstat(name)
+	if err != nil {
+		return fileStamp{}, false
+	}
+	return stampOfInfo(fi), true
+}
+
+// stampPath stats a path without following a final symlink; directories
+// are not stamped.
+func stampPath(p string) (fileStamp, bool) {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.IsDir() {
+		return fileStamp{}, false
+	}
+	return stampOfInfo(fi), true
+}
+
+func stampOfInfo(fi fs.FileInfo) fileStamp {
+	return fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: uint32(fi.Mode())}
+}

@@ -2,16 +2,28 @@
 
 package tools
 
-import (
-	"io/fs"
-	"syscall"
-)
+import "golang.org/x/sys/unix"
 
-// inodeOf returns fi's inode number: a file replaced by rename keeps
-// size and may keep mtime, but not its inode.
-func inodeOf(fi fs.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Ino)
+// stamp stats name in d without following a symlink. The inode counts:
+// a file replaced by rename keeps its size and may keep its mtime.
+func (d *dirFD) stamp(name string) (fileStamp, bool) {
+	var st unix.Stat_t
+	if unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return fileStamp{}, false
 	}
-	return 0
+	return stampOfStat(&st), true
+}
+
+// stampPath stats a path without following a final symlink; directories
+// are not stamped.
+func stampPath(p string) (fileStamp, bool) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		return fileStamp{}, false
+	}
+	return stampOfStat(&st), true
+}
+
+func stampOfStat(st *unix.Stat_t) fileStamp {
+	return fileStamp{size: st.Size, mtime: st.Mtim.Nano(), ino: uint64(st.Ino), mode: uint32(st.Mode)}
 }

@@ -65,7 +65,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&f.model, "model", "", "model name; overrides CB_MODEL")
 	fs.StringVar(&f.baseURL, "base-url", "", "API base URL, e.g. http://127.0.0.1:11434/v1; overrides CB_BASE_URL")
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "most model turns before the agent must summarise (default 30); overrides CB_MAX_STEPS")
-	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking (the default)")
+	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking (the default for edits), and approve every command that asks for write or network access")
 	fs.BoolVar(&f.review, "review", false, "ask y/n on the terminal before each edit")
 	fs.BoolVar(&f.trust, "trust-project", false, "apply the project's .catbuddy settings that need trust (provider, baseUrl, looser tool settings) for this run")
 	fs.Var(&f.cont, "continue", "reply to the project's last run, or to the run named as --continue=ID or as the first argument")
@@ -144,12 +144,13 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg := loaded.Config
 
 	p := newProgress(stderr, isTerminalWriter(stderr), cfg.MaxSteps)
+	ask := &prompter{in: bufio.NewReader(stdin), out: stderr, before: p.pause}
 	var ws tools.Workspace = tools.DiskWorkspace{}
 	if f.review {
-		ws = &reviewWorkspace{Workspace: ws, in: bufio.NewReader(stdin), out: stderr, before: p.pause}
+		ws = &reviewWorkspace{Workspace: ws, p: ask}
 	}
 	reg := tools.NewRegistry()
-	tc := &tools.ToolContext{Guard: g, Workspace: ws, Options: cfg.ToolOptions()}
+	tc := &tools.ToolContext{Guard: g, Workspace: ws, Options: cfg.ToolOptions(), Approver: execApprover(f.yes, stdin, ask)}
 	if err := tools.RegisterBuiltins(reg, tc); err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"strings"
-	"sync"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
@@ -19,33 +16,28 @@ import (
 // the model it was not applied.
 type reviewWorkspace struct {
 	tools.Workspace
-	in     *bufio.Reader
-	out    io.Writer
-	before func() // clears the progress line before asking
-
-	mu sync.Mutex // one question at a time
+	p *prompter
 }
 
 // Apply implements tools.Workspace.
 func (w *reviewWorkspace) Apply(ctx context.Context, c tools.Change) (tools.Document, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.before != nil {
-		w.before()
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	if w.p.before != nil {
+		w.p.before()
 	}
 	from, to := "a/"+c.Path.Rel, "b/"+c.Path.Rel
 	if c.Create {
 		from = "/dev/null"
 	}
 	diff := udiff.Unified(from, to, string(c.Base.Content), string(c.After))
-	fmt.Fprintf(w.out, "\n%s\n%s", c.Label, diff)
+	question := fmt.Sprintf("\n%s\n%s", c.Label, diff)
 	if !strings.HasSuffix(diff, "\n") {
-		fmt.Fprintln(w.out)
+		question += "\n"
 	}
-	fmt.Fprintf(w.out, "Apply this change to %s? [y/N] ", c.Path.Rel)
-	answer, err := w.readLine(ctx)
+	question += fmt.Sprintf("Apply this change to %s? [y/N] ", c.Path.Rel)
+	answer, err := w.p.ask(ctx, question)
 	if err != nil {
-		fmt.Fprintln(w.out)
 		return tools.Document{}, fmt.Errorf("%w: no answer from the user (%v)", tools.ErrRejected, err)
 	}
 	switch strings.ToLower(strings.TrimSpace(answer)) {
@@ -66,11 +58,9 @@ func (w *reviewWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]to
 		}
 		return []tools.Document{d}, nil
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.before != nil {
-		w.before()
-	}
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	var question strings.Builder
 	var names []string
 	for _, c := range cs {
 		from, to := "a/"+c.Path.Rel, "b/"+c.Path.Rel
@@ -81,17 +71,16 @@ func (w *reviewWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]to
 			to = "/dev/null"
 		}
 		diff := udiff.Unified(from, to, string(c.Base.Content), string(c.After))
-		fmt.Fprintf(w.out, "\n%s\n%s", c.Label, diff)
+		fmt.Fprintf(&question, "\n%s\n%s", c.Label, diff)
 		if !strings.HasSuffix(diff, "\n") {
-			fmt.Fprintln(w.out)
+			question.WriteByte('\n')
 		}
 		names = append(names, c.Path.Rel)
 	}
 	list := strings.Join(names, ", ")
-	fmt.Fprintf(w.out, "Apply these changes to %s? [y/N] ", list)
-	answer, err := w.readLine(ctx)
+	fmt.Fprintf(&question, "Apply these changes to %s? [y/N] ", list)
+	answer, err := w.p.ask(ctx, question.String())
 	if err != nil {
-		fmt.Fprintln(w.out)
 		return nil, fmt.Errorf("%w: no answer from the user (%v)", tools.ErrRejected, err)
 	}
 	switch strings.ToLower(strings.TrimSpace(answer)) {
@@ -99,27 +88,4 @@ func (w *reviewWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]to
 		return tools.ApplyAll(ctx, w.Workspace, cs)
 	}
 	return nil, fmt.Errorf("%w: the user rejected the changes to %s", tools.ErrRejected, list)
-}
-
-// readLine reads one answer, giving up when ctx ends (Ctrl-C while the
-// question is open).
-func (w *reviewWorkspace) readLine(ctx context.Context) (string, error) {
-	type line struct {
-		s   string
-		err error
-	}
-	ch := make(chan line, 1)
-	go func() {
-		s, err := w.in.ReadString('\n')
-		if err == io.EOF && s != "" {
-			err = nil
-		}
-		ch <- line{s, err}
-	}()
-	select {
-	case l := <-ch:
-		return l.s, l.err
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
 }

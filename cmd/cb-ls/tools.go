@@ -24,10 +24,13 @@ const toolsUsage = `usage:
   cb-ls tools list
       print the built-in tools as the model sees them:
       [{"name","description","input_schema"}]
-  cb-ls tools run [--root DIR]... [--mode auto|project|internal]
+  cb-ls tools run [--root DIR]... [--mode auto|project|internal] [--approve all|none]
       read one call per stdin line, {"name":"read_file","arguments":{...}},
       and write one result per stdout line, {"name","output","is_error"}.
       All calls share one run's file states. Edit events go to stderr.
+      --approve answers exec's questions (write or network access, or a
+      command not known to only read where no sandbox keeps the workspace
+      read-only): none (the default) refuses them, all grants them.
 `
 
 // toolsMain implements "cb-ls tools list|run".
@@ -55,10 +58,14 @@ type rootList []string
 func (r *rootList) String() string     { return strings.Join(*r, ",") }
 func (r *rootList) Set(s string) error { *r = append(*r, s); return nil }
 
-// toolsFlags parses the flags shared by list and run.
-func toolsFlags(name string, args []string, stderr io.Writer) (roots []string, mode guard.Mode, err error) {
+// toolsFlags parses the flags shared by list and run; more adds a
+// subcommand's own.
+func toolsFlags(name string, args []string, stderr io.Writer, more func(*flag.FlagSet)) (roots []string, mode guard.Mode, err error) {
 	fs := flag.NewFlagSet("cb-ls tools "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	if more != nil {
+		more(fs)
+	}
 	var rl rootList
 	fs.Var(&rl, "root", "workspace folder (repeatable; the first is the work root; default: the current directory)")
 	modeStr := fs.String("mode", "auto", "auto, project or internal")
@@ -92,13 +99,13 @@ func toolsFlags(name string, args []string, stderr io.Writer) (roots []string, m
 }
 
 // newToolRegistry builds the built-in tools over a disk workspace.
-func newToolRegistry(roots []string, mode guard.Mode, onEdit tools.EditListener) (*tools.Registry, *guard.PathGuard, error) {
+func newToolRegistry(roots []string, mode guard.Mode, onEdit tools.EditListener, approver tools.Approver) (*tools.Registry, *guard.PathGuard, error) {
 	g, err := guard.New(roots, mode)
 	if err != nil {
 		return nil, nil, err
 	}
 	reg := tools.NewRegistry()
-	tc := &tools.ToolContext{Guard: g, Workspace: tools.DiskWorkspace{}, OnEdit: onEdit}
+	tc := &tools.ToolContext{Guard: g, Workspace: tools.DiskWorkspace{}, OnEdit: onEdit, Approver: approver}
 	if err := tools.RegisterBuiltins(reg, tc); err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +113,7 @@ func newToolRegistry(roots []string, mode guard.Mode, onEdit tools.EditListener)
 }
 
 func toolsList(args []string, stdout, stderr io.Writer) int {
-	roots, mode, err := toolsFlags("list", args, stderr)
+	roots, mode, err := toolsFlags("list", args, stderr, nil)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -114,7 +121,7 @@ func toolsList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
 		return 2
 	}
-	reg, _, err := newToolRegistry(roots, mode, nil)
+	reg, _, err := newToolRegistry(roots, mode, nil, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
 		return 1
@@ -144,12 +151,27 @@ type toolResult struct {
 }
 
 func toolsRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	roots, mode, err := toolsFlags("run", args, stderr)
+	approve := "none"
+	roots, mode, err := toolsFlags("run", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&approve, "approve", "none", "answer to exec's approval questions: all or none")
+	})
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		fmt.Fprintf(stderr, "cb-ls tools run: %v\n", err)
+		return 2
+	}
+	var approver tools.Approver
+	switch approve {
+	case "all":
+		approver = tools.ApproveAll
+	case "none":
+		approver = tools.ApproverFunc(func(context.Context, tools.ApprovalRequest) (tools.Decision, error) {
+			return tools.Rejected, errors.New("cb-ls tools run refuses it (--approve none); --approve all grants it")
+		})
+	default:
+		fmt.Fprintf(stderr, "cb-ls tools run: --approve %q: want all or none\n", approve)
 		return 2
 	}
 	var errMu sync.Mutex // tools may report edits from several goroutines
@@ -158,7 +180,7 @@ func toolsRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer errMu.Unlock()
 		fmt.Fprintln(stderr, formatEditEvent(e))
 	}
-	reg, g, err := newToolRegistry(roots, mode, onEdit)
+	reg, g, err := newToolRegistry(roots, mode, onEdit, approver)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls tools run: %v\n", err)
 		return 1
