@@ -10,17 +10,29 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/catbuddy/cb-ls/lsp/fake"
+	"github.com/catbuddy/cb-ls/tools"
 )
 
 // execEditor is a fake editor on a workspace holding keep.txt, with the
-// user's config directory in a temporary place.
-func execEditor(t *testing.T) (*fake.Editor, string, string) {
+// user's config directory in a temporary place holding userConfig.
+func execEditor(t *testing.T, userConfig string) (*fake.Editor, string, string) {
 	t.Helper()
 	cfgHome := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfgHome)
+	cfg := filepath.Join(cfgHome, "catbuddy", "config.json")
+	if userConfig != "" {
+		os.MkdirAll(filepath.Dir(cfg), 0o700)
+		if err := os.WriteFile(cfg, []byte(userConfig), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	root := writeTree(t, "-- keep.txt --\nkeep\n")
-	return newEditor(t, root), root, filepath.Join(cfgHome, "catbuddy", "config.json")
+	return newEditor(t, root), root, cfg
 }
+
+// noSandbox is a user config turning the sandbox off: every command not
+// known to only read asks, as on a system without the sandbox.
+const noSandbox = `{"tools":{"execSandbox":false}}`
 
 func keepSurvives(t *testing.T, root, after string) {
 	t.Helper()
@@ -30,10 +42,11 @@ func keepSurvives(t *testing.T, root, after string) {
 }
 
 // The commands that changed or deleted keep.txt unasked now never run
-// without the user: the guard refuses what it cannot check, and the
-// rest asks first (the fake editor dismisses every question).
+// without the user: the guard refuses what it cannot check, and without
+// a sandbox the rest asks first (the fake editor dismisses every
+// question).
 func TestExecRedTeamInEditor(t *testing.T) {
-	e, root, _ := execEditor(t)
+	e, root, _ := execEditor(t, noSandbox)
 	refused := map[string]string{
 		"cd .. && rm -rf " + filepath.Base(root): "deletes the workspace root",
 		"$(echo rm) -f keep.txt":                 "known only at run time",
@@ -66,8 +79,26 @@ func TestExecRedTeamInEditor(t *testing.T) {
 	}
 }
 
+// With the full sandbox the same commands run at once, read-only.
+func TestExecRedTeamInEditorConfined(t *testing.T) {
+	if info := tools.Sandbox(); !info.Full {
+		t.Skipf("the full sandbox is not available here: %s", info.Summary)
+	}
+	e, root, _ := execEditor(t, "")
+	for _, cmd := range []string{"rm keep.txt", "echo gone > keep.txt", "sed -i s/keep/lost/ keep.txt"} {
+		out, _ := e.RunTool("exec", map[string]any{"command": cmd})
+		if !strings.Contains(out, "Read-only file system") {
+			t.Errorf("%q = %q", cmd, out)
+		}
+		keepSurvives(t, root, cmd)
+	}
+	if n := len(e.MessageRequests()); n != 0 {
+		t.Errorf("confined commands asked %d questions", n)
+	}
+}
+
 func TestExecQuestionRunRejectAlways(t *testing.T) {
-	e, root, userCfg := execEditor(t)
+	e, root, userCfg := execEditor(t, noSandbox)
 
 	// The question names the command, the cwd and the reason.
 	e.SetMessageRequest(fake.Choose("Reject"))
@@ -130,8 +161,11 @@ func TestExecQuestionRunRejectAlways(t *testing.T) {
 	if out, isErr := e.RunTool("exec", map[string]any{"command": "touch a.txt", "write": true}); isErr {
 		t.Fatalf("always = %q", out)
 	}
+	if _, err := os.Stat(filepath.Join(root, "a.txt")); err != nil {
+		t.Errorf("the always-allowed command did not run: %v", err)
+	}
 	b, err := os.ReadFile(userCfg)
-	if err != nil || !strings.Contains(string(b), `"touch"`) {
+	if err != nil || !strings.Contains(string(b), `"touch"`) || !strings.Contains(string(b), `"execSandbox": false`) {
 		t.Fatalf("user config = %q, %v", b, err)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".catbuddy", "config.json")); err == nil {
@@ -144,6 +178,9 @@ func TestExecQuestionRunRejectAlways(t *testing.T) {
 	}
 	if len(e.Questions()) != n {
 		t.Error("an always-allowed command was asked about again")
+	}
+	if _, err := os.Stat(filepath.Join(root, "b.txt")); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
 	}
 }
 

@@ -80,7 +80,7 @@ func keepIntact(t *testing.T, root string) {
 // to only read run at once and everything else asks.
 func TestExecAsksWithoutConfinement(t *testing.T) {
 	ask := &askRecorder{answer: Rejected}
-	_, r, root := approvalContext(t, ExecOptions{}, ask)
+	_, r, root := approvalContext(t, ExecOptions{NoSandbox: true}, ask)
 	for _, cmd := range []string{"ls", "cat keep.txt", "git status 2>/dev/null || true", "grep -rn keep . | head -1", "find . -name '*.txt'"} {
 		res := execArgs(t, t.Context(), r, map[string]any{"command": cmd})
 		if res.IsError || strings.Contains(res.Output, "rejected") {
@@ -111,6 +111,30 @@ func TestExecAsksWithoutConfinement(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
 		t.Error("touch ran although rejected")
+	}
+}
+
+// With the full sandbox a command that did not ask for write access runs
+// at once, and the workspace stays read-only to it.
+func TestExecConfinedRunsReadOnlyWithoutAsking(t *testing.T) {
+	if info := Sandbox(); !info.Full {
+		t.Skipf("the full sandbox is not available here: %s", info.Summary)
+	}
+	ask := &askRecorder{answer: Approved}
+	_, r, root := approvalContext(t, ExecOptions{}, ask)
+	for _, cmd := range []string{"rm keep.txt", "echo gone > keep.txt", "sed -i s/keep/lost/ keep.txt"} {
+		res := execArgs(t, t.Context(), r, map[string]any{"command": cmd})
+		if !strings.Contains(res.Output, "Read-only file system") || !strings.Contains(res.Output, "workspace read-only") {
+			t.Errorf("%q = %q", cmd, res.Output)
+		}
+		keepIntact(t, root)
+	}
+	if ask.count() != 0 {
+		t.Errorf("confined read-only commands asked %d times", ask.count())
+	}
+	res := execArgs(t, t.Context(), r, map[string]any{"command": "rm keep.txt", "write": true})
+	if res.IsError || !strings.Contains(res.Output, "deleted  keep.txt") || !strings.Contains(res.Output, "workspace writable except .git") || ask.count() != 1 {
+		t.Errorf("approved write = %q after %d questions", res.Output, ask.count())
 	}
 }
 
@@ -192,10 +216,12 @@ func TestExecApprovalSettings(t *testing.T) {
 		if !res.IsError || !strings.Contains(res.Output, "tools.exec.approval is readOnly") {
 			t.Errorf("write = %+v", res)
 		}
-		res = execArgs(t, t.Context(), r, map[string]any{"command": "rm keep.txt"})
+		_, r2, root2 := approvalContext(t, ExecOptions{Approval: ApprovalReadOnly, NoSandbox: true}, ask)
+		res = execArgs(t, t.Context(), r2, map[string]any{"command": "rm keep.txt"})
 		if !res.IsError || !strings.Contains(res.Output, "only commands known to only read") {
 			t.Errorf("unconfined = %+v", res)
 		}
+		keepIntact(t, root2)
 		if res := execArgs(t, t.Context(), r, map[string]any{"command": "cat keep.txt"}); res.IsError {
 			t.Errorf("read = %+v", res)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/agent/agenttest"
+	"github.com/catbuddy/cb-ls/tools"
 )
 
 // The red-team commands through cb-ls tools run: the guard refuses what
@@ -25,12 +26,26 @@ func TestToolsRunApproval(t *testing.T) {
 		"`echo rm` -rf ~":                    "known only at run time",
 		"$(echo rm) -rf ~":                   "known only at run time",
 		"echo cm0gLXJmIH4= | base64 -d | sh": "runs data piped into it",
-		"rm keep.txt":                        "--approve none",
-		"echo gone > keep.txt":               "--approve none",
 	} {
 		r := s.call("exec", map[string]any{"command": cmd})
 		if !r.IsError || !strings.Contains(r.Output, why) {
 			t.Errorf("%q = %+v, want a refusal mentioning %q", cmd, r, why)
+		}
+	}
+	// Without write access a confined command meets a read-only
+	// workspace; an unconfined one must be approved, and is not.
+	why := "--approve none"
+	if tools.Sandbox().Full {
+		why = "Read-only file system"
+	}
+	for _, cmd := range []string{"rm keep.txt", "echo gone > keep.txt"} {
+		r := s.call("exec", map[string]any{"command": cmd})
+		if !strings.Contains(r.Output, why) {
+			t.Errorf("%q = %+v, want %q", cmd, r, why)
+		}
+		r = s.call("exec", map[string]any{"command": cmd, "write": true})
+		if !r.IsError || !strings.Contains(r.Output, "--approve none") {
+			t.Errorf("%q with write = %+v, want a refusal naming --approve none", cmd, r)
 		}
 	}
 	if r := s.call("exec", map[string]any{"command": "cat keep.txt"}); r.IsError || !strings.Contains(r.Output, "keep") {
@@ -67,6 +82,11 @@ func runExecAgent(t *testing.T, args []string, stdin string, terminal bool) (roo
 	t.Helper()
 	srv := agenttest.NewServer(t, execScript())
 	root = runEnv(t, srv, "openai")
+	// The terminal question is under test, not the sandbox: with it off
+	// the command really runs once approved.
+	userCfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "catbuddy", "config.json")
+	os.MkdirAll(filepath.Dir(userCfg), 0o700)
+	os.WriteFile(userCfg, []byte(`{"tools":{"execSandbox":false}}`), 0o600)
 	os.WriteFile(filepath.Join(root, "keep.txt"), []byte("keep\n"), 0o644)
 	old := stdinIsTerminal
 	stdinIsTerminal = func(io.Reader) bool { return terminal }
