@@ -34,12 +34,10 @@ func SystemPrompt(workRoot string, tools []ToolSpec, readOnly bool) string {
 		b.WriteString("- If an edit is rejected by the user, do not retry it: explain what you wanted to change and stop.\n")
 	}
 	if hasTool(tools, "exec") {
-		b.WriteString("- exec commands are read-only: they may read files and run tests, builds and linters, but not change the workspace or use the network. ")
 		if readOnly {
-			b.WriteString("Do not ask for write or network access.\n")
+			b.WriteString("- exec commands are read-only; do not ask for write access.\n")
 		} else {
-			b.WriteString("When a command must change files (a code generator, a dependency install) or needs the network, call exec with write: true (or network: true) and a short reason; the user is asked first. ")
-			b.WriteString("For changes to source files prefer edit_file, which the user reviews. If the user rejects a command, do not retry it.\n")
+			b.WriteString("- exec commands are read-only. Ask for write: true with a short reason only when a command must change files; prefer edit_file for source changes, which the user reviews.\n")
 		}
 	}
 	b.WriteString("- When a tool fails, read the error and change your approach rather than repeating the same call.\n")
