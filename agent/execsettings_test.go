@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/trust"
 )
 
 // A project may add refusals (deny rules, approval readOnly) but can
@@ -26,6 +28,18 @@ func TestExecSettingsPrecedence(t *testing.T) {
 	o := cfg.ToolOptions().Exec
 	if o.Approval != "" || !slices.Equal(o.Allow, []string{"go generate"}) || !slices.Equal(o.Deny, []string{"terraform apply", "npm publish"}) {
 		t.Errorf("project granted: %+v", o)
+	}
+
+	// Not even a trusted project grants.
+	l, err := load(LoadOptions{Root: root, TrustProject: true}, env(nil), user, trust.Store{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := l.Config.ToolOptions().Exec; o.Approval != "" || slices.Contains(o.Allow, "rm") || !slices.Contains(o.Deny, "npm publish") {
+		t.Errorf("a trusted project granted: %+v", o)
+	}
+	if !strings.Contains(fmt.Sprint(l.Ignored), ReasonNeverGrants) {
+		t.Errorf("ignored = %v, want the grants named", l.Ignored)
 	}
 
 	writeJSON(t, user, `{"tools":{"exec":{"approval":"allowAll"}}}`)
