@@ -150,7 +150,10 @@ func TestExecWriteApproved(t *testing.T) {
 	states := filestate.New()
 	keep := filepath.Join(root, "keep.txt")
 	states.RecordRead(keep, 0, 0, filestate.Stamp{Size: 5}, []byte("keep\n"))
-	ctx := filestate.NewContext(t.Context(), states)
+	ledger := filestate.NewLedger()
+	edit := filepath.Join(root, "edit.txt")
+	ledger.RecordWrite(edit, true, []byte("before the run\n"), []byte("a\n"), false)
+	ctx := filestate.NewLedgerContext(filestate.NewContext(t.Context(), states), ledger)
 
 	res := execArgs(t, ctx, r, map[string]any{
 		"command": "rm keep.txt && echo b >> edit.txt && mkdir -p build gen && touch build/out gen/new.go && echo '{}' > .vscode/tasks.json && echo x > .envrc",
@@ -183,6 +186,22 @@ func TestExecWriteApproved(t *testing.T) {
 	}
 	if len(heard) != 1 || len(heard[0].Files) != 5 || heard[0].Files[0].Path == "" {
 		t.Fatalf("listener heard %+v", heard)
+	}
+	// The run's ledger: created files are undone by deleting them, a file
+	// a tool wrote earlier keeps its content from before the run, the
+	// others are named as not restorable.
+	byPath := map[string]filestate.LedgerEntry{}
+	for _, e := range ledger.Files() {
+		byPath[e.Path] = e
+	}
+	if e := byPath[filepath.Join(root, "gen", "new.go")]; e.Existed || e.Unrestorable {
+		t.Errorf("created file in the ledger: %+v", e)
+	}
+	if e := byPath[edit]; string(e.Prior) != "before the run\n" || e.Known || e.Unrestorable {
+		t.Errorf("earlier-written file in the ledger: %+v", e)
+	}
+	if e := byPath[keep]; !e.Unrestorable {
+		t.Errorf("deleted file in the ledger: %+v", e)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/filestate"
 	"github.com/catbuddy/cb-ls/guard"
 )
 
@@ -164,8 +165,21 @@ func (tc *ToolContext) reportChanges(ctx context.Context, command string, before
 	after := scanWorkspace(ctx, tc.scanRoots())
 	files := diffScans(before, after, tc.relForReport)
 	states := tc.FileStates(ctx)
+	ledger := filestate.LedgerFromContext(ctx)
 	for _, f := range files {
 		states.Drop(f.Path)
+		if ledger == nil {
+			continue
+		}
+		// The run's undo: a created file is simply deleted again. The scan
+		// keeps metadata, not content, so a changed or deleted file is
+		// restorable only from an earlier record of the run (a file tool's
+		// write); otherwise the undo names it.
+		if f.Kind == "created" {
+			ledger.RecordPrior(f.Path, nil, false)
+		} else {
+			ledger.RecordUnrestorable(f.Path)
+		}
 	}
 	if len(files) > 0 && tc.OnExecChanges != nil {
 		tc.OnExecChanges(ctx, ExecChanges{Command: command, Files: files})
