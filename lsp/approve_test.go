@@ -92,7 +92,7 @@ func TestExecRedTeamInEditorConfined(t *testing.T) {
 		}
 		keepSurvives(t, root, cmd)
 	}
-	if n := len(e.MessageRequests()); n != 0 {
+	if n := len(e.Questions()); n != 0 {
 		t.Errorf("confined commands asked %d questions", n)
 	}
 }
