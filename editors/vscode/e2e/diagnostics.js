@@ -7,7 +7,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 
-function add({ script, tests, openAt, idle, requests, fixAndWaitForPreview }) {
+const DATA = '{\n  "a": 1,\n  "b": 2\n}\n';
+
+function add({ files, script, tests, openAt, idle, requests, fixAndWaitForPreview }) {
+  // In the workspace from the start: Quick Open finds files through its own
+  // search index, which may not have seen a file created during the session.
+  files['data.json'] = DATA;
   const first = script.turns.length; // the index of this file's first model request
   script.turns.push(
     { tool_calls: [{ name: 'edit_file', args: { path: 'data.json', old_string: '"b": 2', new_string: '"b": 2 "c": 3' } }] },
@@ -20,7 +25,7 @@ function add({ script, tests, openAt, idle, requests, fixAndWaitForPreview }) {
       const { page, ws, model } = ctx;
       await idle(page).waitFor({ timeout: 60000 });
       const file = path.join(ws, 'data.json');
-      fs.writeFileSync(file, '{\n  "a": 1,\n  "b": 2\n}\n');
+      fs.writeFileSync(file, DATA); // as it was, whatever ran before
       await openAt(ctx, 'data.json', 3, '"b": 2');
       const { boxes } = await fixAndWaitForPreview(ctx);
       await boxes.first().click();

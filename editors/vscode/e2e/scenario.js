@@ -272,7 +272,7 @@ const tests = [
 ];
 
 require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requests });
-require('./diagnostics').add({ script, tests, openAt, idle, requests, fixAndWaitForPreview });
+require('./diagnostics').add({ files, script, tests, openAt, idle, requests, fixAndWaitForPreview });
 require('./restart').add({ tests });
 require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
 require('./chat').add({ script, tests, requests, palette, openAt, idle });
