@@ -69,16 +69,11 @@ func (rs *runs) fileConfig(path string) agent.Config {
 // of that run (default: the last one). A run still going on gets its
 // transcript so far written out first.
 func (rs *runs) transcriptCommand(ctx context.Context, args []json.RawMessage) (any, error) {
-	var a struct {
-		RunID string `json:"runId"`
-	}
-	if len(args) > 0 {
-		if err := json.Unmarshal(args[0], &a); err != nil {
-			return nil, invalidParams("invalid argument: %v (want {runId?})", err)
-		}
+	id, err := optionalRunID(args)
+	if err != nil {
+		return nil, err
 	}
 	rs.mu.Lock()
-	id := a.RunID
 	if id == "" {
 		id = rs.last
 	}
@@ -96,7 +91,7 @@ func (rs *runs) transcriptCommand(ctx context.Context, args []json.RawMessage) (
 	r.mu.Lock()
 	text := r.tr.snapshot("running")
 	r.mu.Unlock()
-	path, err := rs.writeTranscript(r, text, rs.s.AgentConfig())
+	path, err = rs.writeTranscript(r, text, rs.s.AgentConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -160,4 +155,18 @@ func nonNilDiagnostics(d []protocol.Diagnostic) []protocol.Diagnostic {
 		return []protocol.Diagnostic{}
 	}
 	return d
+}
+
+// optionalRunID decodes the {runId?} argument of the commands that act on
+// one run and default to the last one; "" means the last run.
+func optionalRunID(args []json.RawMessage) (string, error) {
+	var a struct {
+		RunID string `json:"runId"`
+	}
+	if len(args) > 0 && string(args[0]) != "null" {
+		if err := json.Unmarshal(args[0], &a); err != nil {
+			return "", invalidParams("invalid argument: %v (want {runId?})", err)
+		}
+	}
+	return a.RunID, nil
 }

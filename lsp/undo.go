@@ -53,16 +53,11 @@ type undoResult struct {
 // undoCommand handles catbuddy.undoRun: one reviewed workspace/applyEdit
 // that puts back the run's files (tools.UndoRun says how).
 func (rs *runs) undoCommand(ctx context.Context, args []json.RawMessage) (any, error) {
-	var a struct {
-		RunID string `json:"runId"`
-	}
-	if len(args) > 0 && string(args[0]) != "null" {
-		if err := json.Unmarshal(args[0], &a); err != nil {
-			return nil, invalidParams("invalid argument: %v (want {runId?})", err)
-		}
+	id, err := optionalRunID(args)
+	if err != nil {
+		return nil, err
 	}
 	rs.mu.Lock()
-	id := a.RunID
 	if id == "" {
 		id = rs.last
 	}
