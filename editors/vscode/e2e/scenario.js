@@ -277,5 +277,6 @@ require('./restart').add({ tests });
 require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
 require('./chat').add({ script, tests, requests, palette, openAt, idle });
 require('./trust').add({ tests, palette });
+require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };
