@@ -127,6 +127,10 @@ func TestReplyContinuesTheConversation(t *testing.T) {
 		t.Errorf("re-read after the reply = %q, want the unchanged notice", got)
 	}
 
+	// The transcript is offered once, after the first turn, not after every reply.
+	if n := strings.Count(f.ed.Received(), `"window/showDocument"`); n != 1 {
+		t.Errorf("window/showDocument sent %d times over two turns, want once (after the first)", n)
+	}
 	// Events go on under the same id, a start marking the new turn.
 	starts := f.turnEvents(runID, "start")
 	if len(starts) != 2 || starts[1].Turn != 2 || starts[1].Input != "no, keep the old signature and add an overload" {

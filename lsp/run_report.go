@@ -171,7 +171,11 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 	// transcript on request) would otherwise say everything twice.
 	if !s.clientShowsRunEnd() {
 		s.showMessage(ctx, typ, shown)
-		if tURI != "" && status != "cancelled" {
+		// The transcript is offered once per run, at the end of its first
+		// turn: a reply continues the same file, which the editor already
+		// shows or which the user closed on purpose, so reopening it after
+		// every turn of a conversation would only pull it back into view.
+		if tURI != "" && status != "cancelled" && r.turn <= 1 {
 			if _, err := s.showDocument(ctx, tURI, false); err != nil && !errors.Is(err, ErrUnsupported) {
 				s.log.Debug("showDocument for the transcript failed", "run", r.id, "error", err)
 			}

@@ -20,6 +20,11 @@ function add({ script, tests, requests, palette, openAt, idle }) {
   );
   const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
   const bodyOf = (ctx, n) => JSON.stringify(requests(ctx.model.record)[n].body.messages);
+  // A reply's turn ends in the view: no transcript opens unasked.
+  async function noTranscriptTab(page) {
+    const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
+    assert.ok(!tabs.some((t) => /\.md\b/.test(t)), `a transcript opened unasked: tabs ${JSON.stringify(tabs)}`);
+  }
   async function say(ctx, text) {
     const input = chat(ctx.page).locator('#input');
     await input.click();
@@ -61,6 +66,7 @@ function add({ script, tests, requests, palette, openAt, idle }) {
           assert.ok(body.includes(want), `the follow-up's request lacks ${JSON.stringify(want)}: ${body.slice(0, 400)}…`);
         }
         assert.equal(requests(model.record).length, base + 5);
+        await noTranscriptTab(page);
         const shot = path.join(ctx.art, 'vscode-chat.png');
         await page.screenshot({ path: shot });
         if (ctx.docsShot) {
@@ -93,6 +99,7 @@ function add({ script, tests, requests, palette, openAt, idle }) {
           assert.ok(body.includes(want), `the request after the restart lacks ${JSON.stringify(want)}`);
         }
         await idle(page).waitFor({ timeout: 20000 });
+        await noTranscriptTab(page);
       },
     },
   );
