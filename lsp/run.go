@@ -203,7 +203,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	s := rs.s
 	cancel, done := r.cancel, r.done // a later turn replaces them
 	defer func() {
-		rs.release(r) // already done on the normal path; this covers a panic
+		rs.release(r, done) // already done on the normal path; this covers a panic
 		cancel(nil)
 		close(done)
 	}()
@@ -268,16 +268,18 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 	}
 	// The document is free before anyone hears that the run ended, so a
 	// client may start the next run as soon as it sees the end.
-	rs.release(r)
+	rs.release(r, done)
 	rep.end(ctx, status, out, err, path)
 }
 
-// release frees r's document and records where its transcript went. It
-// may be called more than once.
-func (rs *runs) release(r *run) {
+// release frees r's document and records where its transcript went, if
+// the turn whose done channel is given still holds it. It may be called
+// more than once: once released, a reply may start r's next turn, which
+// a late call for the earlier turn must leave alone.
+func (rs *runs) release(r *run, done chan struct{}) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.active[r.id] != r {
+	if rs.active[r.id] != r || r.done != done {
 		return
 	}
 	delete(rs.active, r.id)

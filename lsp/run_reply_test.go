@@ -149,6 +149,34 @@ func TestReplyContinuesTheConversation(t *testing.T) {
 	}
 }
 
+// A reply sent the moment the first turn's end arrives starts a turn that
+// the first one's goroutine, still finishing, must leave alone: the new
+// turn stays running (listed so, a further reply refused) until it ends.
+func TestReplyRightAfterTheEndStaysRunning(t *testing.T) {
+	f := newRunFixture(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.TextTurn("Add subtracts."),
+		{Text: "thinking", Hang: true, After: 1},
+	}}, nil)
+	runID := f.start(t, "catbuddy.run", map[string]any{"command": "explain", "uri": f.uri})
+	f.awaitTurnEnd(t, runID, 1)
+	f.reply(t, runID, "and Sub?")
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := f.model.WaitRequests(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if list := listRuns(t, f.ed); len(list) != 1 || list[0].Outcome != "running" || list[0].Turns != 1 {
+		t.Errorf("during the reply listRuns = %+v, want the run running (1 turn ended)", list)
+	}
+	if err := f.ed.ExecuteCommand("catbuddy.reply", []any{map[string]string{"runId": runID, "input": "more"}}, nil); err == nil || !strings.Contains(err.Error(), "still going") {
+		t.Errorf("a second reply during the first: err = %v, want still going", err)
+	}
+	f.ed.ExecuteCommand("catbuddy.cancel", []any{map[string]string{"runId": runID}}, nil)
+	if end := f.awaitTurnEnd(t, runID, 2); end.Outcome != "cancelled" {
+		t.Errorf("the reply ended %+v, want cancelled", end)
+	}
+}
+
 func TestReplyWhileRunningRefused(t *testing.T) {
 	f := newRunFixture(t, agenttest.Script{Turns: []agenttest.Turn{
 		{Text: "thinking", Hang: true, After: 1},

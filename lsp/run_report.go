@@ -26,12 +26,16 @@ const maxEventOutput = 16 << 10
 type runReporter struct {
 	s        *Server
 	r        *run
+	command  agent.Command // this turn's: once it ended, a reply may change r's
+	turn     int
 	progress *Progress
 	lastCall map[string]string // call id → "tool target", for the result's report
 }
 
+// newRunReporter reports r's current turn. It must be called before the
+// turn can end (a reply may then start the next one on the same r).
 func newRunReporter(s *Server, r *run) *runReporter {
-	return &runReporter{s: s, r: r, lastCall: map[string]string{}}
+	return &runReporter{s: s, r: r, command: r.command, turn: r.turn, lastCall: map[string]string{}}
 }
 
 // runEvent is the payload of catbuddy/runEvent; see docs/PROTOCOL.md.
@@ -87,8 +91,8 @@ func (rep *runReporter) begin(ctx context.Context, a runArgs) {
 		msg = firstLine(a.Input, 80)
 	}
 	cancel := r.cancel // this turn's: a later reply gets its own
-	rep.progress = rep.s.startProgress(ctx, r.command.Title, msg, true, func() { cancel(errCancelledByUser) })
-	rep.send(ctx, runEvent{Kind: "start", Command: r.command.ID, URI: r.target.uri, Title: r.command.Title, Turn: r.turn, Input: a.Input})
+	rep.progress = rep.s.startProgress(ctx, rep.command.Title, msg, true, func() { cancel(errCancelledByUser) })
+	rep.send(ctx, runEvent{Kind: "start", Command: rep.command.ID, URI: r.target.uri, Title: rep.command.Title, Turn: rep.turn, Input: a.Input})
 }
 
 // event renders one agent event.
@@ -137,12 +141,12 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 // end closes the progress, shows the answer, offers the transcript and
 // sends the final runEvent.
 func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcome, err error, transcriptPath string) {
-	s, r := rep.s, rep.r
+	s, r, title := rep.s, rep.r, rep.command.Title
 	var tURI uri.URI
 	if transcriptPath != "" {
 		tURI = uri.File(transcriptPath)
 	}
-	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps, Turn: r.turn}
+	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps, Turn: rep.turn}
 	var progressMsg, shown string
 	typ := protocol.MessageTypeInfo
 	switch status {
@@ -150,20 +154,20 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 		progressMsg = fmt.Sprintf("done in %d step(s)", out.Steps)
 		shown = out.Answer
 		if strings.TrimSpace(shown) == "" {
-			shown = r.command.Title + ": done (no answer text)."
+			shown = title + ": done (no answer text)."
 		}
 	case "cancelled":
 		progressMsg = "cancelled"
 		ev.Error = errorText(err)
 		// The reason already says "cancelled …" ("cancelled by the user").
-		shown = fmt.Sprintf("%s: %s.", r.command.Title, ev.Error)
+		shown = fmt.Sprintf("%s: %s.", title, ev.Error)
 		if ev.Error == "" {
-			shown = r.command.Title + ": cancelled."
+			shown = title + ": cancelled."
 		}
 	default:
 		progressMsg = "failed: " + firstLine(errorText(err), 120)
 		ev.Error = errorText(err)
-		shown = fmt.Sprintf("%s failed: %s", r.command.Title, ev.Error)
+		shown = fmt.Sprintf("%s failed: %s", title, ev.Error)
 		typ = protocol.MessageTypeError
 	}
 	rep.progress.End(ctx, progressMsg)
@@ -181,10 +185,10 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 			}
 		}
 	}
+	s.log.Info("run ended", "run", r.id, "command", rep.command.ID, "outcome", status, "steps", out.Steps, "transcript", transcriptPath)
 	// The end event comes last: a client that waits for it has seen
-	// everything the run sent.
+	// everything the run sent, and may reply at once.
 	rep.send(ctx, ev)
-	s.log.Info("run ended", "run", r.id, "command", r.command.ID, "outcome", status, "steps", out.Steps, "transcript", transcriptPath)
 }
 
 // toolLabel is a short description of a tool call for progress reports:
