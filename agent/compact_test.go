@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -120,6 +121,41 @@ func lastResult(t *testing.T, srv *agenttest.Server) string {
 	return res[len(res)-1].Content
 }
 
+// trimWindow returns a context window in which reading reads files like
+// files' a.txt one after another needs trimming and trimming is enough:
+// the last request (system prompt, tools, task, one whole output and the
+// others trimmed) fits under compactAt with 10% to spare, and eight
+// whole outputs would not. The sizes come from a probe run's requests,
+// so a longer system prompt or a new tool does not break the test.
+func trimWindow(t *testing.T, m mode, files map[string]string, reads int) int {
+	t.Helper()
+	srv, _, _, _ := runLong(t, m, files, []string{"a.txt"}, 1<<20)
+	reqs := srv.Requests()
+	base := agenttest.Tokens(len(reqs[0].Raw))
+	turn := agenttest.Tokens(len(reqs[1].Raw)) - base
+	whole := lastResult(t, srv)
+	trimmed, ok := trimOutput(whole)
+	if !ok {
+		t.Fatalf("a %d-byte output is not trimmed; the test needs larger files", len(whole))
+	}
+	trimmedTurn := turn - agenttest.Tokens(len(mustJSON(t, whole))) + agenttest.Tokens(len(mustJSON(t, trimmed)))
+	need := base + turn + int64(reads-1)*trimmedTurn
+	window := int(float64(need) / compactAt * 1.1)
+	if whole := base + int64(reads)*turn; float64(whole) < compactAt*float64(window) {
+		t.Fatalf("window %d holds every whole output (%d tokens): nothing to trim", window, whole)
+	}
+	return window
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestLongRunTrimsOldOutputs(t *testing.T) {
 	forModes(t, func(t *testing.T, m mode) {
 		files := map[string]string{}
@@ -129,9 +165,7 @@ func TestLongRunTrimsOldOutputs(t *testing.T) {
 			paths = append(paths, n+".txt")
 		}
 		paths = append(paths, "a.txt") // read again after its output was trimmed
-		// The window leaves room for the system prompt and every tool's
-		// schema (about 4,500 tokens) and one whole output besides.
-		srv, plan, ev, out := runLong(t, m, files, paths, 12000)
+		srv, plan, ev, out := runLong(t, m, files, paths, trimWindow(t, m, files, len(paths)))
 
 		if got := lastResult(t, srv); !strings.Contains(got, "END OF a") {
 			t.Errorf("a.txt read again after trimming is not returned in full:\n%.300s", got)
