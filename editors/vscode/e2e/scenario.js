@@ -278,5 +278,6 @@ require('./review_hunks').add({ files, script, tests, palette, openAt, idle, req
 require('./chat').add({ script, tests, requests, palette, openAt, idle });
 require('./trust').add({ tests, palette });
 require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests });
+require('./mention').add({ script, tests, palette, openAt, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };

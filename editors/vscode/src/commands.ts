@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { Controller, SECRET_KEY } from './controller';
 import { diagnosticsIn, targetRange, toLsp } from './diagnostics';
+import { mentionInput } from './mentionInput';
 import { needsInput, pickItems, RunArgs, serverArgs } from './runArgs';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -45,10 +46,9 @@ export function registerCommands(c: Controller): vscode.Disposable[] {
   return Object.entries(cmds).map(([id, f]) => vscode.commands.registerCommand(id, guard(id, f)));
 }
 
-function askInput(prompt: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({ prompt, placeHolder: 'e.g. why does this loop never end?', ignoreFocusOut: true }).then((s) =>
-    s === undefined || s.trim() === '' ? undefined : s,
-  );
+/** askInput asks for a run's input, completing workspace paths after "@"; undefined means no run. */
+function askInput(prompt: string): Promise<string | undefined> {
+  return mentionInput(prompt, 'e.g. why does this loop never end?');
 }
 
 async function start(c: Controller, args: RunArgs): Promise<{ runId: string } | undefined> {

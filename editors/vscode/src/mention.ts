@@ -1,0 +1,111 @@
+// The pure parts of @-mention completion in the agent's input: finding the
+// @word being typed, ranking workspace paths against it, and putting the
+// chosen path in its place. The server expands the mentions (agent/mentions.go);
+// the rules here follow its pattern so that what is completed is what it reads.
+// Pure: no VS Code imports.
+
+/** Mention is an @word in the input: value[start, end) is "@" + partial. */
+export interface Mention {
+  start: number;
+  end: number;
+  partial: string;
+}
+
+// A mention starts the input or follows a space or an opening bracket or
+// quote, and its path stops at these characters (the server's mentionRE).
+const BEFORE = /[\s(\[{"']/;
+const STOP = /[\s@()\[\]{}"'<>,;]/;
+
+/**
+ * mentionAt returns the @word the caret is in or just after, or undefined
+ * when the word under the caret is not a mention.
+ */
+export function mentionAt(value: string, caret: number): Mention | undefined {
+  caret = Math.max(0, Math.min(caret, value.length));
+  let start = caret;
+  while (start > 0 && !STOP.test(value[start - 1])) {
+    start--;
+  }
+  // start is now just after a stop character (or 0): the mention's "@" is there.
+  if (start === 0 || value[start - 1] !== '@') {
+    return undefined;
+  }
+  const at = start - 1;
+  if (at > 0 && !BEFORE.test(value[at - 1])) {
+    return undefined; // an e-mail address, or text glued to the @
+  }
+  let end = caret;
+  while (end < value.length && !STOP.test(value[end])) {
+    end++;
+  }
+  return { start: at, end, partial: value.slice(start, caret) };
+}
+
+/**
+ * replaceMention puts "@" + path and one space in the mention's place, so
+ * the next word starts a new token (and the completion list closes).
+ * The returned caret is just after the space.
+ */
+export function replaceMention(value: string, m: Mention, path: string): { value: string; caret: number } {
+  let rest = value.slice(m.end);
+  if (rest.startsWith(' ')) {
+    rest = rest.slice(1);
+  }
+  const head = value.slice(0, m.start) + '@' + path + ' ';
+  return { value: head + rest, caret: head.length };
+}
+
+/**
+ * mentionable reports whether the server would read path whole as a
+ * mention: no character that ends one, no trailing punctuation (it is
+ * trimmed), and nothing under .catbuddy/, which the agent never reads.
+ */
+export function mentionable(path: string): boolean {
+  return path !== '' && !STOP.test(path) && !/[.:!?]$/.test(path) && !/(^|\/)\.catbuddy(\/|$)/.test(path);
+}
+
+/**
+ * fuzzyScore scores path against the typed part: undefined unless every
+ * character of query occurs in path in order (ignoring case); higher is
+ * better. A match in the file name beats one spread over directories, a
+ * contiguous one beats a scattered one, and shorter paths win ties.
+ */
+export function fuzzyScore(query: string, path: string): number | undefined {
+  const q = query.toLowerCase();
+  const p = path.toLowerCase();
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  let score = -path.length;
+  if (q === '') {
+    return score;
+  }
+  if (base.startsWith(q)) {
+    score += 3000;
+  } else if (base.includes(q)) {
+    score += 2000;
+  } else if (p.includes(q)) {
+    score += 1000;
+  }
+  let i = 0;
+  let prev = -2;
+  for (let j = 0; j < p.length && i < q.length; j++) {
+    if (p[j] === q[i]) {
+      score += j === prev + 1 ? 10 : 1;
+      prev = j;
+      i++;
+    }
+  }
+  return i === q.length ? score : undefined;
+}
+
+/** rankPaths returns at most limit paths matching query, best first. */
+export function rankPaths(query: string, paths: readonly string[], limit: number): string[] {
+  const scored: { path: string; score: number }[] = [];
+  for (const path of paths) {
+    const score = fuzzyScore(query, path);
+    if (score !== undefined) {
+      scored.push({ path, score });
+    }
+  }
+  scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return scored.slice(0, limit).map((s) => s.path);
+}

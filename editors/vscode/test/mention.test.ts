@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fuzzyScore, mentionable, mentionAt, rankPaths, replaceMention } from '../src/mention';
+
+test('mentionAt: the @word under the caret, as the server reads mentions', () => {
+  const v = 'explain @calc';
+  assert.deepEqual(mentionAt(v, v.length), { start: 8, end: 13, partial: 'calc' });
+  assert.deepEqual(mentionAt('@', 1), { start: 0, end: 1, partial: '' });
+  assert.deepEqual(mentionAt('see (@src/ma', 12), { start: 5, end: 12, partial: 'src/ma' });
+  // The caret inside the word: the partial is what is before it, the mention runs to the word's end.
+  assert.deepEqual(mentionAt('fix @calc.go now', 9), { start: 4, end: 12, partial: 'calc' });
+  assert.equal(mentionAt('mail bob@example.com', 20), undefined, 'an e-mail address is not a mention');
+  assert.equal(mentionAt('explain @calc now', 17), undefined, 'the word under the caret is "now"');
+  assert.equal(mentionAt('explain @calc ', 14), undefined, 'after the space a new word starts');
+  assert.equal(mentionAt('no mention', 10), undefined);
+  assert.equal(mentionAt('', 0), undefined);
+  assert.deepEqual(mentionAt('a @b', 99), { start: 2, end: 4, partial: 'b' }, 'a caret past the end is the end');
+});
+
+test('replaceMention: @path and one space in the mention\'s place, caret after it', () => {
+  const v = 'explain @calc';
+  const m = mentionAt(v, v.length)!;
+  assert.deepEqual(replaceMention(v, m, 'calc.go'), { value: 'explain @calc.go ', caret: 17 });
+  const w = 'fix @ca and more';
+  assert.deepEqual(replaceMention(w, mentionAt(w, 7)!, 'pkg/calc.go'), { value: 'fix @pkg/calc.go and more', caret: 17 });
+  assert.deepEqual(replaceMention('@', mentionAt('@', 1)!, 'go.mod'), { value: '@go.mod ', caret: 8 });
+});
+
+test('mentionable: only paths the server reads whole as one mention', () => {
+  assert.equal(mentionable('src/calc.go'), true);
+  assert.equal(mentionable('my notes.md'), false);
+  assert.equal(mentionable('a,b.txt'), false);
+  assert.equal(mentionable('weird.'), false);
+  assert.equal(mentionable('.catbuddy/sessions/r1-fix.md'), false, 'the agent never reads .catbuddy/');
+  assert.equal(mentionable('sub/.catbuddy/settings.json'), false);
+  assert.equal(mentionable('docs/catbuddy.md'), true);
+  assert.equal(mentionable(''), false);
+});
+
+test('fuzzyScore: in-order characters, file name and contiguous matches first', () => {
+  assert.equal(fuzzyScore('xyz', 'calc.go'), undefined);
+  assert.equal(fuzzyScore('og', 'go.mod'), undefined, 'order matters');
+  assert.ok(fuzzyScore('CALC', 'calc.go')! > fuzzyScore('calc', 'calc_copy.go')!, 'case is ignored; shorter wins');
+  assert.ok(fuzzyScore('calc', 'pkg/calc.go')! > fuzzyScore('calc', 'calc/x.go')!, 'the file name beats a directory');
+  assert.ok(fuzzyScore('mul', 'mul.go')! > fuzzyScore('mul', 'm/u/l.go')!, 'contiguous beats scattered');
+  assert.ok(fuzzyScore('', 'a.go')! > fuzzyScore('', 'longer/a.go')!, 'nothing typed: shorter first');
+});
+
+test('rankPaths: matches only, best first, at most limit', () => {
+  const paths = ['docs/calc.md', 'calc_copy.go', 'go.mod', 'calc.go', 'internal/c/a/l/c.txt'];
+  // calc_copy.go and docs/calc.md score alike (name starts with it, same length): by path then.
+  assert.deepEqual(rankPaths('calc', paths, 50), ['calc.go', 'calc_copy.go', 'docs/calc.md', 'internal/c/a/l/c.txt']);
+  assert.deepEqual(rankPaths('calc', paths, 2), ['calc.go', 'calc_copy.go']);
+  assert.deepEqual(rankPaths('zz', paths, 50), []);
+  assert.equal(rankPaths('', paths, 50).length, 5);
+});
