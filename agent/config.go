@@ -35,7 +35,8 @@ type Config struct {
 	// Tools tune exec and web_fetch (see ToolSettings).
 	Tools ToolSettings `json:"tools,omitzero"`
 	// Mode is what the agent may touch: "auto" (default), "project" or
-	// "internal" (guard.ParseMode). The editor fixes it at initialize.
+	// "internal" (guard.ParseMode). In the editor it is the guard's, read
+	// from the primary folder's configuration (lsp/run_settings.go).
 	Mode string `json:"mode,omitempty"`
 }
 

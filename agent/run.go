@@ -59,6 +59,9 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd Command
 	if filestate.FromContext(ctx) == nil {
 		ctx = filestate.NewContext(ctx, filestate.New())
 	}
+	// The tools follow this run's settings, not those they were built
+	// with: a project trusted (or untrusted) since applies from here on.
+	ctx = tools.WithOptions(ctx, cfg.ToolOptions())
 	workRoot := ""
 	if r.WorkRoot != nil {
 		workRoot = r.WorkRoot()

@@ -73,6 +73,7 @@ type Path struct {
 // PathGuard resolves paths and admits only those inside its roots.
 // It is safe for concurrent use; SetRoots takes effect for every later call.
 type PathGuard struct {
+	setMu sync.Mutex // serialises SetRoots and SetMode
 	mu    sync.RWMutex
 	roots []string // real absolute workspace folders; roots[0] is primary
 	mode  Mode     // requested mode
@@ -93,6 +94,12 @@ func New(roots []string, mode Mode) (*PathGuard, error) {
 // internal mode the <root>/.catbuddy/workspace directories are created,
 // because every admitted path lies below them.
 func (g *PathGuard) SetRoots(roots []string) error {
+	g.setMu.Lock()
+	defer g.setMu.Unlock()
+	return g.setRoots(roots)
+}
+
+func (g *PathGuard) setRoots(roots []string) error {
 	real := make([]string, 0, len(roots))
 	for _, r := range roots {
 		if r == "" {
@@ -107,7 +114,9 @@ func (g *PathGuard) SetRoots(roots []string) error {
 		}
 		real = append(real, filepath.Clean(abs))
 	}
+	g.mu.RLock()
 	eff := g.mode
+	g.mu.RUnlock()
 	if eff == ModeAuto {
 		eff = ModeProject
 		for _, r := range real {
@@ -133,6 +142,22 @@ func (g *PathGuard) SetRoots(roots []string) error {
 	g.roots, g.eff = real, eff
 	g.mu.Unlock()
 	return nil
+}
+
+// SetMode changes the requested mode, for every later call, as New's
+// mode would have been (a trusted project's "mode" applies without a
+// restart).
+func (g *PathGuard) SetMode(mode Mode) error {
+	g.setMu.Lock()
+	defer g.setMu.Unlock()
+	g.mu.Lock()
+	changed := g.mode != mode
+	g.mode = mode
+	g.mu.Unlock()
+	if !changed {
+		return nil
+	}
+	return g.setRoots(g.Roots())
 }
 
 // Roots returns the current real workspace folders.

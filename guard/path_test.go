@@ -367,3 +367,31 @@ func TestConcurrentSetRoots(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// SetMode applies a new mode to every later call, as New would have.
+func TestSetMode(t *testing.T) {
+	_, proj := layout(t)
+	g, err := New([]string{proj}, ModeProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Resolve("a.txt"); err != nil {
+		t.Fatalf("project mode: %v", err)
+	}
+	if err := g.SetMode(ModeInternal); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(proj, ".catbuddy", "workspace")
+	if g.Mode() != ModeInternal || g.WorkRoot() != ws {
+		t.Fatalf("after SetMode(internal): mode %v, work root %s", g.Mode(), g.WorkRoot())
+	}
+	if _, err := g.Resolve(filepath.Join(proj, "a.txt")); err == nil {
+		t.Error("internal mode admitted a project file")
+	}
+	if err := g.SetMode(ModeAuto); err != nil {
+		t.Fatal(err)
+	}
+	if g.Mode() != ModeProject || g.WorkRoot() != proj {
+		t.Errorf("after SetMode(auto): mode %v, work root %s", g.Mode(), g.WorkRoot())
+	}
+}

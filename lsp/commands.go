@@ -67,7 +67,7 @@ func (s *Server) runTool(ctx context.Context, args []json.RawMessage) (any, erro
 	if a.Name == "" {
 		return nil, invalidParams("%s: name is required", CmdRunTool)
 	}
-	ctx = filestate.NewContext(ctx, s.fileStates)
+	ctx = s.withToolOptions(filestate.NewContext(ctx, s.fileStates))
 	res, err := s.registry.Execute(ctx, a.Name, a.Arguments)
 	if err != nil {
 		return nil, err // the request was cancelled

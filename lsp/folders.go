@@ -45,6 +45,7 @@ func (s *Server) didChangeWorkspaceFolders(ctx context.Context, raw jsonrpc2.Raw
 	s.single = false
 	s.mu.Unlock()
 	s.log.Info("workspace folders changed", "roots", g.Roots())
+	s.syncMode()
 	s.mcpRootsChanged()
 	go s.checkTrust(s.baseCtx)
 	return nil, nil
@@ -75,8 +76,6 @@ func (s *Server) didChangeConfiguration(ctx context.Context, raw jsonrpc2.RawMes
 	s.mu.Lock()
 	s.agentCfg = agent.Merge(s.agentCfg, set)
 	s.mu.Unlock()
-	if set.Mode != "" {
-		s.log.Info("mode changes take effect when the server restarts", "mode", set.Mode)
-	}
+	s.syncMode()
 	return nil, nil
 }

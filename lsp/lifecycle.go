@@ -43,6 +43,9 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	s.agentCfg = agent.Merge(s.agentCfg, set)
 	s.state = stateInitialized
 	s.mu.Unlock()
+	// The editor's mode is in g already; the configuration files may
+	// name one where the editor does not.
+	s.syncMode()
 	if err := s.initTools(); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
 	}
@@ -169,6 +172,7 @@ func (s *Server) pullConfiguration(ctx context.Context) {
 	s.mu.Lock()
 	s.agentCfg = agent.Merge(s.agentCfg, set)
 	s.mu.Unlock()
+	s.syncMode()
 }
 
 // shutdown marks the connection shut down; only exit is accepted after it.

@@ -119,6 +119,7 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 			return nil, err
 		}
 	}
+	s.syncMode() // the project's files or their trust may have changed
 	editor := rs.config(ctx, a.URI)
 	if s.opts.OnRunConfig != nil {
 		s.opts.OnRunConfig(editor)

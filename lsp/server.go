@@ -128,7 +128,7 @@ func newServer(opts Options) *Server {
 		commands:   map[string]CommandHandler{},
 		exitCh:     make(chan struct{}),
 		encoding:   protocol.PositionEncodingKindUTF16,
-		agentCfg:   opts.Agent,
+		agentCfg:   withModeFlag(opts.Agent, opts.Mode),
 		progress:   map[string]*Progress{},
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 	}
@@ -189,27 +189,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	return err
 }
 
-// toolOptions reads the "tools" settings (exec timeouts and sandbox,
-// web_fetch's allow-list) once, at initialize, from the editor's settings
-// over the user's and project's config files: the tools hold them for the
-// session, so a later change takes effect at the next start.
-func (s *Server) toolOptions() tools.Options {
-	cfg := s.AgentConfig()
-	if roots := s.Guard().Roots(); len(roots) > 0 {
-		loaded, err := agent.LoadConfig(roots[0], cfg)
-		if err != nil {
-			s.log.Warn("tool settings: using the editor's settings only", "err", err)
-		} else {
-			cfg = loaded
-		}
-	}
-	return cfg.ToolOptions()
-}
-
 // initTools builds the connection's registry over the LSP workspace. It
 // runs once, in initialize, when the guard's mode is known.
 func (s *Server) initTools() error {
-	tc := &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace, OnEdit: s.onEdit, Options: s.toolOptions(),
+	// No Options: every call carries its run's in its context
+	// (lsp/run_settings.go), so the tools never hold stale settings.
+	tc := &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace, OnEdit: s.onEdit,
 		Diagnostics: &editorDiagnostics{s: s},
 		Approver:    tools.ApproverFunc(s.approveExec), OnExecChanges: s.onExecChanges}
 	s.toolCtx = tc

@@ -88,5 +88,6 @@ func (s *Server) adoptSingleFileRoot(path string) {
 		s.log.Warn("single-file session: cannot use the file's directory as root", "dir", dir, "error", err)
 		return
 	}
+	s.syncMode() // the folder's own configuration may name a mode
 	s.log.Info("single-file session", "root", dir, "mode", g.Mode().String())
 }

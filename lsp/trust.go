@@ -158,8 +158,10 @@ func (s *Server) askTrust(ctx context.Context, id trust.Project, p projectTrust)
 }
 
 // trustChanged applies a new decision without a restart: the MCP
-// servers follow it now; the agent's settings are read at each run.
+// servers and the guard's mode follow it now; the agent's and the
+// tools' settings are read at each run (lsp/run_settings.go).
 func (s *Server) trustChanged() {
+	s.syncMode()
 	if m := s.mcpManager(); m != nil {
 		m.SetRoots(s.Guard().Roots())
 	}

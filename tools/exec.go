@@ -92,7 +92,7 @@ func Exec(tc *ToolContext) Tool {
 }
 
 func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error) {
-	opts := tc.Options.Exec.withDefaults()
+	opts := tc.options(ctx).Exec.withDefaults()
 	if strings.TrimSpace(in.Command) == "" {
 		return Errorf("command is empty"), nil
 	}
@@ -115,7 +115,7 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 		Roots:    tc.Guard.Roots(),
 		WorkRoot: tc.WorkRoot(),
 		Home:     home,
-		URL:      &guard.URLGuard{Allow: tc.Options.Web.Allow},
+		URL:      &guard.URLGuard{Allow: tc.options(ctx).Web.Allow},
 	}
 	if err := cg.Check(in.Command, cwd); err != nil {
 		return Errorf("%v", err), nil
@@ -150,7 +150,7 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 // the sandbox is on), and formats the result the model sees: output,
 // exit status, duration and what the sandbox enforced.
 func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout time.Duration, policy SandboxPolicy) (Result, error) {
-	opts := tc.Options.Exec.withDefaults()
+	opts := tc.options(ctx).Exec.withDefaults()
 	var (
 		out  *headTail
 		res  groupResult

@@ -35,7 +35,7 @@ type execGrant struct {
 // decideExec applies the approval rules to one command. A non-empty
 // refusal is the model's answer and nothing runs.
 func (tc *ToolContext) decideExec(ctx context.Context, in execInput, cwd string, confined bool) (g execGrant, refusal string, err error) {
-	opts := tc.Options.Exec
+	opts := tc.options(ctx).Exec
 	if rule, ok := guard.AnyPrefix(in.Command, opts.Deny); ok {
 		return g, fmt.Sprintf("refused by the rule %q in tools.exec.deny; nothing ran", rule), nil
 	}
@@ -56,7 +56,7 @@ func (tc *ToolContext) decideExec(ctx context.Context, in execInput, cwd string,
 		g.How = "allowed by tools.exec.approval allowAll"
 		return g, "", nil
 	}
-	if rule, ok := guard.MatchPrefix(in.Command, tc.allowRules()); ok {
+	if rule, ok := guard.MatchPrefix(in.Command, tc.allowRules(opts.Allow)); ok {
 		g.How = fmt.Sprintf("allowed by the rule %q", rule)
 		return g, "", nil
 	}
@@ -87,10 +87,10 @@ func (tc *ToolContext) decideExec(ctx context.Context, in execInput, cwd string,
 
 // allowRules are the configured allow rules plus those the user chose
 // "Always allow" for in this session.
-func (tc *ToolContext) allowRules() []string {
+func (tc *ToolContext) allowRules(configured []string) []string {
 	tc.allowMu.Lock()
 	defer tc.allowMu.Unlock()
-	return append(slices.Clone(tc.Options.Exec.Allow), tc.allowed...)
+	return append(slices.Clone(configured), tc.allowed...)
 }
 
 func (tc *ToolContext) rememberAllow(prefix string) {
