@@ -64,7 +64,7 @@ type run struct {
 	sum    session.Summary       // for catbuddy.listRuns
 
 	mu         sync.Mutex // guards tr and transcript
-	tr         *transcript
+	tr         *session.Transcript
 	transcript string // path once written
 
 	// ledger records the files the run changed, across its turns, and
@@ -208,14 +208,14 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 		cancel(nil)
 		close(done)
 	}()
-	header := runHeader{RunID: r.id, Command: r.command.ID, Title: r.command.Title, File: r.target.rel,
+	header := session.TranscriptHeader{RunID: r.id, Command: r.command.ID, Title: r.command.Title, File: r.target.rel,
 		StartLine: task.StartLine, EndLine: task.EndLine, Model: cfg.Model, Input: a.Input, Started: r.started}
 	if r.turn > 1 {
 		header.Title = fmt.Sprintf("%s — reply %d", r.command.Title, r.turn-1)
 		header.Started = time.Now()
 	}
 	r.mu.Lock()
-	r.tr = newTranscript(header)
+	r.tr = session.NewTranscript(header)
 	r.mu.Unlock()
 
 	rep := newRunReporter(s, r)
@@ -234,7 +234,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 			changed = appendNew(changed, s.displayPath(ev.Edit.Path))
 		}
 		r.mu.Lock()
-		r.tr.add(ev)
+		r.tr.Add(ev)
 		r.mu.Unlock()
 		rep.event(ctx, ev)
 	}
@@ -255,11 +255,9 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.
 		status = "error"
 	}
 	r.mu.Lock()
-	text := r.tr.finish(status, out, err)
+	text := r.tr.Finish(status, out, err)
 	r.mu.Unlock()
-	if r.prior != "" {
-		text = r.prior + "\n\n---\n\n" + text
-	}
+	text = session.JoinTurns(r.prior, text)
 	r.prior = text
 	rs.remember(r, out, session.Turn{Input: a.Input, Outcome: status, Error: errorText(err), Steps: out.Steps,
 		Usage: out.Usage, Files: changed, Ended: time.Now()}, cfg)
@@ -296,13 +294,12 @@ func (rs *runs) release(r *run, done chan struct{}) {
 }
 
 // writeTranscript writes r's transcript (final or, while it runs, as far
-// as it got) and remembers its path.
+// as it got) beside its session file and remembers its path.
 func (rs *runs) writeTranscript(r *run, text string, cfg agent.Config) (string, error) {
-	root := rs.s.rootFor(r.target.path)
-	if root == "" {
-		return "", errors.New("no workspace folder to hold .catbuddy/sessions")
+	if r.log == nil {
+		return "", errors.New("no workspace folder to hold " + session.Dir)
 	}
-	path, err := writeTranscript(root, transcriptName(r.started, r.id, r.command.ID), text, cfg.APIKey)
+	path, err := r.log.WriteTranscript(text, cfg.APIKey)
 	if err != nil {
 		return "", err
 	}

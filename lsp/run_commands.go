@@ -89,7 +89,7 @@ func (rs *runs) transcriptCommand(ctx context.Context, args []json.RawMessage) (
 		return nil, fmt.Errorf("no transcript for run %q (unknown run, or its transcript could not be written)", id)
 	}
 	r.mu.Lock()
-	text := r.tr.snapshot("running")
+	text := r.tr.Snapshot("running")
 	r.mu.Unlock()
 	path, err = rs.writeTranscript(r, text, rs.s.AgentConfig())
 	if err != nil {

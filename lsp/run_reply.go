@@ -117,8 +117,8 @@ func (rs *runs) load(ctx context.Context, id string) (*run, error) {
 	r := &run{id: id, command: agent.Command{ID: sess.Command, Title: sess.Title}, target: t, started: sess.Started,
 		conv: sess.Messages, states: rs.s.NewFileStates(), log: sess.Log(), turn: sess.Turns, sum: sess.Summary}
 	// The transcript goes on in the same file.
-	if md, err := os.ReadFile(strings.TrimSuffix(path, ".jsonl") + ".md"); err == nil {
-		r.prior = strings.TrimRight(string(md), "\n")
+	if md, err := os.ReadFile(session.TranscriptPath(path)); err == nil {
+		r.prior = string(md)
 	}
 	return r, nil
 }
@@ -172,7 +172,7 @@ func newRunInfo(s session.Summary) runInfo {
 		info.Updated = s.Started
 	}
 	if s.Log != "" {
-		if md := strings.TrimSuffix(s.Log, ".jsonl") + ".md"; fileExists(md) {
+		if md := session.TranscriptPath(s.Log); fileExists(md) {
 			info.TranscriptURI = uri.File(md)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/agent"
+	"github.com/catbuddy/cb-ls/session"
 )
 
 // methodRunEvent is the custom notification streaming a run's events.
@@ -115,7 +116,7 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 		}
 		out := ev.Output
 		if len(out) > maxEventOutput {
-			out = out[:transcriptCut(out, maxEventOutput)] + "\n… (cut; the transcript has it all)"
+			out = out[:session.CutIndex(out, maxEventOutput)] + "\n… (cut; the transcript has it all)"
 		}
 		re := runEvent{Kind: "tool_result", Step: ev.Step, Tool: ev.Tool, CallID: ev.CallID, Output: &out, IsError: ev.IsError}
 		switch {
@@ -214,7 +215,7 @@ func toolLabel(tool string, args json.RawMessage, display func(string) string) s
 // firstLine returns s's first line, cut to max bytes.
 func firstLine(s string, max int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return cut(s, max)
+	return session.Cut(s, max)
 }
 
 func errorText(err error) string {

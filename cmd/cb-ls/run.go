@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/guard"
@@ -166,23 +167,35 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	var out agent.Outcome
 	var log *session.Log
+	header := session.TranscriptHeader{Command: agent.CommandAsk, Model: cfg.Model, Input: instruction, Started: time.Now()}
+	prior := ""
 	if continued != nil {
 		fmt.Fprintf(stderr, "cb-ls run: continuing %s (%s, %d turn(s))\n", continued.RunID, continued.TitleText(), continued.Turns)
 		log = continued.Log()
-		out, err = runner.Reply(ctx, continued.Command, continued.Messages, instruction, emit)
+		header.Command, header.Title = continued.Command, fmt.Sprintf("%s — reply %d", continued.Title, continued.Turns)
+		if md, err := os.ReadFile(session.TranscriptPath(log.Path)); err == nil {
+			prior = string(md)
+		}
+	} else {
+		log = headlessLog(g.Roots()[0], instruction, cfg)
+		header.Title = log.Header().Title
+	}
+	header.RunID = log.Header().RunID
+	tr := session.NewTranscript(header)
+	record := func(ev agent.Event) {
+		tr.Add(ev)
+		emit(ev)
+	}
+	if continued != nil {
+		out, err = runner.Reply(ctx, continued.Command, continued.Messages, instruction, record)
 		if len(out.Messages) == 0 {
 			out.Messages = continued.Messages // refused before the model was asked
 		}
 	} else {
-		log = headlessLog(g.Roots()[0], instruction, cfg)
-		out, err = runner.Run(ctx, agent.Task{Command: agent.CommandAsk, Input: instruction}, emit)
+		out, err = runner.Run(ctx, agent.Task{Command: agent.CommandAsk, Input: instruction}, record)
 	}
 	p.done()
-	if serr := log.AppendTurn(out.Messages, turnOf(instruction, out, err, changed), cfg.APIKey); serr != nil {
-		fmt.Fprintf(stderr, "cb-ls run: the conversation was not stored: %v\n", serr)
-	} else {
-		fmt.Fprintf(stderr, "run %s stored; reply with: cb-ls run --continue \"…\"\n", log.Header().RunID)
-	}
+	storeRun(stderr, log, tr, prior, turnOf(instruction, out, err, changed), out, err, cfg.APIKey)
 	if out.Answer != "" {
 		fmt.Fprintln(stdout, strings.TrimSpace(out.Answer))
 	}

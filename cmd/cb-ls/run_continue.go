@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -90,4 +91,36 @@ func turnOf(input string, out agent.Outcome, err error, files []string) session.
 		t.Outcome, t.Error = "error", err.Error()
 	}
 	return t
+}
+
+// storeRun stores a turn that ended (the conversation and its markdown
+// transcript, beside each other in .catbuddy/sessions, as an editor's run
+// is stored) and tells on stderr what can be done next. Only a
+// conversation that reached the model can be continued: a run refused
+// before that (bad settings) stores nothing. A failed run can be, once
+// its cause is fixed, and the message says so.
+func storeRun(stderr io.Writer, log *session.Log, tr *session.Transcript, prior string, t session.Turn, out agent.Outcome, err error, key string) {
+	if len(out.Messages) == 0 {
+		return
+	}
+	if serr := log.AppendTurn(out.Messages, t, key); serr != nil {
+		fmt.Fprintf(stderr, "cb-ls run: the conversation was not stored, so it cannot be continued: %v\n", serr)
+		return
+	}
+	path, terr := log.WriteTranscript(session.JoinTurns(prior, tr.Finish(t.Outcome, out, err)), key)
+	if terr != nil {
+		fmt.Fprintf(stderr, "cb-ls run: the transcript was not written: %v\n", terr)
+	}
+	id := log.Header().RunID
+	switch {
+	case err == nil:
+		fmt.Fprintf(stderr, "run %s stored; reply with: cb-ls run --continue \"…\"\n", id)
+	case t.Outcome == "cancelled":
+		fmt.Fprintf(stderr, "run %s was interrupted and stored as far as it got; go on with: cb-ls run --continue \"…\"\n", id)
+	default:
+		fmt.Fprintf(stderr, "run %s failed and is stored as far as it got; once the cause is fixed, go on with: cb-ls run --continue \"…\"\n", id)
+	}
+	if terr == nil {
+		fmt.Fprintf(stderr, "transcript: %s\n", path)
+	}
 }

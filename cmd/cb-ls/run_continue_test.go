@@ -77,6 +77,66 @@ func TestRunContinue(t *testing.T) {
 			t.Errorf("%s holds the key", f)
 		}
 	}
+	// Each run's transcript sits beside its conversation, as an editor's
+	// does, and a reply continues it.
+	md, err := os.ReadFile(session.TranscriptPath(first.Log))
+	if err != nil {
+		t.Fatalf("no transcript beside %s: %v", first.Log, err)
+	}
+	for _, want := range []string{"- run: `" + first.RunID + "`", "fix Add", "Fixed: Add subtracted.", "\n---\n", "does it add?", "Yes: it adds now."} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, md)
+		}
+	}
+	if n := strings.Count(string(md), "- run: `"); n != 2 {
+		t.Errorf("the transcript has %d run lines, want one per turn:\n%s", n, md)
+	}
+	if mds, _ := filepath.Glob(filepath.Join(root, ".catbuddy", "sessions", "*.md")); len(mds) != len(files) {
+		t.Errorf("transcripts %v for sessions %v, want one each", mds, files)
+	}
+}
+
+// A run that fails after reaching the model stores its conversation and
+// says it can go on once the cause is fixed; --continue then works. It
+// does not claim "stored; reply with" as for a run that succeeded.
+func TestRunFailedCanBeContinued(t *testing.T) {
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		{Status: 401, Error: "invalid api key"},
+		agenttest.TextTurn("Answered after the fix."),
+	}})
+	root := runEnv(t, srv, "openai")
+	run := func(want int, args ...string) (string, string) {
+		t.Helper()
+		var stdout, stderr strings.Builder
+		if code := runAgent(t.Context(), append([]string{"--root", root}, args...), strings.NewReader(""), &stdout, &stderr); code != want {
+			t.Fatalf("cb-ls run %q: exit %d, want %d\n%s", args, code, want, stderr.String())
+		}
+		return strings.TrimSpace(stdout.String()), stderr.String()
+	}
+	_, stderr := run(1, "explain Add")
+	if strings.Contains(stderr, "stored; reply with") || !strings.Contains(stderr, "failed and is stored as far as it got; once the cause is fixed, go on with: cb-ls run --continue") {
+		t.Errorf("stderr after the failure:\n%s", stderr)
+	}
+	list, err := session.List([]string{root})
+	if err != nil || len(list) != 1 || list[0].Outcome != "error" {
+		t.Fatalf("stored runs: %+v, %v; want the failed one", list, err)
+	}
+	md, err := os.ReadFile(session.TranscriptPath(list[0].Log))
+	if err != nil || !strings.Contains(string(md), "Failed: ") || !strings.Contains(string(md), "invalid api key") {
+		t.Errorf("transcript of the failed run (%v):\n%s", err, md)
+	}
+	if !strings.Contains(stderr, "transcript: "+session.TranscriptPath(list[0].Log)) {
+		t.Errorf("stderr does not name the transcript:\n%s", stderr)
+	}
+
+	out, stderr := run(0, "--continue", "try again")
+	if out != "Answered after the fix." || !strings.Contains(stderr, "run "+list[0].RunID+" stored; reply with") {
+		t.Errorf("--continue after the failure: stdout %q, stderr:\n%s", out, stderr)
+	}
+	msgs := srv.Requests()[1].Messages()
+	if len(msgs) < 2 || !strings.Contains(msgs[0].Text, "explain Add") || !strings.Contains(msgs[len(msgs)-1].Text, "try again") {
+		t.Errorf("the continued request = %+v, want the failed run's task, then the reply", msgs)
+	}
 }
 
 func TestRunContinueRefusals(t *testing.T) {

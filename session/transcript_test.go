@@ -1,4 +1,4 @@
-package lsp
+package session
 
 import (
 	"encoding/json"
@@ -14,24 +14,24 @@ import (
 	"github.com/catbuddy/cb-ls/tools"
 )
 
-func testHeader() runHeader {
-	return runHeader{
+func testHeader() TranscriptHeader {
+	return TranscriptHeader{
 		RunID: "r1", Command: "fix", Title: "Agent: Fix this", File: "calc.go",
 		StartLine: 3, EndLine: 5, Model: "m", Input: "make it add", Started: time.Date(2026, 12, 2, 11, 30, 0, 0, time.UTC),
 	}
 }
 
 func TestTranscriptRendersEvents(t *testing.T) {
-	tr := newTranscript(testHeader())
-	tr.add(agent.Event{Kind: agent.EventStep, Step: 1})
-	tr.add(agent.Event{Kind: agent.EventText, Text: "Let me "})
-	tr.add(agent.Event{Kind: agent.EventText, Text: "look."})
-	tr.add(agent.Event{Kind: agent.EventToolCall, Tool: "edit_file", Args: json.RawMessage(`{"path": "calc.go",  "old_string": "a - b"}`)})
-	tr.add(agent.Event{Kind: agent.EventToolResult, Tool: "edit_file", Output: "Edited calc.go +1 -1",
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "Let me "})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "look."})
+	tr.Add(agent.Event{Kind: agent.EventToolCall, Tool: "edit_file", Args: json.RawMessage(`{"path": "calc.go",  "old_string": "a - b"}`)})
+	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: "edit_file", Output: "Edited calc.go +1 -1",
 		Edit: &tools.EditInfo{Rel: "calc.go", Added: 1, Removed: 1, Diff: "-a - b\n+a + b\n"}})
-	tr.add(agent.Event{Kind: agent.EventStep, Step: 2})
-	tr.add(agent.Event{Kind: agent.EventText, Text: "Fixed."})
-	got := tr.finish("done", agent.Outcome{Answer: "Fixed.", Steps: 2, Usage: agent.Usage{InputTokens: 10, OutputTokens: 3}}, nil)
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 2})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "Fixed."})
+	got := tr.Finish("done", agent.Outcome{Answer: "Fixed.", Steps: 2, Usage: agent.Usage{InputTokens: 10, OutputTokens: 3}}, nil)
 
 	for _, want := range []string{
 		"# Agent: Fix this",
@@ -50,10 +50,10 @@ func TestTranscriptRendersEvents(t *testing.T) {
 }
 
 func TestTranscriptPrefersAgentAccountAndKeepsError(t *testing.T) {
-	tr := newTranscript(testHeader())
-	tr.add(agent.Event{Kind: agent.EventStep, Step: 1})
-	tr.add(agent.Event{Kind: agent.EventText, Text: "our own log"})
-	got := tr.finish("error", agent.Outcome{Transcript: "## The agent's account\n"}, errors.New("openai at http://x: 401"))
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "our own log"})
+	got := tr.Finish("error", agent.Outcome{Transcript: "## The agent's account\n"}, errors.New("openai at http://x: 401"))
 	if strings.Contains(got, "our own log") {
 		t.Errorf("the event log should give way to the agent's transcript:\n%s", got)
 	}
@@ -67,10 +67,10 @@ func TestTranscriptPrefersAgentAccountAndKeepsError(t *testing.T) {
 // TestTranscriptOneHeader: the agent's account has its own title and
 // header; the file has each once, plus the run's id.
 func TestTranscriptOneHeader(t *testing.T) {
-	tr := newTranscript(testHeader())
-	tr.add(agent.Event{Kind: agent.EventStep, Step: 1})
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
 	account := "# Agent: Fix this\n\n- File: `calc.go` lines 3-5\n\n## Step 1\n\nFixed.\n\n## Outcome\n\nDone after 1 steps.\n"
-	got := tr.finish("done", agent.Outcome{Transcript: account, Answer: "Fixed.", Steps: 1}, nil)
+	got := tr.Finish("done", agent.Outcome{Transcript: account, Answer: "Fixed.", Steps: 1}, nil)
 	for _, once := range []string{"# Agent: Fix this", "calc.go` lines", "Outcome", "- run: `" + testHeader().RunID + "`"} {
 		if n := strings.Count(got, once); n != 1 {
 			t.Errorf("%q appears %d times, want once:\n%s", once, n, got)
@@ -82,10 +82,10 @@ func TestTranscriptOneHeader(t *testing.T) {
 }
 
 func TestTranscriptCutsLongOutputOnRuneBoundary(t *testing.T) {
-	tr := newTranscript(testHeader())
+	tr := NewTranscript(testHeader())
 	tr.maxTool = 10
-	tr.add(agent.Event{Kind: agent.EventToolResult, Tool: "read_file", Output: "aaaaaaaaa😀😀😀"})
-	got := tr.finish("done", agent.Outcome{}, nil)
+	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: "read_file", Output: "aaaaaaaaa😀😀😀"})
+	got := tr.Finish("done", agent.Outcome{}, nil)
 	if !utf8.ValidString(got) {
 		t.Fatalf("cut split a rune: %q", got)
 	}
@@ -104,16 +104,13 @@ func TestFenceOutgrowsBackticks(t *testing.T) {
 func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
 	root := t.TempDir()
 	const key = "sk-test-1234567890"
-	name := transcriptName(time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC), "r7", "my cmd/../x")
-	if name != "20261202-113005-r7-my_cmd____x.md" {
-		t.Errorf("transcriptName = %q", name)
-	}
-	path, err := writeTranscript(root, name, "the key is "+key+" and short ab", key, "ab")
+	l := NewLog(root, Header{RunID: "r7", Command: "my cmd/../x", Started: time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC)})
+	path, err := l.WriteTranscript("the key is "+key+" and short ab", key, "ab")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(root, ".catbuddy", "sessions", name); path != want {
-		t.Errorf("path = %q, want %q", path, want)
+	if want := filepath.Join(root, ".catbuddy", "sessions", "20261202-113005-r7-my_cmd____x.md"); path != want || TranscriptPath(l.Path) != want {
+		t.Errorf("path = %q (TranscriptPath %q), want %q, beside the session file", path, TranscriptPath(l.Path), want)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -133,6 +130,9 @@ func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("sessions dir holds %d entries, want only the transcript (no temp files)", len(entries))
 	}
+	if b, err := os.ReadFile(filepath.Join(root, ".catbuddy", ".gitignore")); err != nil || !strings.Contains(string(b), "sessions/") {
+		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore sessions/", b, err)
+	}
 }
 
 // TestWriteTranscriptFollowsNoStateLink: a model-made ".catbuddy" link to
@@ -143,7 +143,7 @@ func TestWriteTranscriptFollowsNoStateLink(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, ".catbuddy")); err != nil {
 		t.Fatal(err)
 	}
-	if path, err := writeTranscript(root, "t.md", "text"); err == nil {
+	if path, err := NewLog(root, Header{RunID: "r1", Command: "ask", Started: time.Now()}).WriteTranscript("text"); err == nil {
 		t.Errorf("transcript written through a symlink to %s", path)
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {

@@ -1,4 +1,4 @@
-package lsp
+package session
 
 import (
 	"crypto/rand"
@@ -13,25 +13,23 @@ import (
 
 	"github.com/catbuddy/cb-ls/agent"
 	"github.com/catbuddy/cb-ls/guard"
-	"github.com/catbuddy/cb-ls/session"
 )
 
-// sessionsDir is where run transcripts go, relative to the work root. It
-// sits in cb-ls's own per-project directory, which projects usually ignore.
-const sessionsDir = ".catbuddy/sessions"
-
-// transcript accumulates a run's events as markdown, so that a transcript
-// exists even when the agent fails before it could produce its own.
-// It is used from the run's goroutine only.
-type transcript struct {
+// Transcript accumulates a run's events as markdown, so that a transcript
+// exists even when the agent fails before it could produce its own. The
+// editor's runs and cb-ls run both write theirs through it, beside the
+// run's session file (Log.WriteTranscript). It is not safe for
+// concurrent use.
+type Transcript struct {
 	b       strings.Builder
 	runLine string // the run's id, command and start, as a header line
 	inText  bool   // the last thing written was model text (deltas join up)
 	maxTool int    // tool outputs are cut to this many bytes
 }
 
-func newTranscript(header runHeader) *transcript {
-	t := &transcript{maxTool: 8 << 10}
+// NewTranscript starts the transcript of a run's turn.
+func NewTranscript(header TranscriptHeader) *Transcript {
+	t := &Transcript{maxTool: 8 << 10}
 	t.runLine = fmt.Sprintf("- run: `%s` (command `%s`), started %s\n", header.RunID, header.Command, header.Started.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&t.b, "# %s\n\n", header.Title)
 	fmt.Fprintf(&t.b, "- run: `%s`\n- command: `%s`\n", header.RunID, header.Command)
@@ -52,8 +50,9 @@ func newTranscript(header runHeader) *transcript {
 	return t
 }
 
-// runHeader is what a transcript says about its run before any event.
-type runHeader struct {
+// TranscriptHeader is what a transcript says about its run before any
+// event.
+type TranscriptHeader struct {
 	RunID, Command, Title string
 	File                  string
 	StartLine, EndLine    int
@@ -62,8 +61,8 @@ type runHeader struct {
 	Started               time.Time
 }
 
-// add renders one event.
-func (t *transcript) add(ev agent.Event) {
+// Add renders one event.
+func (t *Transcript) Add(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventStep:
 		t.endText()
@@ -81,7 +80,7 @@ func (t *transcript) add(ev agent.Event) {
 			status = "error"
 		}
 		out := ev.Output
-		if n := transcriptCut(out, t.maxTool); n < len(out) {
+		if n := CutIndex(out, t.maxTool); n < len(out) {
 			out = out[:n] + fmt.Sprintf("…\n(%d bytes cut)", len(out)-n)
 		}
 		fmt.Fprintf(&t.b, "%s of %s:\n\n%s\n", status, ev.Tool, fence(out, ""))
@@ -97,20 +96,20 @@ func (t *transcript) add(ev agent.Event) {
 	}
 }
 
-func (t *transcript) endText() {
+func (t *Transcript) endText() {
 	if t.inText {
 		t.b.WriteString("\n\n")
 		t.inText = false
 	}
 }
 
-// finish returns the whole markdown of an ended run. When the agent wrote
+// Finish returns the whole markdown of an ended run. When the agent wrote
 // its own account (out.Transcript: title, header, steps, outcome), that is
 // the transcript, with only what the agent cannot know added once under its
 // title: the run's id and command, and when the editor started it. Otherwise
 // (the run ended before the agent could write one) it is this event log
 // with its header and the outcome.
-func (t *transcript) finish(status string, out agent.Outcome, runErr error) string {
+func (t *Transcript) Finish(status string, out agent.Outcome, runErr error) string {
 	if title, rest, ok := strings.Cut(out.Transcript, "\n"); ok && strings.HasPrefix(title, "# ") {
 		return title + "\n\n" + t.runLine + strings.TrimLeft(rest, "\n")
 	}
@@ -144,30 +143,49 @@ func (t *transcript) finish(status string, out agent.Outcome, runErr error) stri
 	return b.String()
 }
 
-// snapshot returns the transcript so far, for a run still going on. It
+// Snapshot returns the transcript so far, for a run still going on. It
 // does not disturb the log: text deltas may still follow.
-func (t *transcript) snapshot(status string) string {
+func (t *Transcript) Snapshot(status string) string {
 	return t.b.String() + "\n\n---\n\n**Status:** " + status + "\n"
 }
 
-// writeTranscript writes text to <root>/.catbuddy/sessions/<name> and
-// returns the absolute path. Any secret in secrets is blanked first: keys
-// must never reach a file, even if a model or tool echoed one.
-func writeTranscript(root, name, text string, secrets ...string) (string, error) {
+// JoinTurns appends a turn's transcript to those of the run's earlier
+// turns (prior, "" for the first), as the run's one markdown file.
+func JoinTurns(prior, turn string) string {
+	if prior = strings.TrimRight(prior, "\n"); prior == "" {
+		return turn
+	}
+	return prior + "\n\n---\n\n" + turn
+}
+
+// TranscriptPath is where the markdown transcript of the run whose
+// session file is logPath goes: beside it, with .md for .jsonl.
+func TranscriptPath(logPath string) string {
+	return strings.TrimSuffix(logPath, ".jsonl") + ".md"
+}
+
+// WriteTranscript writes text as the run's transcript, replacing the one
+// written before (atomically: a reader sees the old or the new text), and
+// returns its path. Any secret in secrets is blanked first: keys must
+// never reach a file, even if a model or tool echoed one.
+func (l *Log) WriteTranscript(text string, secrets ...string) (string, error) {
 	for _, s := range secrets {
 		if len(s) >= 8 { // shorter strings would blank ordinary words
 			text = strings.ReplaceAll(text, s, "[redacted]")
 		}
 	}
-	dir := filepath.Join(root, filepath.FromSlash(sessionsDir))
+	path := TranscriptPath(l.Path)
+	sessions := filepath.Dir(path)
+	root := filepath.Dir(filepath.Dir(sessions))
 	ignoreSessions(root)
 	// Opened without following a symlink: a model-made .catbuddy link
 	// must not send the transcript out of the workspace.
-	d, err := guard.OpenStateDir(root, "sessions")
+	d, err := guard.OpenStateDir(root, filepath.Base(sessions))
 	if err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
 	defer d.Close()
+	name := filepath.Base(path)
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
 	tmp := ".tmp-" + name + "." + hex.EncodeToString(rnd[:])
@@ -186,7 +204,7 @@ func writeTranscript(root, name, text string, secrets ...string) (string, error)
 	if err := d.Rename(tmp, name); err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
-	return filepath.Join(dir, name), nil
+	return path, nil
 }
 
 // ignoreSessions writes <root>/.catbuddy/.gitignore, once, so that run
@@ -209,12 +227,6 @@ func ignoreSessions(root string) {
 	_ = f.Close()
 }
 
-// transcriptName is a sortable, unique file name for a run's transcript;
-// the run's session file has the same name with .jsonl.
-func transcriptName(started time.Time, runID, command string) string {
-	return session.Name(started, runID, command) + ".md"
-}
-
 // compactJSON renders raw tool arguments on one line, cut to max bytes.
 func compactJSON(raw json.RawMessage, max int) string {
 	var v any
@@ -224,7 +236,7 @@ func compactJSON(raw json.RawMessage, max int) string {
 			s = string(b)
 		}
 	}
-	return strings.ReplaceAll(cut(s, max), "`", "'")
+	return strings.ReplaceAll(Cut(s, max), "`", "'")
 }
 
 // fence wraps s in a code fence longer than any backtick run inside it.
@@ -236,18 +248,18 @@ func fence(s, lang string) string {
 	return ticks + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + ticks
 }
 
-// cut shortens s to at most max bytes (plus an ellipsis) without
+// Cut shortens s to at most max bytes (plus an ellipsis) without
 // splitting a UTF-8 sequence.
-func cut(s string, max int) string {
-	if n := transcriptCut(s, max); n < len(s) {
+func Cut(s string, max int) string {
+	if n := CutIndex(s, max); n < len(s) {
 		return s[:n] + "…"
 	}
 	return s
 }
 
-// transcriptCut returns the largest n <= max at which s can be cut on a rune
+// CutIndex returns the largest n <= max at which s can be cut on a rune
 // boundary (len(s) if s is short enough).
-func transcriptCut(s string, max int) int {
+func CutIndex(s string, max int) int {
 	if len(s) <= max {
 		return len(s)
 	}
