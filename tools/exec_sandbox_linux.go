@@ -15,8 +15,6 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/catbuddy/cb-ls/guard"
 )
 
 var (
@@ -149,10 +147,14 @@ func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, o
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	if namespacesErr() == nil && !splitOnly && !mountsBroken.Load() {
 		if !in.internal() {
-			for _, r := range roots {
-				// An existing .catbuddy/ can be hidden under a mount; a
-				// missing one could be created by the command.
-				_ = os.Mkdir(filepath.Join(r, guard.StateDir), 0o700)
+			// An existing directory is hidden under a mount; a missing
+			// one (each root's .catbuddy/, the user's catbuddy config and
+			// state, wherever XDG_* put them) would have to be carved
+			// around with split grants, which leave the parents of the
+			// gap unwritable (a private /tmp, a workspace root). They
+			// are cb-ls's own, so they are made empty and hidden.
+			for _, sd := range in.stateDirs() {
+				_ = os.MkdirAll(sd, 0o700)
 			}
 		}
 		rules, mounts := planNamespaced(in)
