@@ -77,7 +77,7 @@ type execInput struct {
 	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory, relative to the workspace root (default: the root)"`
 	Timeout int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (default 120)"`
 	Write   bool   `json:"write,omitempty" jsonschema:"true when the command must change files in the workspace; the user is asked first"`
-	Network bool   `json:"network,omitempty" jsonschema:"true when the command needs the network; the user is asked first"`
+	Network bool   `json:"network,omitempty" jsonschema:"true when the command needs the network or a unix socket (docker, its own); the user is asked first"`
 	Reason  string `json:"reason,omitempty" jsonschema:"with write or network: one short sentence telling the user why"`
 }
 

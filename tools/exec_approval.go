@@ -59,7 +59,7 @@ func (r ApprovalRequest) Access() string {
 		parts = append(parts, "change files in the workspace")
 	}
 	if r.Network {
-		parts = append(parts, "use the network")
+		parts = append(parts, "use the network and unix sockets (Docker's, for one)")
 	}
 	s := strings.Join(parts, " and ")
 	if r.Unconfined {

@@ -74,6 +74,10 @@ type sandboxSpec struct {
 	// DenyTCP asks Landlock (ABI 4+) to refuse TCP connect and bind: the
 	// network fence where there is no private network namespace.
 	DenyTCP bool `json:"denyTCP,omitempty"`
+	// DenyUnix makes socket(AF_UNIX, …) fail (a seccomp filter): without
+	// the network policy no path-named socket can be reached, docker's
+	// and the user's agents' included.
+	DenyUnix bool `json:"noUnix,omitempty"`
 }
 
 // nsMounts are the mounts the helper makes in its private mount

@@ -21,13 +21,16 @@ var (
 	probeOnce sync.Once
 	probed    SandboxInfo
 	features  landlockFeatures
+	// socketsErr says why commands without the network policy can still
+	// open unix sockets (see exec_seccomp_linux.go), nil where they cannot.
+	socketsErr error
 )
 
 // Sandbox reports what confinement this system gives commands.
 func Sandbox() SandboxInfo {
 	probeOnce.Do(func() { probed = probeSandbox() })
 	if probed.Namespaces && mountsBroken.Load() {
-		return describeSandbox(features, errors.New("the private mounts failed"))
+		return describeSandbox(features, errors.New("the private mounts failed"), socketsErr)
 	}
 	return probed
 }
@@ -41,16 +44,22 @@ func probeSandbox() SandboxInfo {
 		return SandboxInfo{Summary: fmt.Sprintf("off (/proc/self/exe is not available to re-execute the sandbox helper: %v)", err)}
 	}
 	features = probeLandlock(abi)
-	return describeSandbox(features, namespacesErr())
+	socketsErr = seccompErr()
+	return describeSandbox(features, namespacesErr(), socketsErr)
 }
 
 // describeSandbox says what commands get from these Landlock features
-// with (nsErr == nil) or without private namespaces.
-func describeSandbox(f landlockFeatures, nsErr error) SandboxInfo {
+// with (nsErr == nil) or without private namespaces, and with (sockErr
+// == nil) or without the seccomp filter that denies unix sockets.
+func describeSandbox(f landlockFeatures, nsErr, sockErr error) SandboxInfo {
 	info := SandboxInfo{Landlock: f.ABI}
 	if nsErr == nil {
 		info.Namespaces, info.Full = true, true
 		info.Summary = fmt.Sprintf("Landlock ABI %d + private user, mount, network and PID namespaces", f.ABI)
+		if sockErr != nil {
+			info.Full = false
+			info.Summary += fmt.Sprintf("; path-named sockets outside /tmp and /run reachable (%v)", sockErr)
+		}
 	} else {
 		var missing []string
 		switch {
@@ -65,8 +74,8 @@ func describeSandbox(f landlockFeatures, nsErr error) SandboxInfo {
 			"processes that leave the process group can outlive the call",
 			"names in .catbuddy/ and ~/.ssh listable, contents not",
 			"nothing can be created directly in the workspace root")
-		if f.FS&llResolveUnix == 0 {
-			missing = append(missing, "path-named sockets reachable")
+		if sockErr != nil && f.FS&llResolveUnix == 0 {
+			missing = append(missing, fmt.Sprintf("path-named sockets reachable (%v)", sockErr))
 		}
 		info.Summary = fmt.Sprintf("partial: Landlock ABI %d without namespaces (%v): %s", f.ABI, nsErr, strings.Join(missing, "; "))
 	}
@@ -174,6 +183,7 @@ func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, o
 		spec = sandboxSpec{Rules: planSplit(in), DenyTCP: !policy.Network}
 	}
 	spec.Argv, spec.Dir = argv, dir
+	spec.DenyUnix = !policy.Network && socketsErr == nil
 	b, err := json.Marshal(spec)
 	if err != nil {
 		s.cleanup()
@@ -299,6 +309,11 @@ func enterSandbox(raw string) error {
 	}
 	if err := restrictSelf(probeLandlock(abi), spec.Rules, spec.DenyTCP); err != nil {
 		return err
+	}
+	if spec.DenyUnix {
+		if err := denyUnixSockets(); err != nil {
+			return err
+		}
 	}
 	return unix.Exec(spec.Argv[0], spec.Argv, os.Environ())
 }

@@ -4,10 +4,7 @@ package tools
 
 import (
 	"net"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -120,56 +117,4 @@ func privateAddr() string {
 		}
 	}
 	return ""
-}
-
-// TestSandboxSocketsOutsideUnreachable: a path-named socket outside the
-// workspace (docker's, an editor's, an ssh-agent's) and an abstract one
-// cannot be reached; the command's own sockets in its TMPDIR work.
-func TestSandboxSocketsOutsideUnreachable(t *testing.T) {
-	if _, err := exec.LookPath("perl"); err != nil {
-		t.Skip("perl is not installed to open unix sockets from a command")
-	}
-	connect := func(addr string) string {
-		return `perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Peer=>"` + addr + `") or die "refused: $!\n"; print "connected\n"'`
-	}
-	forEachMode(t, func(t *testing.T) {
-		c := newSandboxCase(t)
-		var paths []string
-		for _, dir := range []string{t.TempDir(), "/run"} {
-			p := filepath.Join(dir, "cb-ls-test-"+strconv.Itoa(os.Getpid())+".sock")
-			l, err := net.Listen("unix", p)
-			if err != nil {
-				t.Logf("no socket in %s: %v", dir, err)
-				continue
-			}
-			countingListener(t, l)
-			paths = append(paths, p)
-		}
-		for _, p := range paths {
-			out := c.run(connect(p), SandboxPolicy{WriteWorkspace: true, Network: true})
-			if strings.Contains(out, "connected\n") {
-				if splitOnly && features.FS&llResolveUnix == 0 {
-					t.Logf("without namespaces, on Landlock ABI %d, %s is reachable (reported in the sandbox summary)", features.ABI, p)
-					continue
-				}
-				t.Errorf("reached the socket %s: %s", p, out)
-			}
-		}
-		if features.Scoped != 0 {
-			name := "cb-ls-test-abstract-" + strconv.Itoa(os.Getpid())
-			l, err := net.Listen("unix", "@"+name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hits := countingListener(t, l)
-			out := c.run(connect(`\0`+name), SandboxPolicy{Network: true})
-			if strings.Contains(out, "connected\n") || hits.Load() != 0 {
-				t.Errorf("reached the abstract socket @%s: %s", name, out)
-			}
-		}
-		out := c.run(`perl -MIO::Socket::UNIX -e '$p="$ENV{TMPDIR}/own.sock"; $s=IO::Socket::UNIX->new(Local=>$p, Listen=>1) or die "listen: $!\n"; IO::Socket::UNIX->new(Peer=>$p) or die "connect: $!\n"; print "own-socket\n"'`, SandboxPolicy{})
-		if !strings.Contains(out, "own-socket\n") {
-			t.Errorf("a socket in the command's TMPDIR does not work: %q", out)
-		}
-	})
 }
