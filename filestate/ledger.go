@@ -31,8 +31,9 @@ type LedgerEntry struct {
 	Prior []byte
 	// Unrestorable means the content before the run was not kept (a
 	// command changed a file too large to copy, or unreadable); an undo
-	// names the file instead of restoring it.
+	// names the file instead of restoring it, with Why.
 	Unrestorable bool
+	Why          string
 	// Result is what the run's last write left in the file; Known is
 	// false when a command changed the file (its result was never seen
 	// by the tools), and Deleted is true when the run removed the file.
@@ -68,8 +69,8 @@ func (l *Ledger) RecordPrior(path string, prior []byte, existed bool) {
 }
 
 // RecordUnrestorable notes that a command changed path and its content
-// before the run was not kept.
-func (l *Ledger) RecordUnrestorable(path string) {
+// before the run was not kept, why (for the user) says so.
+func (l *Ledger) RecordUnrestorable(path, why string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, ok := l.files[path]; ok {
@@ -77,7 +78,7 @@ func (l *Ledger) RecordUnrestorable(path string) {
 		return
 	}
 	e := l.entry(path, true, nil)
-	e.Unrestorable, e.Known = true, false
+	e.Unrestorable, e.Why, e.Known = true, why, false
 }
 
 // entry returns path's entry, creating it with existed and prior.

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catbuddy/cb-ls/filestate"
 	"github.com/catbuddy/cb-ls/guard"
 )
 
@@ -133,7 +134,13 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	}
 	var before workspaceScan
 	if grant.Write {
-		before = scanWorkspace(ctx, tc.scanRoots())
+		// Inside a run the scan also keeps the files' content, so the
+		// run's undo can put back what the command changes.
+		var keep *copyBudget
+		if filestate.LedgerFromContext(ctx) != nil {
+			keep = newCopyBudget()
+		}
+		before = scanWorkspace(ctx, tc.scanRoots(), keep)
 	}
 	r, err := runConfined(ctx, tc, in.Command, cwd, timeout, grant.policy(in.Command))
 	if grant.How != "" {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -146,6 +147,8 @@ func TestExecWriteApproved(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("build/\n.envrc\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "edit.txt"), []byte("a\n"), 0o644)
 	os.MkdirAll(filepath.Join(root, ".vscode"), 0o755)
+	big := filepath.Join(root, "big.bin")
+	os.WriteFile(big, bytes.Repeat([]byte("x"), maxPriorFile+1), 0o644)
 
 	states := filestate.New()
 	keep := filepath.Join(root, "keep.txt")
@@ -156,7 +159,7 @@ func TestExecWriteApproved(t *testing.T) {
 	ctx := filestate.NewLedgerContext(filestate.NewContext(t.Context(), states), ledger)
 
 	res := execArgs(t, ctx, r, map[string]any{
-		"command": "rm keep.txt && echo b >> edit.txt && mkdir -p build gen && touch build/out gen/new.go && echo '{}' > .vscode/tasks.json && echo x > .envrc",
+		"command": "rm keep.txt && echo b >> edit.txt && echo y >> big.bin && mkdir -p build gen && touch build/out gen/new.go && echo '{}' > .vscode/tasks.json && echo x > .envrc",
 		"write":   true, "reason": "regenerate",
 	})
 	if res.IsError {
@@ -170,8 +173,8 @@ func TestExecWriteApproved(t *testing.T) {
 	}
 	for _, want := range []string{
 		"[approved by the user]",
-		"Workspace files changed by the command (5;",
-		"deleted  keep.txt", "changed  edit.txt", "created  gen/new.go",
+		"Workspace files changed by the command (6;",
+		"deleted  keep.txt", "changed  big.bin", "changed  edit.txt", "created  gen/new.go",
 		"created  .vscode/tasks.json  (runs later", "created  .envrc  (runs later",
 	} {
 		if !strings.Contains(res.Output, want) {
@@ -184,12 +187,13 @@ func TestExecWriteApproved(t *testing.T) {
 	if states.WasRead(keep) {
 		t.Error("the FileState of the deleted keep.txt was not dropped")
 	}
-	if len(heard) != 1 || len(heard[0].Files) != 5 || heard[0].Files[0].Path == "" {
+	if len(heard) != 1 || len(heard[0].Files) != 6 || heard[0].Files[0].Path == "" {
 		t.Fatalf("listener heard %+v", heard)
 	}
 	// The run's ledger: created files are undone by deleting them, a file
 	// a tool wrote earlier keeps its content from before the run, the
-	// others are named as not restorable.
+	// others get the content kept before the command ran, and a file over
+	// the budget is named as not restorable.
 	byPath := map[string]filestate.LedgerEntry{}
 	for _, e := range ledger.Files() {
 		byPath[e.Path] = e
@@ -200,8 +204,14 @@ func TestExecWriteApproved(t *testing.T) {
 	if e := byPath[edit]; string(e.Prior) != "before the run\n" || e.Known || e.Unrestorable {
 		t.Errorf("earlier-written file in the ledger: %+v", e)
 	}
-	if e := byPath[keep]; !e.Unrestorable {
+	if e := byPath[keep]; string(e.Prior) != "keep\n" || !e.Existed || e.Known || e.Unrestorable {
 		t.Errorf("deleted file in the ledger: %+v", e)
+	}
+	if e := byPath[big]; !e.Unrestorable || !strings.Contains(e.Why, "larger than 1 MiB") || len(e.Prior) != 0 {
+		t.Errorf("file over the budget in the ledger: %+v", e)
+	}
+	if e, ok := byPath[filepath.Join(root, ".envrc")]; !ok || e.Existed {
+		t.Errorf("created runs-later file in the ledger: %+v %v", e, ok)
 	}
 }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -41,8 +42,42 @@ type fileStamp struct {
 	mode  uint32
 }
 
-// workspaceScan maps absolute paths to stamps.
-type workspaceScan map[string]fileStamp
+// scanFile is one file a scan met.
+type scanFile struct {
+	rel string // slash path relative to its rootScan's base
+	st  fileStamp
+	// prior is the file's content before a write command, when the scan
+	// kept copies (exec_prior.go) and copy says so; otherwise copy says
+	// why there is none.
+	prior []byte
+	copy  copyState
+}
+
+// rootScan is what a scan met under one workspace folder.
+type rootScan struct {
+	base  string // absolute directory the rels are relative to
+	files []scanFile
+}
+
+// workspaceScan is one scan of every workspace folder. It is a list,
+// not a map: a scan of 20,000 files must stay far below the 150 ms a
+// write command's before and after scans may add, and the per-file map
+// inserts cost as much as the fstatat calls (diffScans indexes one side).
+type workspaceScan struct {
+	roots []rootScan
+}
+
+// len is the number of files the scan met.
+func (s workspaceScan) len() int {
+	n := 0
+	for _, r := range s.roots {
+		n += len(r.files)
+	}
+	return n
+}
+
+// scanChunk is how many files a worker collects in one allocation.
+const scanChunk = 1024
 
 // scanRoot is one tree a scan walks, and the folder its paths are
 // reported relative to.
@@ -67,66 +102,133 @@ func (tc *ToolContext) scanRoots() []scanRoot {
 
 // scanWorkspace stamps every file a walk reaches (honouring .gitignore,
 // skipping .git/ and .catbuddy/), plus the files that run later even
-// where they are ignored, so a change to them is always seen.
-func scanWorkspace(ctx context.Context, roots []scanRoot) workspaceScan {
-	out := workspaceScan{}
+// where they are ignored, so a change to them is always seen. With keep,
+// it also copies the content of regular files within keep's budget
+// (the content before a write command, for the run's undo).
+func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) workspaceScan {
+	var out workspaceScan
 	for _, r := range roots {
-		// One map per worker: no lock on the hot path.
-		parts := make([]map[string]fileStamp, runtime.GOMAXPROCS(0))
+		// Chunks per worker: nothing shared on the hot path, and no slice
+		// regrown and copied as it fills.
+		parts := make([][][]scanFile, runtime.GOMAXPROCS(0))
 		_, _ = walkTree(ctx, r.start, walkOptions{Workers: len(parts)}, func(worker int, dir *dirFD, e walkEntry) {
 			if e.Type.IsDir() {
 				return
 			}
-			st, ok := dir.stamp(e.Name)
+			f := scanFile{rel: e.Rel}
+			var ok bool
+			if keep != nil && e.Type.IsRegular() {
+				f.st, f.prior, f.copy, ok = dir.copyFile(e.Name, keep)
+			} else {
+				f.st, ok = dir.stamp(e.Name)
+				if keep != nil {
+					f.copy = notRegular
+				}
+			}
 			if !ok {
 				return
 			}
-			m := parts[worker]
-			if m == nil {
-				m = map[string]fileStamp{}
-				parts[worker] = m
+			cs := parts[worker]
+			if len(cs) == 0 || len(cs[len(cs)-1]) == cap(cs[len(cs)-1]) {
+				cs = append(cs, make([]scanFile, 0, scanChunk))
+				parts[worker] = cs
 			}
-			m[filepath.Join(r.start.Root, filepath.FromSlash(e.Rel))] = st
+			cs[len(cs)-1] = append(cs[len(cs)-1], f)
 		})
-		for _, m := range parts {
-			for k, v := range m {
-				out[k] = v
+		rs := rootScan{base: r.start.Root}
+		n := 0
+		for _, cs := range parts {
+			for _, c := range cs {
+				n += len(c)
+			}
+		}
+		rs.files = make([]scanFile, 0, n+len(runsLaterProbes))
+		for _, cs := range parts {
+			for _, c := range cs {
+				rs.files = append(rs.files, c...)
 			}
 		}
 		for _, rel := range runsLaterProbes {
-			p := filepath.Join(r.start.Abs, filepath.FromSlash(rel))
-			if st, ok := stampPath(p); ok {
-				out[p] = st
+			if f, ok := probeFile(rs.base, relJoin(r.start.Rel, rel), keep); ok {
+				rs.files = append(rs.files, f)
 			}
 		}
+		out.roots = append(out.roots, rs)
 	}
 	return out
 }
 
-// diffScans lists what changed between two scans, sorted by path; rel
-// renders a path for the model.
-func diffScans(before, after workspaceScan, rel func(string) string) []ExecChange {
-	var out []ExecChange
-	for p, a := range after {
-		b, ok := before[p]
-		switch {
-		case !ok:
-			out = append(out, ExecChange{Path: p, Kind: "created"})
-		case a != b:
-			out = append(out, ExecChange{Path: p, Kind: "changed"})
+// scanChange is one difference between two scans, with the file as the
+// earlier scan met it (zero for a created file).
+type scanChange struct {
+	ExecChange
+	before scanFile
+}
+
+// diffScans lists what changed between two scans of the same roots,
+// sorted by path; rel renders a path for the model. A file met twice
+// (a runs-later probe the walk also met) counts once.
+func diffScans(before, after workspaceScan, rel func(string) string) []scanChange {
+	var out []scanChange
+	for i := range min(len(before.roots), len(after.roots)) {
+		b, a := before.roots[i], after.roots[i]
+		index := make(map[string]int32, len(b.files))
+		for j, f := range b.files {
+			if _, dup := index[f.rel]; !dup {
+				index[f.rel] = int32(j)
+			}
 		}
-	}
-	for p := range before {
-		if _, ok := after[p]; !ok {
-			out = append(out, ExecChange{Path: p, Kind: "deleted"})
+		seen := make([]bool, len(b.files))
+		abs := func(r string) string { return filepath.Join(a.base, filepath.FromSlash(r)) }
+		for _, f := range a.files {
+			j, ok := index[f.rel]
+			switch {
+			case !ok:
+				out = append(out, scanChange{ExecChange: ExecChange{Path: abs(f.rel), Kind: "created"}})
+				index[f.rel] = -1 // a duplicate is not created twice
+			case j < 0 || seen[j]:
+			case f.st != b.files[j].st:
+				out = append(out, scanChange{ExecChange: ExecChange{Path: abs(f.rel), Kind: "changed"}, before: b.files[j]})
+				seen[j] = true
+			default:
+				seen[j] = true
+			}
+		}
+		for j, f := range b.files {
+			if !seen[j] && index[f.rel] == int32(j) {
+				out = append(out, scanChange{ExecChange: ExecChange{Path: abs(f.rel), Kind: "deleted"}, before: f})
+			}
 		}
 	}
 	for i := range out {
 		out[i].Rel = rel(out[i].Path)
 		out[i].RunsLater = RunsLater(out[i].Rel)
 	}
-	slices.SortFunc(out, func(a, b ExecChange) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b scanChange) int { return strings.Compare(a.Path, b.Path) })
 	return out
+}
+
+// probeFile stamps the file rel (slash path below base), and copies it
+// within keep's budget; false if it is missing or a directory.
+func probeFile(base, rel string, keep *copyBudget) (scanFile, bool) {
+	st, ok := stampPath(filepath.Join(base, filepath.FromSlash(rel)))
+	if !ok {
+		return scanFile{}, false
+	}
+	f := scanFile{rel: rel, st: st}
+	if keep == nil {
+		return f, true
+	}
+	f.copy = unreadable
+	dir, err := openBeneath(base, path.Dir(rel))
+	if err != nil {
+		return f, true
+	}
+	defer dir.Close()
+	if st, prior, c, ok := dir.copyFile(path.Base(rel), keep); ok {
+		f.st, f.prior, f.copy = st, prior, c
+	}
+	return f, true
 }
 
 // runsLaterProbes are checked after every writing command even where a
@@ -160,25 +262,19 @@ func renderChanges(files []ExecChange) string {
 
 // reportChanges scans the workspace again after a command that could
 // write it, drops the FileStates of what changed (so the model reads
-// those files again), tells the listener and renders the report.
+// those files again), records the run's undo, tells the listener and
+// renders the report.
 func (tc *ToolContext) reportChanges(ctx context.Context, command string, before workspaceScan) string {
-	after := scanWorkspace(ctx, tc.scanRoots())
-	files := diffScans(before, after, tc.relForReport)
+	after := scanWorkspace(ctx, tc.scanRoots(), nil)
+	changes := diffScans(before, after, tc.relForReport)
 	states := tc.FileStates(ctx)
 	ledger := filestate.LedgerFromContext(ctx)
-	for _, f := range files {
-		states.Drop(f.Path)
-		if ledger == nil {
-			continue
-		}
-		// The run's undo: a created file is simply deleted again. The scan
-		// keeps metadata, not content, so a changed or deleted file is
-		// restorable only from an earlier record of the run (a file tool's
-		// write); otherwise the undo names it.
-		if f.Kind == "created" {
-			ledger.RecordPrior(f.Path, nil, false)
-		} else {
-			ledger.RecordUnrestorable(f.Path)
+	files := make([]ExecChange, len(changes))
+	for i, c := range changes {
+		files[i] = c.ExecChange
+		states.Drop(c.Path)
+		if ledger != nil {
+			recordForUndo(ledger, c)
 		}
 	}
 	if len(files) > 0 && tc.OnExecChanges != nil {

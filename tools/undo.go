@@ -74,7 +74,11 @@ func (tc *ToolContext) UndoRun(ctx context.Context, entries []filestate.LedgerEn
 			continue
 		}
 		if e.Unrestorable {
-			leave(p.Rel, "a command changed it and its content before the run was not kept")
+			why := e.Why
+			if why == "" {
+				why = "a command changed it and its content before the run was not kept"
+			}
+			leave(p.Rel, why)
 			continue
 		}
 		cur, err := tc.Workspace.Read(ctx, p)

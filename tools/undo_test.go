@@ -16,7 +16,7 @@ func TestUndoRunCommandChanges(t *testing.T) {
 	led := filestate.NewLedger()
 	led.RecordPrior(e.abs("gen.txt"), []byte("original\n"), true)
 	led.RecordPrior(e.abs("made.txt"), nil, false)
-	led.RecordUnrestorable(e.abs("big.bin"))
+	led.RecordUnrestorable(e.abs("big.bin"), tooLarge.why())
 	res, err := e.tc.UndoRun(t.Context(), led.Files())
 	if err != nil {
 		t.Fatalf("UndoRun: %v", err)
@@ -28,7 +28,7 @@ func TestUndoRunCommandChanges(t *testing.T) {
 		t.Errorf("made.txt still there: %v", err)
 	}
 	msg := res.Message()
-	for _, w := range []string{"restored gen.txt", "deleted made.txt", "left big.bin alone: a command changed it and its content before the run was not kept"} {
+	for _, w := range []string{"restored gen.txt", "deleted made.txt", "left big.bin alone: a command changed it and it was larger than 1 MiB"} {
 		if !strings.Contains(msg, w) {
 			t.Errorf("message %q lacks %q", msg, w)
 		}

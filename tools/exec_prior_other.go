@@ -1,0 +1,45 @@
+//go:build !unix
+
+package tools
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// copyFile stamps the regular file name in d and copies its content
+// within keep's budget; false if it is gone.
+func (d *dirFD) copyFile(name string, keep *copyBudget) (fileStamp, []byte, copyState, bool) {
+	f, err := d.openFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fileStamp{}, nil, notCopied, false
+		}
+		st, ok := d.stamp(name)
+		return st, nil, unreadable, ok
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		st, ok := d.stamp(name)
+		return st, nil, unreadable, ok
+	}
+	st := stampOfInfo(fi)
+	if !fi.Mode().IsRegular() {
+		return st, nil, notRegular, true
+	}
+	if state := keep.reserve(fi.Size()); state != copied {
+		return st, nil, state, true
+	}
+	if fi.Size() == 0 {
+		return st, []byte{}, copied, true
+	}
+	buf := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, buf); err != nil {
+		keep.release(fi.Size())
+		return st, nil, changing, true
+	}
+	return st, buf, copied, true
+}
