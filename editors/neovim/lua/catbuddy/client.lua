@@ -133,6 +133,9 @@ local function handlers()
       runs.on_progress(params, M.cfg)
     end,
     ['catbuddy/runEvent'] = function(_, params, ctx)
+      if type(params) == 'table' and params.kind == 'files_changed' then
+        require('catbuddy.refresh').files_changed(params)
+      end
       runs.on_event(params, ctx, M.cfg)
     end,
     ['catbuddy/fileEdit'] = function(_, params)

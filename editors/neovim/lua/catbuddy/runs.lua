@@ -87,7 +87,8 @@ end
 
 --- on_event handles catbuddy/runEvent.
 function M.on_event(params, ctx, cfg)
-  if type(params) ~= 'table' or params.runId == nil then
+  -- files_changed outside a run (catbuddy.runTool) has an empty runId.
+  if type(params) ~= 'table' or params.runId == nil or params.runId == '' then
     return
   end
   local r = run_for(params.runId, ctx and ctx.client_id)
