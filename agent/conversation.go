@@ -21,7 +21,8 @@ var ErrNoHistory = errors.New("no conversation to continue")
 // Outcome.Messages (it is not modified), input the user's new message.
 // command is the run's command, which decides the tools offered. The
 // FileStates in ctx should be the run's own, so that the files it read
-// stay deduplicated; a fresh one is used otherwise.
+// stay deduplicated; a fresh one is used otherwise. Files the input
+// @-mentions are added to it as to a new task's input (mentions.go).
 func (r *Runner) Reply(ctx context.Context, command string, history []Message, input string, emit func(Event)) (Outcome, error) {
 	if len(history) == 0 {
 		return Outcome{}, ErrNoHistory
@@ -30,8 +31,9 @@ func (r *Runner) Reply(ctx context.Context, command string, history []Message, i
 	if input == "" {
 		return Outcome{}, errors.New("empty reply: say what the agent should do next")
 	}
-	return r.converse(ctx, Task{Command: command, Input: input}, func(Command, string) []Message {
-		return appendUserText(history, input)
+	return r.converse(ctx, Task{Command: command, Input: input}, func(_ Command, workRoot string) []Message {
+		// @-mentions bring their files as in a new task's input.
+		return appendUserText(history, input+mentionedFiles(ctx, r.Files, input, workRoot))
 	}, emit)
 }
 

@@ -41,3 +41,33 @@ func TestMentionBringsTheBuffersText(t *testing.T) {
 		}
 	}
 }
+
+// A reply's @-mentions bring their files the same way: the buffer's text,
+// through the PathGuard.
+func TestReplyMentionBringsTheBuffersText(t *testing.T) {
+	f := newRunFixture(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.TextTurn("Add subtracts."),
+		agenttest.TextTurn("The notes say so too."),
+	}}, nil)
+	runID := f.start(t, "catbuddy.run", map[string]any{"command": "explain", "uri": f.uri})
+	f.awaitTurnEnd(t, runID, 1)
+	notes := filepath.Join(f.dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("DISK TEXT\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.ed.OpenText(notes, "BUFFER TEXT, unsaved\n")
+
+	f.reply(t, runID, "what do @notes.txt and @../outside.txt say?")
+	if end := f.awaitTurnEnd(t, runID, 2); end.Outcome != "done" {
+		t.Fatalf("reply ended %+v", end)
+	}
+	got := f.model.Requests()[1].LastUserText()
+	for _, want := range []string{"what do @notes.txt and @../outside.txt say?", "## Mentioned files", "File notes.txt (mentioned as @notes.txt), as the user sees it:", "     1\tBUFFER TEXT, unsaved", "@../outside.txt: not readable:"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the reply lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "DISK TEXT") {
+		t.Errorf("the reply has the disk's text, not the buffer's:\n%s", got)
+	}
+}

@@ -129,13 +129,17 @@ func TestRunFailedCanBeContinued(t *testing.T) {
 		t.Errorf("stderr does not name the transcript:\n%s", stderr)
 	}
 
-	out, stderr := run(0, "--continue", "try again")
+	out, stderr := run(0, "--continue", "try again with @calc.go")
 	if out != "Answered after the fix." || !strings.Contains(stderr, "run "+list[0].RunID+" stored; reply with") {
 		t.Errorf("--continue after the failure: stdout %q, stderr:\n%s", out, stderr)
 	}
 	msgs := srv.Requests()[1].Messages()
 	if len(msgs) < 2 || !strings.Contains(msgs[0].Text, "explain Add") || !strings.Contains(msgs[len(msgs)-1].Text, "try again") {
 		t.Errorf("the continued request = %+v, want the failed run's task, then the reply", msgs)
+	}
+	// The reply's @-mention brings the file, as in a new run's input.
+	if last := msgs[len(msgs)-1].Text; !strings.Contains(last, "File calc.go (mentioned as @calc.go)") || !strings.Contains(last, "return a - b") {
+		t.Errorf("the reply does not bring @calc.go:\n%s", last)
 	}
 }
 
