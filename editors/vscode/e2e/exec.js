@@ -1,8 +1,9 @@
 // Scenarios of exec's question: a command that asks to change files is shown
 // as a modal dialog naming the command, its directory and the model's reason.
-// Run runs it and the model hears which files it created; Reject runs
-// nothing and the model hears it was rejected. add() appends the model turns
-// and tests to the scenario's, after those already there.
+// Run runs it and the model hears which files it created; Reject, or the
+// dialog dismissed, runs nothing and the model hears it was rejected.
+// add() appends the model turns and tests to the scenario's, after those
+// already there.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -22,6 +23,8 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
     { text: 'Copied calc.go.' },
     { tool_calls: [{ name: 'exec', args: { command: 'rm mul.go', write: true, reason: 'mul.go is unused' } }] },
     { text: 'mul.go was kept.' },
+    { tool_calls: [{ name: 'exec', args: { command: 'rm mul.go', write: true, reason: 'mul.go is unused' } }] },
+    { text: 'mul.go was kept again.' },
   );
 
   const dialog = (page) => page.locator('.monaco-dialog-box').first();
@@ -62,25 +65,32 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         await page.locator('.notifications-toasts .notification-toast', { hasText: 'Copied calc.go.' }).first().waitFor({ timeout: 20000 });
       },
     },
-    {
-      name: 'exec: Reject runs nothing and the model is told',
+    // Reject, and the dialog dismissed (Escape), which is a rejection too.
+    ...[['Reject', 'the Reject button'], ['Escape', 'Escape']].map(([answer, how], i) => ({
+      name: `exec: ${answer === 'Reject' ? 'Reject' : 'a dismissed question'} runs nothing and the model is told`,
       async fn(ctx) {
         const { page, ws, model } = ctx;
         const mul = path.join(ws, 'mul.go');
+        const n = first + 3 + 2 * i; // the request that carries this command's result
         await openAt(ctx, 'calc.go', 5, 'return a');
         await palette(page, 'F1', '>Agent: Fix this');
         const box = dialog(page);
         await box.waitFor({ timeout: 30000 });
         assert.ok((await box.innerText()).includes('rm mul.go'));
-        await box.getByRole('button', { name: 'Reject', exact: true }).click();
-        await ctx.waitFor('the model to hear back after the rejection', 20000, () => requests(model.record).length >= first + 4);
-        const res = lastToolResult(requests, model.record, first + 3);
+        if (answer === 'Escape') {
+          await page.keyboard.press('Escape');
+        } else {
+          await box.getByRole('button', { name: answer, exact: true }).click();
+        }
+        await box.waitFor({ state: 'hidden', timeout: 10000 });
+        await ctx.waitFor(`the model to hear back after ${how}`, 20000, () => requests(model.record).length >= n + 1);
+        const res = lastToolResult(requests, model.record, n);
         assert.match(res, /the user rejected running this command; nothing ran/, res);
         assert.ok(fs.existsSync(mul), 'mul.go is still there');
         await idle(page).waitFor({ timeout: 20000 });
         await closeAll(ctx);
       },
-    },
+    })),
   );
 }
 
