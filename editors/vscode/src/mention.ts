@@ -97,15 +97,38 @@ export function fuzzyScore(query: string, path: string): number | undefined {
   return i === q.length ? score : undefined;
 }
 
-/** rankPaths returns at most limit paths matching query, best first. */
+/**
+ * rankPaths returns at most limit paths matching query, best first (ties by
+ * path). It keeps only the best limit while scanning, so a keystroke over
+ * a large workspace costs no sort of every match.
+ */
 export function rankPaths(query: string, paths: readonly string[], limit: number): string[] {
-  const scored: { path: string; score: number }[] = [];
+  const best: { path: string; score: number }[] = [];
+  const before = (a: { path: string; score: number }, b: { path: string; score: number }) =>
+    a.score > b.score || (a.score === b.score && a.path < b.path);
   for (const path of paths) {
     const score = fuzzyScore(query, path);
-    if (score !== undefined) {
-      scored.push({ path, score });
+    if (score === undefined) {
+      continue;
+    }
+    const e = { path, score };
+    if (best.length === limit && !before(e, best[best.length - 1])) {
+      continue;
+    }
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(best[mid], e)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    best.splice(lo, 0, e);
+    if (best.length > limit) {
+      best.pop();
     }
   }
-  scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return scored.slice(0, limit).map((s) => s.path);
+  return best.map((e) => e.path);
 }

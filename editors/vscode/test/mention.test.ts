@@ -54,3 +54,20 @@ test('rankPaths: matches only, best first, at most limit', () => {
   assert.deepEqual(rankPaths('zz', paths, 50), []);
   assert.equal(rankPaths('', paths, 50).length, 5);
 });
+
+test('rankPaths: keeping the best few while scanning gives the order a full sort gives', () => {
+  const paths: string[] = [];
+  let x = 7;
+  for (let i = 0; i < 2000; i++) {
+    x = (x * 48271) % 2147483647;
+    paths.push(`d${x % 17}/${'cal'.slice(0, x % 4)}f${x % 101}${x % 3 === 0 ? '_calc' : ''}.go`);
+  }
+  for (const q of ['', 'c', 'calc', 'd1f', 'zz']) {
+    const all = paths
+      .map((p) => ({ p, s: fuzzyScore(q, p) }))
+      .filter((e): e is { p: string; s: number } => e.s !== undefined)
+      .sort((a, b) => b.s - a.s || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0))
+      .map((e) => e.p);
+    assert.deepEqual(rankPaths(q, paths, 50), all.slice(0, 50), `query ${JSON.stringify(q)}`);
+  }
+});
