@@ -83,19 +83,21 @@ func isSubcommand(w string) bool {
 
 // MatchPrefix reports which rule, if any, covers cmdline: every simple
 // command on it either starts with the rule's words (whole words) or is
-// a read-only one, and no redirection writes a file. A line whose
-// commands cannot be listed matches nothing.
+// a read-only one, at least one starts with a rule, and no redirection
+// writes a file. A line whose commands cannot be listed matches nothing.
+// (A line of read-only commands alone needs a rule only where even
+// those are asked about, see tools' stateNamesListable.)
 func MatchPrefix(cmdline string, rules []string) (rule string, ok bool) {
 	cmds, parsed := simpleCommands(cmdline, true)
 	if !parsed {
 		return "", false
 	}
 	for _, c := range cmds {
-		if readOnlyCall(c) {
-			continue
-		}
 		r := firstMatch(c, rules)
 		if r == "" {
+			if readOnlyCall(c) {
+				continue
+			}
 			return "", false
 		}
 		rule = r

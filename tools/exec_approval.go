@@ -47,6 +47,10 @@ type ApprovalRequest struct {
 	// Unconfined is set when no sandbox keeps the workspace read-only,
 	// so even a command that asked for nothing could change files.
 	Unconfined bool
+	// StateListable is set when this system's sandbox cannot keep the
+	// command from listing the names in .catbuddy/ (see
+	// stateNamesListable), so even a read-only command is asked about.
+	StateListable bool
 	// Prefix is what "Always allow" would allow (whole words such as
 	// "go generate"); "" when the line has no single command to name.
 	Prefix string
@@ -61,8 +65,12 @@ func (r ApprovalRequest) Access() string {
 	if r.Network {
 		parts = append(parts, "use the network and unix sockets (Docker's, for one)")
 	}
+	if r.StateListable {
+		parts = append(parts, "list the names of the files in .catbuddy/, cb-ls's sessions and settings "+
+			"(not read them: this system's sandbox, without user namespaces, cannot hide the names)")
+	}
 	s := strings.Join(parts, " and ")
-	if r.Unconfined {
+	if r.Unconfined && !r.StateListable { // with StateListable, Landlock still confines it
 		s += " (no sandbox on this system: it runs with your full access)"
 	}
 	return s

@@ -41,13 +41,17 @@ func (tc *ToolContext) decideExec(ctx context.Context, in execInput, cwd string,
 	}
 	readOnly := guard.ReadOnlyCommand(in.Command)
 	g = execGrant{Write: in.Write || !confined, Network: in.Network}
-	if !in.Write && !in.Network && (confined || readOnly) {
+	listable := stateNamesListable(tc.Guard.Roots(), opts.SandboxInfo())
+	if !in.Write && !in.Network && (confined || readOnly) && !listable {
 		return g, "", nil // read-only: the sandbox or the command itself keeps the workspace as it is
 	}
 	req := ApprovalRequest{Command: in.Command, Cwd: cwd, Reason: in.Reason, Write: in.Write, Network: in.Network,
-		Unconfined: !confined, Prefix: guard.CommandPrefix(in.Command)}
+		Unconfined: !confined, StateListable: listable, Prefix: guard.CommandPrefix(in.Command)}
 	switch opts.Approval {
 	case ApprovalReadOnly:
+		if listable && !in.Write && !in.Network {
+			return g, "this system's sandbox cannot hide the names of the files in .catbuddy/ from a command, and tools.exec.approval is readOnly, so no command runs while .catbuddy/ exists; nothing ran", nil
+		}
 		if !in.Write && !in.Network {
 			return g, "no sandbox keeps the workspace read-only on this system and tools.exec.approval is readOnly, so only commands known to only read may run (ls, cat, grep, find, git status/diff/log/show, go vet/list, …); nothing ran", nil
 		}

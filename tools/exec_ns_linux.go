@@ -17,7 +17,8 @@ var (
 	nsOnce sync.Once
 	nsErr  error
 	// splitOnly makes tests exercise the fallback used where user
-	// namespaces are disabled.
+	// namespaces are disabled: the split grants, and Sandbox() reporting
+	// them as the approval sees them there.
 	splitOnly bool
 )
 

@@ -29,8 +29,11 @@ var (
 // Sandbox reports what confinement this system gives commands.
 func Sandbox() SandboxInfo {
 	probeOnce.Do(func() { probed = probeSandbox() })
-	if probed.Namespaces && mountsBroken.Load() {
+	switch {
+	case probed.Namespaces && mountsBroken.Load():
 		return describeSandbox(features, errors.New("the private mounts failed"), socketsErr)
+	case probed.Namespaces && splitOnly:
+		return describeSandbox(features, errors.New("split grants forced by a test"), socketsErr)
 	}
 	return probed
 }
@@ -72,7 +75,7 @@ func describeSandbox(f landlockFeatures, nsErr, sockErr error) SandboxInfo {
 		}
 		missing = append(missing,
 			"processes that leave the process group can outlive the call",
-			"names in .catbuddy/ and ~/.ssh listable, contents not",
+			"names in .catbuddy/ and ~/.ssh listable, contents not (so every command is asked about while .catbuddy/ exists)",
 			"nothing can be created directly in the workspace root")
 		if sockErr != nil && f.FS&llResolveUnix == 0 {
 			missing = append(missing, fmt.Sprintf("path-named sockets reachable (%v)", sockErr))
