@@ -154,12 +154,33 @@ func applyMounts(m *nsMounts) error {
 	return nil
 }
 
-// mountOverlay makes o's copy-on-write view. It is best effort: without
-// it the command builds into the private cache at the same path, cold.
-// volatile spares the sync of an upper layer that is thrown away.
+// mountOverlay makes o's copy-on-write view, its upper layer on a tmpfs
+// that vanishes with the namespace. Kernels whose tmpfs has no user
+// xattrs (before 6.6) refuse that upper layer; it then lies on the disk
+// under Scratch. It is best effort: without it the command builds into
+// the private cache at the same path, cold. volatile spares the sync of
+// an upper layer that is thrown away.
 func mountOverlay(o *nsOverlay) {
 	opts := "lowerdir=" + o.Lower + ",upperdir=" + o.Upper + ",workdir=" + o.Work + ",userxattr,volatile"
-	if err := unix.Mount("overlay", o.Target, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+	mount := func() error {
+		if err := os.MkdirAll(o.Upper, 0o700); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(o.Work, 0o700); err != nil {
+			return err
+		}
+		return unix.Mount("overlay", o.Target, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts)
+	}
+	err := unix.Mount("tmpfs", o.Scratch, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0700")
+	if err == nil {
+		if err = mount(); err != nil {
+			_ = unix.Unmount(o.Scratch, unix.MNT_DETACH)
+		}
+	}
+	if err != nil {
+		err = mount()
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "cb-ls sandbox: the Go build cache starts cold (no overlay of %s: %v)\n", o.Lower, err)
 	}
 }

@@ -112,9 +112,13 @@ type nsMounts struct {
 // user's own builds never run it.
 type nsOverlay struct {
 	Lower  string `json:"lower"`
-	Upper  string `json:"upper"`
-	Work   string `json:"work"`
 	Target string `json:"target"`
+	// Scratch is an empty directory in the command's TMPDIR. The helper
+	// mounts a tmpfs there and makes Upper and Work (beneath Scratch)
+	// in it: on a disk filesystem the overlay's work directory and its
+	// removal after the call cost more than the rest of the call.
+	Scratch     string `json:"scratch"`
+	Upper, Work string
 }
 
 // nsKeep is one path bound back under a hidden directory.

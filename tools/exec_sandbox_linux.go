@@ -210,28 +210,6 @@ func newSandboxRun(roots []string, workRoot, dir string, policy SandboxPolicy, o
 	return s, nil
 }
 
-// goCacheOverlay plans the copy-on-write view of the user's Go build
-// cache at target, so the first build of a command is as warm as the
-// user's own; nil where the user has no build cache.
-func goCacheOverlay(tmp, target string) *nsOverlay {
-	lower := os.Getenv("GOCACHE")
-	if lower == "" {
-		if c, err := os.UserCacheDir(); err == nil {
-			lower = filepath.Join(c, "go-build")
-		}
-	}
-	if fi, err := os.Stat(lower); lower == "" || lower == "off" || err != nil || !fi.IsDir() {
-		return nil
-	}
-	o := &nsOverlay{Lower: realOr(lower), Upper: filepath.Join(tmp, ".gocache-upper"), Work: filepath.Join(tmp, ".gocache-work"), Target: target}
-	for _, d := range []string{o.Upper, o.Work, o.Target} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil
-		}
-	}
-	return o
-}
-
 // privateCache is the build cache commands share with each other and
 // with nobody else: the user's own builds never read it, so nothing a
 // command plants there runs later outside the sandbox. It persists, so
