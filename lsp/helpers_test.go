@@ -17,7 +17,7 @@ import (
 
 // writeTree writes a txtar workspace into a new temporary directory and
 // returns its real path.
-func writeTree(t *testing.T, archive string) string {
+func writeTree(t testing.TB, archive string) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -93,7 +93,7 @@ func testTools(reg *tools.Registry, tc *tools.ToolContext) error {
 }
 
 // newEditor starts a fake editor over folders with the probe tools.
-func newEditor(t *testing.T, folders ...string) *fake.Editor {
+func newEditor(t testing.TB, folders ...string) *fake.Editor {
 	t.Helper()
 	return fake.New(t, fake.Options{Folders: folders, Server: lsp.Options{RegisterTools: testTools}})
 }
