@@ -60,4 +60,44 @@ for _, size in ipairs({ 1000, 10000 }) do
   snapshots.stop(b)
   vim.cmd('bwipe!')
 end
+
+-- The settle of a catbuddy/diagnostics answer with the real clock: how long
+-- after a DiagnosticChanged (published 100 ms after the edit) the answer
+-- comes, and how long an answer waits when the diagnostics never change
+-- (the quiet period). Medians.
+local request = require('catbuddy.diagnostics_request')
+request.setup()
+local function median(xs)
+  table.sort(xs)
+  return xs[math.floor((#xs + 1) / 2)]
+end
+do
+  local path = vim.fn.tempname() .. '.go'
+  vim.fn.writefile({ 'package a', 'var X = 1' }, path)
+  vim.cmd('edit ' .. path)
+  local b = vim.api.nvim_get_current_buf()
+  local params = { uri = vim.uri_from_fname(path) }
+  request.answer(params) -- follows the buffer from now on
+  local ns = vim.api.nvim_create_namespace('catbuddy-bench-settle')
+  local after_change, quiet = {}, {}
+  for i = 1, 10 do
+    vim.api.nvim_buf_set_lines(b, 1, 2, false, { 'var X = ' .. i })
+    local published
+    vim.defer_fn(function()
+      published = uv.hrtime()
+      vim.diagnostic.set(ns, b, { { lnum = 1, col = 4, message = 'X is ' .. i, severity = 1 } })
+    end, 100)
+    request.answer(params)
+    after_change[#after_change + 1] = (uv.hrtime() - published) / 1e6
+  end
+  for i = 1, 3 do
+    vim.api.nvim_buf_set_lines(b, 1, 2, false, { 'var X = quiet' .. i })
+    local t0 = uv.hrtime()
+    request.answer(params)
+    quiet[#quiet + 1] = (uv.hrtime() - t0) / 1e6
+  end
+  io.stdout:write(string.format('%-44s %8.2f ms median (10 answers)\n', 'settle: answer after DiagnosticChanged', median(after_change)))
+  io.stdout:write(string.format('%-44s %8.2f ms median (3 answers; quiet period %d ms)\n', 'settle: answer with no diagnostics change', median(quiet), request.quiet_ms))
+  vim.cmd('bwipe!')
+end
 vim.cmd('qall!')

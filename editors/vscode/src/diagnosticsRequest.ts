@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import { LspDiagnostic, toLsp } from './diagnostics';
-import { settleWait } from './settle';
+import { settle } from './settle';
 
 /** DiagnosticsAnswerer tracks when documents and their diagnostics last changed. */
 export class DiagnosticsAnswerer implements vscode.Disposable {
@@ -35,23 +35,25 @@ export class DiagnosticsAnswerer implements vscode.Disposable {
     }
     const uri = vscode.Uri.parse(params.uri);
     const key = uri.toString();
-    const asked = Date.now();
-    for (;;) {
-      const wait = settleWait(Date.now(), asked, this.lastChange.get(key) ?? 0, this.lastDiagnostics.get(key) ?? 0);
-      if (wait === 0) {
-        break;
-      }
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.waiters.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, wait);
-        this.waiters.add(done);
-      });
-    }
+    await settle(
+      Date.now(),
+      () => ({ lastChange: this.lastChange.get(key) ?? 0, lastDiagnostics: this.lastDiagnostics.get(key) ?? 0 }),
+      { now: () => Date.now(), wait: (ms) => this.wait(ms) },
+    );
     return vscode.languages.getDiagnostics(uri).map((d) => toLsp(d));
+  }
+
+  /** wait resolves after ms, or when any document's diagnostics change. */
+  private wait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
   }
 
   dispose(): void {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CAP_MS, QUIET_MS, settleWait } from '../src/settle';
+import { CAP_MS, QUIET_MS, SettleClock, SettleTimes, settle, settleWait } from '../src/settle';
 
 test('settleWait: diagnostics newer than the last change are settled', () => {
   assert.equal(settleWait(1100, 1000, 1000, 1050), 0);
@@ -19,4 +19,81 @@ test('settleWait: never past the cap', () => {
   // Changes keep coming (the user types): the cap ends the wait.
   assert.equal(settleWait(1000 + CAP_MS - 10, 1000, 1000 + CAP_MS - 20, 0), 10);
   assert.equal(settleWait(1000 + CAP_MS, 1000, 1000 + CAP_MS - 5, 0), 0);
+});
+
+/**
+ * fakeClock drives settle without real time: the clock moves only when a
+ * test moves it, and each wait settle asks for is handed to the test, which
+ * ends it (the diagnostics changed, or its time came) — awaited, never timed.
+ */
+function fakeClock(start: number) {
+  let now = start;
+  const waits: { until: number; resolve: () => void }[] = [];
+  let asked: (() => void) | undefined;
+  const clock: SettleClock = {
+    now: () => now,
+    wait: (ms) =>
+      new Promise<void>((resolve) => {
+        waits.push({ until: now + ms, resolve });
+        asked?.();
+      }),
+  };
+  return {
+    clock,
+    setNow: (t: number) => {
+      now = t;
+    },
+    /** nextWait resolves with the next wait settle asks for. */
+    async nextWait() {
+      while (waits.length === 0) {
+        await new Promise<void>((r) => {
+          asked = r;
+        });
+      }
+      return waits.shift()!;
+    },
+  };
+}
+
+test('settle: diagnostics that change after the edit end the wait at once', async () => {
+  const c = fakeClock(1000);
+  const times: SettleTimes = { lastChange: 1000, lastDiagnostics: 900 };
+  const settled = settle(1000, () => times, c.clock);
+  const w = await c.nextWait();
+  assert.equal(w.until, 1000 + QUIET_MS, 'waits for the quiet period at most');
+  c.setNow(1030);
+  times.lastDiagnostics = 1030; // the language server published
+  w.resolve();
+  assert.equal(await settled, 30, 'answered when the diagnostics changed, not after the quiet period');
+});
+
+test('settle: without a diagnostics change the quiet period ends the wait', async () => {
+  const c = fakeClock(1000);
+  const settled = settle(1000, () => ({ lastChange: 1000, lastDiagnostics: 0 }), c.clock);
+  const w = await c.nextWait();
+  c.setNow(w.until);
+  w.resolve();
+  assert.equal(await settled, QUIET_MS);
+});
+
+test('settle: never later than CAP_MS while the document keeps changing', async () => {
+  const c = fakeClock(1000);
+  const times: SettleTimes = { lastChange: 1000, lastDiagnostics: 0 };
+  let done = false;
+  const settled = settle(1000, () => times, c.clock).finally(() => {
+    done = true;
+  });
+  let waits = 0;
+  while (!done) {
+    const w = await Promise.race([c.nextWait(), settled.then(() => undefined)]);
+    if (!w) {
+      break;
+    }
+    waits++;
+    c.setNow(w.until);
+    times.lastChange = w.until - 1; // typing goes on: never quiet
+    w.resolve();
+  }
+  assert.equal(await settled, CAP_MS);
+  assert.ok(waits > 1, `the cap, not one quiet period, ended it (${waits} waits)`);
 });

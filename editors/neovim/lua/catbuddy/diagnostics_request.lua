@@ -73,6 +73,31 @@ local function sleep(ms)
   end
 end
 
+-- The real clock: sleeps are cut into steps of at most 20 ms, so a
+-- DiagnosticChanged is noticed within 20 ms.
+local real_clock = {
+  now = now,
+  sleep = function(ms)
+    sleep(math.min(ms, 20))
+  end,
+}
+
+--- settle returns once the diagnostics of a buffer are settled by the rule
+--- above, and the ms it waited. times() returns the buffer's last change
+--- and last diagnostics change; clock ({now, sleep}) defaults to the real
+--- one, tests pass their own.
+function M.settle(asked, times, clock)
+  clock = clock or real_clock
+  while true do
+    local changed, diag = times()
+    local w = M.wait(clock.now(), asked, changed, diag)
+    if w == 0 then
+      return clock.now() - asked
+    end
+    clock.sleep(w)
+  end
+end
+
 --- answer returns the LSP diagnostics of params.uri once settled.
 function M.answer(params)
   local uri = params and params.uri
@@ -84,14 +109,9 @@ function M.answer(params)
     return {}
   end
   track(bufnr)
-  local asked = now()
-  while true do
-    local w = M.wait(now(), asked, last_change[bufnr], last_diag[bufnr])
-    if w == 0 then
-      break
-    end
-    sleep(math.min(w, 20))
-  end
+  M.settle(now(), function()
+    return last_change[bufnr], last_diag[bufnr]
+  end)
   local out = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
     out[#out + 1] = diagnostics.to_lsp(bufnr, d)
