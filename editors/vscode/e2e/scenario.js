@@ -279,5 +279,6 @@ require('./chat').add({ script, tests, requests, palette, openAt, idle });
 require('./trust').add({ tests, palette });
 require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests });
 require('./mention').add({ script, tests, palette, openAt, idle, requests });
+require('./files_changed').add({ files, script, tests, palette, closeAll, idle });
 
 module.exports = { scenario: { files, script, tests } };

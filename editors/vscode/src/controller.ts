@@ -7,6 +7,7 @@ import { DidChangeConfigurationNotification, ExecuteCommandRequest, State } from
 import { CatbuddyClient, createClient } from './client';
 import { clearedKeys, Mapped, serverConfig, ServerConfig, withApiKey } from './config';
 import { DiagnosticsAnswerer } from './diagnosticsRequest';
+import { ChangedFile, keptMessage } from './filesChanged';
 import { endMessage, EndMessage, RunEvent, Runs } from './runs';
 import { README, resolveServer } from './serverPath';
 
@@ -193,11 +194,25 @@ export class Controller implements vscode.Disposable {
     if (ev.kind === 'tool_call' || ev.kind === 'start' || ev.kind === 'end') {
       this.log.info(`run ${ev.runId} ${ev.kind}${ev.tool ? ' ' + ev.tool : ''}${ev.outcome ? ' ' + ev.outcome : ''}${ev.error ? ': ' + ev.error : ''}`);
     }
+    if (ev.kind === 'files_changed') {
+      this.warnKeptEdits(ev);
+    }
     const { ended } = this.runs.apply(ev);
     this.runEvents.fire(ev);
     this.emit();
     if (ended) {
       void this.showEnd(endMessage(ended.title, ev, ended.changed), ev.runId);
+    }
+  }
+
+  /** warnKeptEdits tells the user which documents with unsaved changes a
+   * command changed on disk (filesChanged.ts); the others VS Code reloads. */
+  private warnKeptEdits(ev: RunEvent): void {
+    const files = (ev as RunEvent & { files?: ChangedFile[] }).files ?? [];
+    const docs = vscode.workspace.textDocuments.map((d) => ({ uri: this.asUri(d.uri), isDirty: d.isDirty }));
+    const msg = keptMessage(ev.command, files, docs);
+    if (msg) {
+      void vscode.window.showWarningMessage(msg);
     }
   }
 
