@@ -3,7 +3,17 @@
 // italics, links). Safety first: every piece of text is HTML-escaped
 // before any tag is added, and links become plain text with the URL as a
 // tooltip, so nothing a model writes can run script, load a resource or
-// navigate the webview. No dependency: the view must work offline.
+// navigate the webview. No dependency: the view must work offline. Code
+// blocks are coloured by our own tokenizer (highlight.ts).
+
+import { tokenize } from './highlight';
+
+/** highlighted is a code block's HTML: each token escaped, coloured ones in a span of class tk-<kind>. */
+export function highlighted(code: string, lang: string): string {
+  return tokenize(code, lang)
+    .map((t) => (t.kind === 'text' ? escapeHtml(t.text) : `<span class="tk-${t.kind}">${escapeHtml(t.text)}</span>`))
+    .join('');
+}
 
 /** escapeHtml makes s safe as HTML text and attribute content. */
 export function escapeHtml(s: string): string {
@@ -58,7 +68,7 @@ export function render(md: string): string {
         code.push(lines[i]);
       }
       const lang = fence[2] ? ` data-lang="${escapeHtml(fence[2])}"` : '';
-      out.push(`<pre${lang}><code>${escapeHtml(code.join('\n'))}</code></pre>`);
+      out.push(`<pre${lang}><code>${highlighted(code.join('\n'), fence[2])}</code></pre>`);
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);

@@ -8,7 +8,7 @@ test('markdown: paragraphs, headings, lists, code', () => {
   assert.match(html, /<p>Some <strong>bold<\/strong> and <em>it<\/em> and <code>a&lt;b<\/code>.<\/p>/);
   assert.match(html, /<ul><li>one<\/li><li>two<\/li><\/ul>/);
   assert.match(html, /<ol><li>first<\/li><\/ol>/);
-  assert.match(html, /<pre data-lang="go"><code>if a &lt; b \{\n\}<\/code><\/pre>/);
+  assert.match(html, /<pre data-lang="go"><code><span class="tk-keyword">if<\/span> a &lt; b \{\n\}<\/code><\/pre>/);
   assert.match(html, /<blockquote>quoted<\/blockquote>/);
 });
 
@@ -34,5 +34,5 @@ test('markdown: nothing a model writes becomes live HTML', () => {
 });
 
 test('markdown: a fence left open still renders as code (a stream cut mid-block)', () => {
-  assert.match(render('text\n```js\nconst a = 1;'), /<pre data-lang="js"><code>const a = 1;<\/code><\/pre>/);
+  assert.match(render('text\n```js\nconst a = 1;'), /<pre data-lang="js"><code><span class="tk-keyword">const<\/span> a = <span class="tk-number">1<\/span>;<\/code><\/pre>/);
 });
