@@ -1,14 +1,20 @@
 // The chat view's e2e tests, added to the scenario by scenario.js: a run
 // streams into the view, Stop cancels, a follow-up is answered with the
 // whole history, and after a server restart a run picked from the list is
-// continued (the server loads it from .catbuddy/sessions).
+// continued (the server loads it from .catbuddy/sessions). Then: Fix this
+// brings the hidden view back with its run, keeping the focus off it, and
+// ends with one short notification (Show, Undo); the input with no run
+// selected starts an Ask whose answer streams in, code coloured.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 
 /** add appends the chat tests and their model turns to the scenario. */
-function add({ script, tests, requests, palette, openAt, idle }) {
+const REVEAL_GO = 'package calc\n\n// Half returns n halved.\nfunc Half(n int) int {\n\treturn n * 2\n}\n';
+
+function add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview }) {
+  files['reveal.go'] = REVEAL_GO;
   const base = script.turns.length; // request n gets turn n: ours follow the others'
   script.turns.push(
     { tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
@@ -17,6 +23,13 @@ function add({ script, tests, requests, palette, openAt, idle }) {
     { tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
     { text: 'Keep Add and add AddInts(xs ...int) int beside it.' },
     { text: 'Still there after the restart: AddInts goes next to Add.' },
+    // Fix this with the view hidden (base + 6…)
+    { tool_calls: [{ name: 'read_file', args: { path: 'reveal.go' } }] },
+    { tool_calls: [{ name: 'edit_file', args: { path: 'reveal.go', old_string: 'return n * 2', new_string: 'return n / 2' } }] },
+    { text: 'Half doubled instead of halving; it divides now.' },
+    // an Ask from the view's input (base + 9…)
+    { text: 'Let me read calc.go first.', tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
+    { text: 'Add returns the sum:\n\n```go\nreturn a + b // Add(2, 3) == 5\n```' },
   );
   const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
   const bodyOf = (ctx, n) => JSON.stringify(requests(ctx.model.record)[n].body.messages);
@@ -37,14 +50,20 @@ function add({ script, tests, requests, palette, openAt, idle }) {
       name: 'chat view: a run streams in, Stop cancels it, a follow-up is answered with the history',
       async fn(ctx) {
         const { page, model } = ctx;
+        // No test before opened the view by hand: the runs that started
+        // (Fix this…) opened it, each shown with its id.
+        await chat(page).locator('#title', { hasText: /\(r[0-9a-f]+\)/ }).waitFor({ timeout: 10000 });
         await palette(page, 'F1', '>Agent: Show Chat');
-        await chat(page).locator('#input').waitFor({ timeout: 20000 });
+        // Show Chat puts the cursor in the input (wait for it: a focus arriving
+        // later would close the quick input that the next step opens).
+        await ctx.waitFor('the chat input to have the focus', 10000, () => chat(page).locator('#input').evaluate((e) => e.ownerDocument.activeElement === e));
         await openAt(ctx, 'calc.go', 4, 'func Add');
         await palette(page, 'F1', '>Agent: Explain This');
         const view = chat(page);
         await view.locator('.msg.answer', { hasText: 'So Add(2, 3) is 5.' }).waitFor({ timeout: 30000 });
         await view.locator('details.tool', { hasText: 'read_file calc.go' }).waitFor({ timeout: 5000 });
         await view.locator('pre[data-lang="go"]', { hasText: 'return a + b' }).waitFor({ timeout: 5000 });
+        await view.locator('pre[data-lang="go"] .tk-keyword', { hasText: 'func' }).first().waitFor({ timeout: 5000 });
         assert.match(await view.locator('#tokens').innerText(), /\d+ in · \d+ out tokens/);
 
         // A follow-up whose answer streams: its text shows while the run goes on, with Stop.
@@ -98,6 +117,68 @@ function add({ script, tests, requests, palette, openAt, idle }) {
         for (const want of ['So **Add(2, 3)** is 5.', 'no, keep the old signature and add an overload', 'Keep Add and add AddInts', 'is it still there after the restart?']) {
           assert.ok(body.includes(want), `the request after the restart lacks ${JSON.stringify(want)}`);
         }
+        await idle(page).waitFor({ timeout: 20000 });
+        await noTranscriptTab(page);
+      },
+    },
+    {
+      name: 'chat view: Fix this shows its run in the hidden view, focus kept; the end says "Agent: done — 1 file changed" with Show and Undo',
+      async fn(ctx) {
+        const { page, ws } = ctx;
+        const view = chat(page);
+        const sidebar = page.locator('.part.sidebar');
+        await palette(page, 'F1', '>View: Close Primary Side Bar');
+        await sidebar.waitFor({ state: 'hidden', timeout: 10000 });
+        await openAt(ctx, 'reveal.go', 5, 'return n * 2');
+        await palette(page, 'F1', '>Notifications: Clear All Notifications');
+        const { boxes } = await fixAndWaitForPreview(ctx);
+        await sidebar.waitFor({ state: 'visible', timeout: 10000 });
+        await view.locator('#title', { hasText: 'Agent: Fix this' }).waitFor({ timeout: 10000 });
+        assert.ok(await page.evaluate(() => !document.activeElement?.closest('.part.sidebar')), 'the focus is not taken by the chat view');
+        await boxes.first().click();
+        await page.getByRole('button', { name: 'Apply', exact: true }).click();
+        const file = path.join(ws, 'reveal.go');
+        await ctx.waitFor('reveal.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8') === REVEAL_GO.replace('n * 2', 'n / 2'));
+        await idle(page).waitFor({ timeout: 20000 });
+        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Agent: done — 1 file changed' });
+        await toast.first().waitFor({ timeout: 20000 });
+        assert.equal(await toast.count(), 1, 'one notification for the run');
+        await toast.first().getByRole('button', { name: 'Undo' }).waitFor({ timeout: 5000 });
+        const runId = /\((r[0-9a-f]+)\)/.exec(await view.locator('#title').innerText())?.[1];
+        assert.ok(runId, 'the view names the run');
+        // Show brings the run back into a view that moved on and was closed.
+        await view.locator('#new').click();
+        await view.locator('#title', { hasText: 'New conversation' }).waitFor({ timeout: 5000 });
+        await palette(page, 'F1', '>View: Close Primary Side Bar');
+        await sidebar.waitFor({ state: 'hidden', timeout: 10000 });
+        await toast.first().getByRole('button', { name: 'Show' }).click();
+        await view.locator('#title', { hasText: runId }).waitFor({ timeout: 10000 });
+        await view.locator('.msg.answer', { hasText: 'Half doubled instead of halving' }).waitFor({ timeout: 5000 });
+        await view.locator('details.tool', { hasText: 'edit_file reveal.go +1 −1' }).waitFor({ timeout: 5000 });
+        await noTranscriptTab(page);
+      },
+    },
+    {
+      name: 'chat view: with no run selected, the input starts an Ask whose answer streams in',
+      async fn(ctx) {
+        const { page, model, run } = ctx;
+        const view = chat(page);
+        await view.locator('#new').click();
+        await view.locator('#title', { hasText: 'New conversation' }).waitFor({ timeout: 5000 });
+        await say(ctx, 'what does Add return?');
+        await view.locator('.msg.answer', { hasText: 'Add returns the sum' }).waitFor({ timeout: 30000 });
+        await view.locator('#title', { hasText: /Ask.*\(r[0-9a-f]+\)/ }).waitFor({ timeout: 5000 });
+        // The text came as it streamed: before the tool call it preceded, the answer after both.
+        const order = await view.locator('#log > *').evaluateAll((els) =>
+          els.map((e) => (e.matches('.msg.user') ? 'user' : e.matches('details.tool') ? 'tool' : e.matches('.msg.answer') ? 'answer' : e.matches('.msg.agent') ? 'text' : e.className)));
+        assert.deepEqual(order, ['user', 'text', 'tool', 'answer', 'outcome done']);
+        await view.locator('.msg.agent', { hasText: 'Let me read calc.go first.' }).waitFor({ timeout: 5000 });
+        await view.locator('pre[data-lang="go"] .tk-keyword', { hasText: 'return' }).waitFor({ timeout: 5000 });
+        await view.locator('pre[data-lang="go"] .tk-comment', { hasText: '// Add(2, 3) == 5' }).waitFor({ timeout: 5000 });
+        // The server ran an ask with the typed input.
+        const user = JSON.stringify(requests(model.record)[base + 9].body.messages.filter((m) => m.role === 'user'));
+        assert.ok(user.includes('what does Add return?'), `the Ask's request: ${user.slice(0, 300)}`);
+        assert.match(fs.readFileSync(path.join(run, 'cb-ls.log'), 'utf8'), /run ended[^\n]*command=ask[^\n]*outcome=done/);
         await idle(page).waitFor({ timeout: 20000 });
         await noTranscriptTab(page);
       },

@@ -78,8 +78,9 @@ async function openAt(ctx, file, line, expect) {
     (await page.locator('.monaco-editor .line-numbers.active-line-number').first().innerText()).trim() === String(line));
 }
 
-// A finished run is told in one notification (the answer); its transcript
-// opens only on request (Agent: Show Transcript, or the button of a failure).
+// A finished run is told in one short notification (the answer's first line,
+// or "Agent: done — N files changed"); its transcript opens only on request
+// (Agent: Show Transcript, or the button of a failure).
 async function runEnded(ctx, answer) {
   await ctx.page.locator('.notifications-toasts .notification-toast', { hasText: answer }).first().waitFor({ timeout: 20000 });
   assert.equal(await ctx.page.locator('.tabs-container .tab', { hasText: /\.md/ }).count(), 0, 'no transcript opened unasked');
@@ -150,7 +151,7 @@ const tests = [
       assert.ok(res.length > 0 && !/not applied|rejected/.test(res[res.length - 1]), `edit_file result: ${res[res.length - 1]}`);
       await ctx.waitFor('no unsaved editors', 10000, async () => (await dirtyTabs(page).count()) === 0);
       await idle(page).waitFor({ timeout: 20000 });
-      await runEnded(ctx, 'Fixed: Add subtracted instead of adding.');
+      await runEnded(ctx, 'Agent: done — 1 file changed');
     },
   },
   {
@@ -204,7 +205,7 @@ const tests = [
       await ctx.waitFor('mul.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8') === before.replace('return a + b', 'return a * b'));
       await ctx.waitFor('the model to hear back after the edit', 20000, () => requests(model.record).length >= 8);
       await idle(page).waitFor({ timeout: 20000 });
-      await runEnded(ctx, 'Fixed: Mul added instead of multiplying.');
+      await runEnded(ctx, 'Agent: done — 1 file changed');
       assert.equal(await dirtyTabs(page).count(), 0, 'no unsaved editors');
     },
   },
@@ -275,7 +276,7 @@ require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requ
 require('./diagnostics').add({ files, script, tests, openAt, idle, requests, fixAndWaitForPreview });
 require('./restart').add({ tests });
 require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
-require('./chat').add({ script, tests, requests, palette, openAt, idle });
+require('./chat').add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview });
 require('./trust').add({ tests, palette });
 require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests });
 require('./mention').add({ script, tests, palette, openAt, idle, requests });

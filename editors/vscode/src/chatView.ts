@@ -60,17 +60,36 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   /**
-   * reveal shows runId in the view without taking the focus from the code.
-   * A view the user never opened stays closed (opening one moves the
-   * focus, which would close a quick pick or the Refactor Preview's
-   * keyboard flow); it shows the run when it is opened.
+   * reveal shows a run the user just started (Fix this, Explain this, Ask,
+   * a custom command) in the view, opening the view when it is closed
+   * unless catbuddy.revealChat is off. The focus stays where it is (the
+   * editor, or the Refactor Preview that may follow): the view command's
+   * preserveFocus, and WebviewView.show(true).
    */
-  reveal(runId: string): void {
+  async reveal(runId: string): Promise<void> {
     this.current = runId;
+    this.post();
+    if (this.view?.visible || !vscode.workspace.getConfiguration('catbuddy').get<boolean>('revealChat', true)) {
+      return;
+    }
     if (this.view) {
       this.view.show(true);
-      this.post();
+      return;
     }
+    // The view was never opened: the page draws the run when it is ready.
+    await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`, { preserveFocus: true });
+  }
+
+  /** show opens the view on runId and moves the focus there (a button the user clicked). */
+  async show(runId: string): Promise<void> {
+    this.current = runId;
+    this.post();
+    await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+  }
+
+  /** shows tells whether the view is visible with runId in it. */
+  shows(runId: string): boolean {
+    return !!this.view?.visible && this.current === runId;
   }
 
   /** focus opens the view with the cursor in its input box. */

@@ -37,6 +37,10 @@ export class Controller implements vscode.Disposable {
   readonly onAnyRunEvent = this.runEvents.event;
   /** revealRun, when set, shows a run the user just started (the chat view). */
   revealRun?: (runId: string) => void;
+  /** showRun, when set, opens the chat view on a run (the Show button of its end notification). */
+  showRun?: (runId: string) => Promise<void>;
+  /** chatShows, when set, tells whether the chat view is visible with runId in it. */
+  chatShows?: (runId: string) => boolean;
   private starting?: Promise<void>;
 
   constructor(
@@ -200,8 +204,10 @@ export class Controller implements vscode.Disposable {
     const { ended } = this.runs.apply(ev);
     this.runEvents.fire(ev);
     this.emit();
-    if (ended) {
-      void this.showEnd(endMessage(ended.title, ev, ended.changed), ev.runId);
+    // A reply's turn, typed in the chat view the user is looking at, ends
+    // there: a notification would say it twice. Failures are always said.
+    if (ended && !((ev.turn ?? 1) > 1 && ended.outcome !== 'error' && this.chatShows?.(ev.runId))) {
+      void this.showEnd(endMessage(ended.title, ev, ended.changed.size), ev.runId);
     }
   }
 
@@ -220,8 +226,12 @@ export class Controller implements vscode.Disposable {
   private async showEnd(m: EndMessage, runId: string): Promise<void> {
     const show = m.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     const pick = await show(m.text, ...m.actions);
-    if (pick === 'Undo') {
+    if (pick === 'Show') {
+      await this.showRun?.(runId);
+    } else if (pick === 'Undo') {
       await vscode.commands.executeCommand('catbuddy.undoLastRun', { runId });
+    } else if (pick === 'Show Log') {
+      this.log.show();
     } else if (pick === 'Open Transcript') {
       await vscode.commands.executeCommand('catbuddy.showTranscript', { runId });
     } else if (pick === 'Set API Key…') {

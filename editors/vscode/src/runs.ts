@@ -16,7 +16,11 @@ export interface RunEvent {
   error?: string;
   transcriptUri?: string;
   /** edit is set on a tool_result that changed a file. */
-  edit?: unknown;
+  edit?: { uri?: string; path?: string };
+  /** files is set on a files_changed event (an exec command changed them). */
+  files?: { uri?: string; path?: string }[];
+  /** turn is 1 for a run's first request, 2… for each reply (start and end). */
+  turn?: number;
   /** usage is set on a usage event. */
   usage?: Usage;
 }
@@ -43,8 +47,8 @@ export interface Run {
   title: string;
   uri?: string;
   lastTool?: string;
-  /** changed is true once the run changed a file: its end offers Undo. */
-  changed?: boolean;
+  /** changed holds the files this turn changed (paths): its end counts them and offers Undo. */
+  changed: Set<string>;
   /** tokens sums the run's usage events. */
   tokens?: Required<Usage>;
 }
@@ -75,7 +79,7 @@ export class Runs {
     }
     switch (ev.kind) {
       case 'start':
-        this.active.set(ev.runId, { runId: ev.runId, title: ev.title || ev.command || 'agent', uri: ev.uri });
+        this.active.set(ev.runId, { runId: ev.runId, title: ev.title || ev.command || 'agent', uri: ev.uri, changed: new Set() });
         this.lastError = undefined;
         return {};
       case 'tool_call': {
@@ -87,8 +91,19 @@ export class Runs {
       }
       case 'tool_result': {
         const r = this.active.get(ev.runId);
-        if (r && ev.edit && !ev.isError) {
-          r.changed = true;
+        const file = ev.edit?.path || ev.edit?.uri;
+        if (r && file && !ev.isError) {
+          r.changed.add(file);
+        }
+        return {};
+      }
+      case 'files_changed': {
+        const r = this.active.get(ev.runId);
+        for (const f of r ? ev.files ?? [] : []) {
+          const file = f.path || f.uri;
+          if (file) {
+            r!.changed.add(file);
+          }
         }
         return {};
       }
@@ -103,7 +118,7 @@ export class Runs {
         return {};
       }
       case 'end': {
-        const r = this.active.get(ev.runId) ?? { runId: ev.runId, title: ev.command || 'agent' };
+        const r = this.active.get(ev.runId) ?? { runId: ev.runId, title: ev.command || 'agent', changed: new Set<string>() };
         this.active.delete(ev.runId);
         this.lastTokens = r.tokens ? tokenText(r.tokens) : undefined;
         if (ev.transcriptUri) {
@@ -158,40 +173,69 @@ export class Runs {
   }
 }
 
+/** EndAction is a button of a run's end notification. */
+export type EndAction = 'Show' | 'Undo' | 'Show Log' | 'Open Transcript' | 'Set API Key…';
+
 /** EndMessage is the one notification the extension shows when a run ends. */
 export interface EndMessage {
   severity: 'info' | 'error';
   text: string;
-  /** buttons: Undo (the run changed files), Open Transcript (a failed run), Set API Key… (a refused key). */
-  actions: ('Undo' | 'Open Transcript' | 'Set API Key…')[];
+  /**
+   * buttons: Show (the run in the chat view), Undo (the run changed files:
+   * catbuddy.undoRun), and for a failure Show Log, Open Transcript and Set
+   * API Key… (a refused key).
+   */
+  actions: EndAction[];
 }
 
+/** MAX_END_TEXT bounds the answer line of an end notification; the chat view has it all. */
+const MAX_END_TEXT = 140;
+
 /**
- * endMessage is what the user is told when a run ends: the answer, the
- * cancellation, or the failure with the way to its transcript. title is the
- * command's title as the server gave it ("Agent: Fix this"). The server
- * sends nothing else for a run's end to this client (the experimental
- * capability catbuddy.runEnd), so this is the only notification. A run
- * that changed files offers Undo (catbuddy.undoRun) whatever its outcome.
+ * endMessage is what the user is told when a run ends, kept short: the
+ * chat view (Show) holds the conversation. A run that changed files says
+ * "Agent: done — 2 files changed" and offers Undo; one that changed none
+ * says the first line of its answer ("Agent: done" when it has none). A
+ * cancelled run says so and offers the log; a failure says why and offers
+ * the log and the transcript. title is the command's title as the server gave it ("Agent:
+ * Fix this"). The server sends nothing else for a run's end to this client
+ * (the experimental capability catbuddy.runEnd), so this is the only
+ * notification. changed counts the files the run changed.
  */
-export function endMessage(title: string, ev: RunEvent, changed = false): EndMessage {
-  const undo: EndMessage['actions'] = changed ? ['Undo'] : [];
+export function endMessage(title: string, ev: RunEvent, changed = 0): EndMessage {
+  const undo: EndAction[] = changed > 0 ? ['Undo'] : [];
   switch (ev.outcome ?? 'done') {
     case 'done':
-      return { severity: 'info', text: ev.answer?.trim() || `${title}: done.`, actions: undo };
+      return { severity: 'info', text: changed > 0 ? `Agent: done — ${changed} file${changed === 1 ? '' : 's'} changed` : firstLine(ev.answer) || 'Agent: done', actions: ['Show', ...undo] };
     case 'cancelled':
       // The reason already reads "cancelled by the user".
-      return { severity: 'info', text: `${title}: ${ev.error || 'cancelled'}.`, actions: undo };
+      return { severity: 'info', text: `${title}: ${ev.error || 'cancelled'}.`, actions: ['Show', ...undo, 'Show Log'] };
     default: {
       const error = ev.error || 'unknown error';
-      const actions: EndMessage['actions'] = [...undo];
+      const actions: EndAction[] = [...undo];
       if (error.includes('Agent: Set API Key')) {
         actions.push('Set API Key…');
       }
+      actions.push('Show Log');
       if (ev.transcriptUri) {
         actions.push('Open Transcript');
       }
       return { severity: 'error', text: `${title} failed: ${error}`, actions };
     }
   }
+}
+
+/** firstLine is an answer's first non-empty line, cut to MAX_END_TEXT, with "…" when more follows. */
+export function firstLine(answer?: string): string {
+  const lines = (answer ?? '').split(/\r?\n/).map((l) => l.trim());
+  const i = lines.findIndex((l) => l !== '');
+  if (i < 0) {
+    return '';
+  }
+  const more = lines.slice(i + 1).some((l) => l !== '');
+  const line = lines[i];
+  if (line.length > MAX_END_TEXT) {
+    return line.slice(0, MAX_END_TEXT - 1).trimEnd() + '…';
+  }
+  return more ? line + ' …' : line;
 }

@@ -55,10 +55,16 @@ test('Runs: a missing server is an error that points to the log', () => {
   assert.match(v.tooltip, /not found on PATH/);
 });
 
-test('endMessage: one notification per run end, titles not doubled', () => {
+test('endMessage: one short notification per run end, titles not doubled', () => {
   const title = 'Agent: Explain this';
-  assert.deepEqual(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'It adds.' }), { severity: 'info', text: 'It adds.', actions: [] });
-  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' }).text, 'Agent: Explain this: cancelled by the user.');
+  assert.deepEqual(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'It adds.' }), { severity: 'info', text: 'It adds.', actions: ['Show'] });
+  // A long answer: its first line, and "…" says the chat view has more.
+  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: '\n  Add returns `a + b`:\n\n```go\nfunc Add…\n```\n' }).text, 'Add returns `a + b`: …');
+  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'x'.repeat(500) }).text, 'x'.repeat(139) + '…');
+  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: '  \n' }).text, 'Agent: done');
+  const cancelled = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' });
+  assert.equal(cancelled.text, 'Agent: Explain this: cancelled by the user.');
+  assert.deepEqual(cancelled.actions, ['Show', 'Show Log']);
   const failed = endMessage(title, {
     runId: 'r1',
     kind: 'end',
@@ -67,19 +73,27 @@ test('endMessage: one notification per run end, titles not doubled', () => {
     transcriptUri: 'file:///w/.catbuddy/sessions/x.md',
   });
   assert.equal(failed.severity, 'error');
-  assert.ok(failed.text.startsWith('Agent: Explain this failed: '), failed.text);
+  assert.ok(failed.text.startsWith('Agent: Explain this failed: openai at http://x: HTTP 401'), failed.text);
   assert.ok(!failed.text.includes('Agent: Agent:'), failed.text);
-  assert.deepEqual(failed.actions, ['Set API Key…', 'Open Transcript']);
+  assert.deepEqual(failed.actions, ['Set API Key…', 'Show Log', 'Open Transcript']);
 });
 
-test('endMessage: a run that changed files offers Undo', () => {
+test('endMessage: a run that changed files counts them and offers Undo', () => {
   const r = new Runs();
   r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix this' });
-  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: '/w/calc.go' } });
+  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: 'calc.go' } });
+  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: 'calc.go' } });
+  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', isError: true, edit: { path: 'bad.go' } });
+  r.apply({ runId: 'r1', kind: 'files_changed', files: [{ path: 'gen.go' }, { path: 'calc.go' }] });
   const { ended } = r.apply({ runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' });
-  assert.ok(ended?.changed, 'the run is marked as having changed files');
-  assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, ended?.changed).actions, ['Undo']);
-  assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r2', kind: 'end', outcome: 'done', answer: 'Nothing.' }).actions, []);
+  assert.deepEqual([...(ended?.changed ?? [])], ['calc.go', 'gen.go']);
+  const done = endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, ended?.changed.size);
+  assert.deepEqual(done, { severity: 'info', text: 'Agent: done — 2 files changed', actions: ['Show', 'Undo'] });
+  assert.equal(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done' }, 1).text, 'Agent: done — 1 file changed');
+  assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'error', error: 'boom' }, 1).actions, ['Undo', 'Show Log']);
+  // A new turn (a reply) counts its own files.
+  r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix this', turn: 2 });
+  assert.equal(r.apply({ runId: 'r1', kind: 'end', outcome: 'done', turn: 2 }).ended?.changed.size, 0);
 });
 
 test('Runs: the status bar tooltip counts tokens, cached input included', () => {
