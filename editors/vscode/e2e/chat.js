@@ -86,6 +86,10 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
         }
         assert.equal(requests(model.record).length, base + 5);
         await noTranscriptTab(page);
+        if (await page.locator('.part.panel').isVisible()) {
+          await palette(page, 'F1', '>View: Hide Panel'); // an earlier test's log, not part of the picture
+          await page.locator('.part.panel').waitFor({ state: 'hidden', timeout: 10000 });
+        }
         const shot = path.join(ctx.art, 'vscode-chat.png');
         await page.screenshot({ path: shot });
         if (ctx.docsShot) {

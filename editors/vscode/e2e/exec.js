@@ -62,7 +62,8 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         assert.match(res, /\[approved by the user\]/, res);
         assert.match(res, /created\s+calc_copy\.go/, `the model hears which file the command created: ${res}`);
         await idle(page).waitFor({ timeout: 20000 });
-        await page.locator('.notifications-toasts .notification-toast', { hasText: 'Copied calc.go.' }).first().waitFor({ timeout: 20000 });
+        // The one end notification counts the file the approved command created.
+        await page.locator('.notifications-toasts .notification-toast', { hasText: 'Agent: done — 1 file changed' }).first().waitFor({ timeout: 20000 });
       },
     },
     // Reject, and the dialog dismissed (Escape), which is a rejection too.
