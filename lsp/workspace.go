@@ -85,6 +85,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 		targets[i] = pinned{uri: u, version: v}
 	}
 	edit := w.buildEdit(cs, targets)
+	hashes := w.configHashes() // see recheckApplied
 	label := cs[0].Label
 	if len(cs) > 1 || label == "" {
 		label = "cb-ls: " + changedNames(cs)
@@ -103,6 +104,9 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			reason = *res.FailureReason
 		}
 		return nil, fmt.Errorf("%w: %s: %s", tools.ErrRejected, names, reason)
+	}
+	if err := w.recheckApplied(ctx, cs, targets, hashes); err != nil {
+		return nil, err
 	}
 	return w.confirm(ctx, cs)
 }
