@@ -30,6 +30,8 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
     // an Ask from the view's input (base + 9…)
     { text: 'Let me read calc.go first.', tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
     { text: 'Add returns the sum:\n\n```go\nreturn a + b // Add(2, 3) == 5\n```' },
+    // Explain this from the code action menu (base + 11)
+    { text: 'Add adds its two arguments.' },
   );
   const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
   const bodyOf = (ctx, n) => JSON.stringify(requests(ctx.model.record)[n].body.messages);
@@ -85,6 +87,7 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
           assert.ok(body.includes(want), `the follow-up's request lacks ${JSON.stringify(want)}: ${body.slice(0, 400)}…`);
         }
         assert.equal(requests(model.record).length, base + 5);
+        assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'add AddInts' }).count(), 0, 'a reply the view shows ends there, without a notification');
         await noTranscriptTab(page);
         if (await page.locator('.part.panel').isVisible()) {
           await palette(page, 'F1', '>View: Hide Panel'); // an earlier test's log, not part of the picture
@@ -185,6 +188,39 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
         assert.match(fs.readFileSync(path.join(run, 'cb-ls.log'), 'utf8'), /run ended[^\n]*command=ask[^\n]*outcome=done/);
         await idle(page).waitFor({ timeout: 20000 });
         await noTranscriptTab(page);
+      },
+    },
+    {
+      name: 'chat view: a run from the code action menu (Explain this) is shown in the closed view too',
+      async fn(ctx) {
+        const { page } = ctx;
+        const view = chat(page);
+        const sidebar = page.locator('.part.sidebar');
+        await openAt(ctx, 'calc.go', 4, 'func Add');
+        await palette(page, 'F1', '>View: Close Primary Side Bar');
+        await sidebar.waitFor({ state: 'hidden', timeout: 10000 });
+        // The server's code action runs catbuddy.run on the server directly, not through the extension's commands.
+        const focused = page.locator('.action-widget .monaco-list-row.focused').first();
+        for (let attempt = 1; ; attempt++) {
+          await page.keyboard.press('Control+.');
+          try {
+            await focused.waitFor({ timeout: attempt < 3 ? 7000 : 20000 });
+            break;
+          } catch (err) {
+            if (attempt >= 3) throw err;
+            await page.keyboard.press('Escape');
+          }
+        }
+        for (let i = 0; i < 10 && !(await focused.innerText()).includes('Agent: Explain this'); i++) {
+          await page.keyboard.press('ArrowDown');
+        }
+        assert.match(await focused.innerText(), /Agent: Explain this/);
+        await page.keyboard.press('Enter');
+        await sidebar.waitFor({ state: 'visible', timeout: 20000 });
+        await view.locator('.msg.answer', { hasText: 'Add adds its two arguments.' }).waitFor({ timeout: 30000 });
+        await view.locator('#title', { hasText: 'Agent: Explain this' }).waitFor({ timeout: 5000 });
+        assert.ok(await page.evaluate(() => !document.activeElement?.closest('.part.sidebar')), 'the focus is not taken by the chat view');
+        await idle(page).waitFor({ timeout: 20000 });
       },
     },
   );

@@ -64,9 +64,14 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
    * a custom command) in the view, opening the view when it is closed
    * unless catbuddy.revealChat is off. The focus stays where it is (the
    * editor, or the Refactor Preview that may follow): the view command's
-   * preserveFocus, and WebviewView.show(true).
+   * preserveFocus, and WebviewView.show(true). A failure is logged: the
+   * run goes on whether or not it is shown.
    */
-  async reveal(runId: string): Promise<void> {
+  reveal(runId: string): Promise<void> {
+    return this.doReveal(runId).catch((e) => this.c.log.warn(`revealing run ${runId} in the chat view: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  private async doReveal(runId: string): Promise<void> {
     this.current = runId;
     this.post();
     if (this.view?.visible || !vscode.workspace.getConfiguration('catbuddy').get<boolean>('revealChat', true)) {
@@ -113,9 +118,16 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     }
     if (ev.kind === 'start' && (ev.runId === this.current || !this.running(this.current))) {
       // A new run takes the view, unless the one shown is still going; a
-      // new turn redraws its run (the title may have come with it).
+      // new turn redraws its run (the title may have come with it). A new
+      // run is revealed however it started: the extension's commands, and
+      // the server's code actions (Explain this, custom commands), which
+      // reach the server without passing through them.
       this.current = ev.runId;
-      this.post();
+      if ((ev.turn ?? 1) === 1) {
+        void this.reveal(ev.runId);
+      } else {
+        this.post();
+      }
       return;
     }
     if (ev.runId === this.current) {

@@ -16,7 +16,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const c = new Controller(ctx, log, new Set(contributed.map((x) => x.command)));
   controller = c;
   const chat = new ChatView(c, ctx.extensionUri);
-  c.revealRun = (runId) => void chat.reveal(runId).catch((e) => log.warn(`revealing run ${runId} in the chat view: ${e instanceof Error ? e.message : String(e)}`));
+  c.revealRun = (runId) => void chat.reveal(runId);
   c.showRun = (runId) => chat.show(runId);
   c.chatShows = (runId) => chat.shows(runId);
   ctx.subscriptions.push(
