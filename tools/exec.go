@@ -141,6 +141,11 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 			keep = newCopyBudget()
 		}
 		before = scanWorkspace(ctx, tc.scanRoots(), keep)
+		// A partial scan would report every file it missed as created
+		// (and the undo would delete them): run nothing instead.
+		if before.err != nil {
+			return Errorf("nothing ran: the workspace could not be scanned before the command, so its changes could not be reported or undone (%v)", before.err), nil
+		}
 	}
 	r, err := runConfined(ctx, tc, in.Command, cwd, timeout, grant.policy(in.Command))
 	if grant.How != "" {

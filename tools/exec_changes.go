@@ -65,6 +65,9 @@ type rootScan struct {
 // inserts cost as much as the fstatat calls (diffScans indexes one side).
 type workspaceScan struct {
 	roots []rootScan
+	// err is why a walk stopped short (cancelled, a folder that could not
+	// be opened): every file it missed would look created afterwards.
+	err error
 }
 
 // len is the number of files the scan met.
@@ -111,7 +114,7 @@ func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) work
 		// Chunks per worker: nothing shared on the hot path, and no slice
 		// regrown and copied as it fills.
 		parts := make([][][]scanFile, runtime.GOMAXPROCS(0))
-		_, _ = walkTree(ctx, r.start, walkOptions{Workers: len(parts)}, func(worker int, dir *dirFD, e walkEntry) {
+		_, err := walkTree(ctx, r.start, walkOptions{Workers: len(parts)}, func(worker int, dir *dirFD, e walkEntry) {
 			if e.Type.IsDir() {
 				return
 			}
@@ -135,6 +138,9 @@ func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) work
 			}
 			cs[len(cs)-1] = append(cs[len(cs)-1], f)
 		})
+		if err != nil && out.err == nil {
+			out.err = fmt.Errorf("scan %s: %w", r.start.Abs, err)
+		}
 		rs := rootScan{base: r.start.Root}
 		n := 0
 		for _, cs := range parts {
