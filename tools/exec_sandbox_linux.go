@@ -59,7 +59,9 @@ func describeSandbox(f landlockFeatures, nsErr, sockErr error) SandboxInfo {
 	if nsErr == nil {
 		info.Namespaces, info.Full = true, true
 		info.Summary = fmt.Sprintf("Landlock ABI %d + private user, mount, network and PID namespaces", f.ABI)
-		if sockErr != nil {
+		if sockErr == nil {
+			info.Summary += " + seccomp (no unix sockets without network)"
+		} else {
 			info.Full = false
 			info.Summary += fmt.Sprintf("; path-named sockets outside /tmp and /run reachable (%v)", sockErr)
 		}

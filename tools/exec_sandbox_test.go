@@ -341,7 +341,7 @@ func TestSandboxUnprivileged(t *testing.T) {
 
 func TestDescribeSandbox(t *testing.T) {
 	full := describeSandbox(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, nil)
-	if !full.Full || !full.Namespaces || !strings.Contains(full.Summary, "Landlock ABI 7 + private user, mount, network and PID namespaces") {
+	if !full.Full || !full.Namespaces || !strings.Contains(full.Summary, "Landlock ABI 7 + private user, mount, network and PID namespaces + seccomp (no unix sockets without network)") {
 		t.Errorf("full = %+v", full)
 	}
 	part := describeSandbox(landlockFeatures{ABI: 5, Net: llNetTCP, FS: (llRead | llWrite) &^ llResolveUnix}, errors.New("user namespaces are not available: operation not permitted"), errors.New("no seccomp filter for riscv64"))
@@ -352,6 +352,10 @@ func TestDescribeSandbox(t *testing.T) {
 		if !strings.Contains(part.Summary, want) {
 			t.Errorf("summary %q lacks %q", part.Summary, want)
 		}
+	}
+	noSeccomp := describeSandbox(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, errors.New("no seccomp filter for riscv64"))
+	if noSeccomp.Full || !strings.Contains(noSeccomp.Summary, "path-named sockets outside /tmp and /run reachable (no seccomp filter for riscv64)") {
+		t.Errorf("namespaces without the socket filter: %+v", noSeccomp)
 	}
 	if off := (ExecOptions{NoSandbox: true}).SandboxInfo(); off.Full || off.Landlock != 0 || !strings.Contains(off.Summary, "disabled in configuration") {
 		t.Errorf("sandbox turned off: %+v", off)
