@@ -76,6 +76,23 @@ func TestSandboxUserDirsUnderTemp(t *testing.T) {
 			if b, err := os.ReadFile(trustFile); err == nil && string(b) != "PRIVATE-KEY-xdg-trust" {
 				t.Errorf("a command changed the trust decisions: %q", b)
 			}
+
+			// The same through the exec tool, as the agent calls it: read-only
+			// without asking, then an approved write.
+			r := NewRegistry()
+			if err := r.Register(Exec(c.tc)); err != nil {
+				t.Fatal(err)
+			}
+			res, err := runExecTool(t, t.Context(), r, map[string]any{"command": "echo tool > tool.txt"})
+			if err != nil || !strings.Contains(res.Output, "workspace read-only") {
+				t.Fatalf("read-only call: %+v, %v", res, err)
+			}
+			c.absent("tool.txt")
+			res, err = runExecTool(t, t.Context(), r, map[string]any{"command": "echo tool > tool.txt", "write": true, "reason": "test"})
+			if err != nil || res.IsError || !strings.Contains(res.Output, "private user, mount, network and PID namespaces") {
+				t.Fatalf("approved write: %+v, %v", res, err)
+			}
+			c.fileIs("tool.txt", "tool\n")
 		})
 	}
 }
