@@ -14,6 +14,10 @@ import (
 type globPattern struct {
 	segs     []string
 	basename bool // no slash in the pattern: match the last segment only
+	// suffix is set for a basename pattern "*<literal>" ("*.tmp"), the
+	// most common .gitignore line: a suffix test instead of path.Match,
+	// for every file of every walk.
+	suffix string
 }
 
 // compileGlobs expands braces ("*.{ts,tsx}") and compiles each result.
@@ -56,12 +60,19 @@ func compileGlob(p string) (globPattern, error) {
 	if len(segs) == 1 && segs[0] == "**" {
 		anchored = true
 	}
-	return globPattern{segs: segs, basename: !anchored}, nil
+	g := globPattern{segs: segs, basename: !anchored}
+	if g.basename && len(segs) == 1 && strings.HasPrefix(segs[0], "*") && !strings.ContainsAny(segs[0][1:], `*?[\`) && len(segs[0]) > 1 {
+		g.suffix = segs[0][1:]
+	}
+	return g, nil
 }
 
 // match reports whether the slash-separated relative path rel matches.
 func (g globPattern) match(rel string) bool {
 	if g.basename {
+		if g.suffix != "" {
+			return strings.HasSuffix(path.Base(rel), g.suffix)
+		}
 		ok, _ := path.Match(g.segs[0], path.Base(rel))
 		return ok
 	}
