@@ -168,9 +168,21 @@ local function handlers()
   }
 end
 
+-- capabilities are Neovim's, plus the experimental catbuddy.runEnd: the
+-- plugin shows each run's end itself, from the end runEvent, so the server
+-- sends no window/showMessage (nor showDocument) for it, and a run's
+-- outcome is one notification (docs/PROTOCOL.md).
+local function capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.experimental = caps.experimental or {}
+  caps.experimental.catbuddy = { runEnd = true }
+  return caps
+end
+
 --- make_config returns the client config for a root.
 function M.make_config(root, cfg)
   return {
+    capabilities = capabilities(),
     name = M.name,
     cmd = cfg.cmd,
     cmd_env = cfg.cmd_env,

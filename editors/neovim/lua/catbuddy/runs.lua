@@ -22,9 +22,10 @@ end
 
 local levels = vim.log.levels
 
--- The server reports a final answer both as a runEvent and as
--- window/showMessage. Whichever comes first is shown and leaves a mark
--- (per client) that the other one consumes, so it is shown once.
+-- A server that does not honour catbuddy.runEnd (an older cb-ls) reports a
+-- final answer both as a runEvent and as window/showMessage. Whichever
+-- comes first is shown and leaves a mark (per client) that the other one
+-- consumes, so it is shown once.
 local pending = {}
 
 --- show notifies msg. With a client id, a second report of the same text
@@ -105,13 +106,18 @@ function M.on_event(params, ctx, cfg)
     end
     r.outcome, r.answer, r.error = params.outcome, params.answer, params.error
     r.transcript_uri = params.transcriptUri or r.transcript_uri
+    -- The one notification of the run's end: the client declares
+    -- catbuddy.runEnd, so the server does not show it too.
     local title = r.title or 'Agent'
     if params.outcome == 'done' then
-      M.show(params.answer ~= nil and params.answer ~= '' and params.answer or (title .. ': done'), levels.INFO, r.client_id or 0)
+      M.show(params.answer ~= nil and params.answer ~= '' and params.answer or (title .. ': done (no answer text)'), levels.INFO, r.client_id or 0)
     elseif params.outcome == 'cancelled' then
-      M.show(title .. ': cancelled', levels.WARN)
+      M.show(title .. ': ' .. tostring(params.error or 'cancelled'), levels.WARN)
     else
-      M.show(title .. ': ' .. tostring(params.error or params.outcome or 'failed'), levels.ERROR)
+      M.show(title .. ' failed: ' .. tostring(params.error or params.outcome or 'unknown error'), levels.ERROR)
+    end
+    if cfg.open_transcript and params.transcriptUri and params.outcome ~= 'cancelled' and (params.turn or 1) <= 1 then
+      vim.cmd('split ' .. vim.fn.fnameescape(vim.uri_to_fname(params.transcriptUri)))
     end
     -- User autocmd CatbuddyRunEnd lets statuslines and scripts react.
     local opts = { pattern = 'CatbuddyRunEnd', modeline = false }

@@ -42,4 +42,62 @@ return function(H)
     E.teardown(model)
     assert(ok, e)
   end)
+
+  H.test('e2e: a failed run is one error notification', function()
+    local model = E.model(H, { { status = 401, error = 'invalid api key' } })
+    -- Whatever the server shows through window/showMessage is counted as a
+    -- notification too (Neovim 0.7's own handler does not use vim.notify).
+    local show_message = vim.lsp.handlers['window/showMessage']
+    vim.lsp.handlers['window/showMessage'] = function(_, params)
+      vim.notify(params.message, params.type == 1 and vim.log.levels.ERROR or vim.log.levels.INFO)
+    end
+    local notes, restore = H.capture_notify()
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      E.setup(H, model, {})
+      E.open(H, path)
+      local last = require('catbuddy.runs').last
+      vim.cmd('CatbuddyAsk why does Add subtract?')
+      -- The server sends any message about the end before the end event.
+      local run = E.wait_new_run(H, last)
+      H.eq('error', run.outcome, 'outcome')
+      local errors = {}
+      for _, n in ipairs(notes) do
+        if n.level == vim.log.levels.ERROR then
+          errors[#errors + 1] = n.msg
+        end
+      end
+      H.eq(1, #errors, 'error notifications: ' .. vim.inspect(notes))
+      H.contains(errors[1], 'failed: ', 'the notification')
+      H.contains(errors[1], 'invalid api key', 'the notification')
+    end)
+    restore()
+    vim.lsp.handlers['window/showMessage'] = show_message
+    E.teardown(model)
+    assert(ok, e)
+  end)
+
+  H.test('e2e: open_transcript opens the run\'s transcript in a split when it ends', function()
+    local model = E.model(H, { { text = 'It subtracts.' } })
+    local ok, e = pcall(function()
+      local dir, path = E.project(H)
+      E.setup(H, model, { open_transcript = true })
+      E.open(H, path)
+      local last = require('catbuddy.runs').last
+      vim.cmd('CatbuddyAsk why?')
+      local run = E.wait_new_run(H, last)
+      H.eq('done', run.outcome, 'outcome')
+      local shown
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        local name = vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w))
+        if name:find(dir .. '/.catbuddy/sessions/', 1, true) and name:match('%.md$') then
+          shown = name
+        end
+      end
+      H.truthy(shown, 'a window shows the transcript')
+      H.contains(table.concat(vim.fn.readfile(shown), '\n'), 'It subtracts.', 'the transcript')
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
 end

@@ -28,7 +28,7 @@ return function(H)
     runs.on_event({ runId = 'r2', kind = 'end', outcome = 'error', error = 'model: 401 unauthorized' }, {}, cfg)
     runs.on_event({ runId = 'r3', kind = 'end', outcome = 'cancelled' }, {}, cfg)
     restore()
-    H.eq({ msg = 'Agent: Explain this: model: 401 unauthorized', level = vim.log.levels.ERROR }, notes[1], 'error')
+    H.eq({ msg = 'Agent: Explain this failed: model: 401 unauthorized', level = vim.log.levels.ERROR }, notes[1], 'error')
     H.eq({ msg = 'Agent: cancelled', level = vim.log.levels.WARN }, notes[2], 'cancelled')
   end)
 
