@@ -87,12 +87,21 @@ function M.execute(client, name, arg, bufnr, on_result)
     -- edits to is among the snapshots.
     snapshots.start(bufnr)
   end
+  -- A reply turn edits the run's document like the first turn: its
+  -- buffer is recorded from before the request too, so a stale edit is
+  -- rebased onto the user's typing. The run's end event stops it.
+  local reply = name == 'catbuddy.reply' and runs.reply_started(client.id, arg.runId)
   compat.request(client, 'workspace/executeCommand', { command = name, arguments = { arg } }, function(err, result)
     if err then
       vim.notify(string.format('catbuddy: %s: %s', name, err.message or vim.inspect(err)), vim.log.levels.ERROR)
     end
     local run
-    if not err and type(result) == 'table' and result.runId then
+    if reply then
+      if err then
+        runs.reply_refused(reply)
+      end
+      run = reply
+    elseif not err and type(result) == 'table' and result.runId then
       run = runs.started(result.runId, client.id, bufnr, arg.command or (name == 'catbuddy.fix' and 'fix' or nil))
     elseif is_run and bufnr then
       snapshots.stop(bufnr)

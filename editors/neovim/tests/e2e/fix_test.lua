@@ -103,4 +103,50 @@ return function(H)
     E.teardown(model)
     assert(ok, e)
   end)
+
+  H.test('e2e: typing during a reply turn is not lost either (its edits are rebased like the first turn\'s)', function()
+    local model = E.model(H, {
+      { text = 'Add subtracts.' },
+      E.fix_turns[1],
+      E.fix_turns[2],
+      { text = 'Fixed in the reply.' },
+    })
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      local b
+      E.setup(H, model, {
+        review = function(_, done)
+          vim.api.nvim_buf_set_lines(b, -1, -1, false, { '// typed during review' })
+          vim.defer_fn(function()
+            done(true)
+          end, 200)
+        end,
+      })
+      local c
+      b, c = E.open(H, path)
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').explain({ bufnr = b, line1 = 4, line2 = 6, range = 2 }, cb)
+      end)
+      H.eq('done', run.outcome, 'the first turn')
+      -- The reply as the chat buffer sends it: no buffer of its own.
+      local answered
+      require('catbuddy.client').execute(c, 'catbuddy.reply', { runId = run.id, input = 'fix it' }, nil, function(err)
+        answered = err or true
+      end)
+      -- Typed as soon as the reply was sent, before the reply's edit.
+      vim.api.nvim_buf_set_lines(b, 0, 0, false, { '// typed first' })
+      H.wait(10000, function()
+        return answered ~= nil
+      end, 'catbuddy.reply to answer')
+      H.eq(true, answered, 'catbuddy.reply')
+      H.wait(30000, function()
+        return run.outcome == 'done' and run.answer == 'Fixed in the reply.'
+      end, 'the reply to end')
+      local want = vim.list_extend({ '// typed first' }, vim.deepcopy(E.fixed))
+      want[#want + 1] = '// typed during review'
+      H.eq(want, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer')
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
 end
