@@ -1,5 +1,16 @@
 local E = require('e2e.env')
 
+-- typing_review is a review that accepts after the user typed a line at
+-- the end of the buffer buf() while the diff is shown.
+local function typing_review(buf)
+  return function(_, done)
+    vim.api.nvim_buf_set_lines(buf(), -1, -1, false, { '// typed during review' })
+    vim.defer_fn(function()
+      done(true)
+    end, 200)
+  end
+end
+
 return function(H)
   H.test('e2e: :CatbuddyFix on a range, review accepts, buffer fixed and saved; other sources\' diagnostics reach the model', function()
     local model = E.model(H, E.fix_turns)
@@ -80,13 +91,9 @@ return function(H)
       local _, path = E.project(H)
       local b
       E.setup(H, model, {
-        review = function(_, done)
-          -- The user goes on typing at the end while the diff is shown.
-          vim.api.nvim_buf_set_lines(b, -1, -1, false, { '// typed during review' })
-          vim.defer_fn(function()
-            done(true)
-          end, 200)
-        end,
+        review = typing_review(function()
+          return b
+        end),
       })
       b = E.open(H, path)
       local run = E.wait_run(H, function(cb)
@@ -115,12 +122,9 @@ return function(H)
       local _, path = E.project(H)
       local b
       E.setup(H, model, {
-        review = function(_, done)
-          vim.api.nvim_buf_set_lines(b, -1, -1, false, { '// typed during review' })
-          vim.defer_fn(function()
-            done(true)
-          end, 200)
-        end,
+        review = typing_review(function()
+          return b
+        end),
       })
       local c
       b, c = E.open(H, path)
