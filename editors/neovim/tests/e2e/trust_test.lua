@@ -3,7 +3,8 @@ local E = require('e2e.env')
 -- A project's .catbuddy/mcp.json runs nothing until the user trusts the
 -- project: the server's question arrives through vim.ui.select naming the
 -- exact command line; "Not now" starts nothing; :CatbuddyTrust asks again
--- and "Trust" starts the server without a restart.
+-- and "Trust" starts the server without a restart; :CatbuddyUntrust stops
+-- it (its stdin closes, and it says so in a file).
 return function(H)
   H.test('e2e: the trust question, both answers', function()
     local model = E.model(H, { { text = 'unused' } })
@@ -13,8 +14,10 @@ return function(H)
     local ok, e = pcall(function()
       local dir, path = E.project(H)
       local marker = H.tmpdir() .. '/ran'
+      local stopped = marker .. '.stopped'
+      local line = ': > ' .. marker .. '; while read -r l; do :; done; : > ' .. stopped
       H.write(dir .. '/.catbuddy/mcp.json', {
-        vim.json.encode({ mcpServers = { probe = { command = 'sh', args = { '-c', ': > ' .. marker .. '; while read -r l; do :; done' } } } }),
+        vim.json.encode({ mcpServers = { probe = { command = 'sh', args = { '-c', line } } } }),
       })
       local asked = {}
       local answer = 'Not now'
@@ -33,7 +36,7 @@ return function(H)
         return #asked == 1
       end, 'the trust question')
       H.contains(asked[1], 'Trust the project ' .. dir .. '?', 'the question names the project')
-      H.contains(asked[1], 'probe: sh -c ": > ' .. marker .. '; while read -r l; do :; done"', 'the question names the command line')
+      H.contains(asked[1], 'probe: sh -c "' .. line .. '"', 'the question names the command line')
       -- Not now: nothing runs (the server answered the question; give a started server time to show).
       vim.wait(500, function()
         return vim.fn.filereadable(marker) == 1
@@ -53,6 +56,21 @@ return function(H)
       H.wait(10000, function()
         return vim.fn.filereadable(marker) == 1
       end, 'the trusted project server to start')
+      H.eq(0, vim.fn.filereadable(stopped), 'the trusted server is still running')
+
+      vim.cmd('CatbuddyUntrust')
+      H.wait(15000, function()
+        return vim.fn.filereadable(stopped) == 1
+      end, ':CatbuddyUntrust to stop the server')
+      H.eq(2, #asked, 'untrust asks nothing')
+      local status
+      require('catbuddy.client').execute(require('catbuddy.client').get(0), 'catbuddy.trustStatus', nil, nil, function(_, r)
+        status = r
+      end)
+      H.wait(5000, function()
+        return status ~= nil
+      end, 'catbuddy.trustStatus')
+      H.eq(false, status[1].trusted, 'not trusted after :CatbuddyUntrust')
     end)
     vim.ui.select = orig_select
     vim.env.XDG_STATE_HOME = orig_state
