@@ -60,9 +60,9 @@ type rootScan struct {
 }
 
 // workspaceScan is one scan of every workspace folder. It is a list,
-// not a map: a scan of 20,000 files must stay far below the 150 ms a
-// write command's before and after scans may add, and the per-file map
-// inserts cost as much as the fstatat calls (diffScans indexes one side).
+// not a map: a write command's before and after scans of 20,000 files
+// may add 150 ms, and per-file map inserts cost as much as the fstatat
+// calls (diffScans indexes one side once).
 type workspaceScan struct {
 	roots []rootScan
 	// err is why a walk stopped short (cancelled, a folder that could not
