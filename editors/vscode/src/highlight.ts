@@ -137,8 +137,16 @@ export function language(tag: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(LANGS, name) ? name : undefined;
 }
 
-const IDENT_START = /[A-Za-z_$]/;
-const IDENT = /[A-Za-z0-9_$]/;
+/** identStart and ident test one UTF-16 code unit; identifiers are ASCII here (others stay text). */
+function identStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+}
+function ident(c: number): boolean {
+  return identStart(c) || isDigit(c);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
 const NUMBER = /^(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|(?:\d[\d_]*(?:\.\d[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[A-Za-z]*/;
 
 /**
@@ -164,7 +172,24 @@ export function tokenize(code: string, tag: string): Token[] {
   };
   let i = 0;
   const rest = (s: string, at: number) => code.startsWith(s, at);
+  const quotes = [...lang.raw, ...lang.quotes];
+  // Characters that may start a token: anything else is plain text, taken
+  // in one run (most of a code block is spaces, operators and punctuation).
+  const starts = new Set([...lang.line, ...lang.block.map(([open]) => open), ...quotes].map((m) => m[0]));
+  const plain = (at: number) => {
+    const c = code.charCodeAt(at);
+    return !identStart(c) && !isDigit(c) && c !== 46 && !starts.has(code[at]);
+  };
   while (i < code.length) {
+    if (plain(i)) {
+      let j = i + 1;
+      while (j < code.length && plain(j)) {
+        j++;
+      }
+      push('text', code.slice(i, j));
+      i = j;
+      continue;
+    }
     const block = lang.block.find(([open]) => rest(open, i));
     if (block) {
       const end = code.indexOf(block[1], i + block[0].length);
@@ -181,17 +206,17 @@ export function tokenize(code: string, tag: string): Token[] {
       i = stop;
       continue;
     }
-    const quote = [...lang.raw, ...lang.quotes].find((q) => rest(q, i));
+    const quote = quotes.find((q) => rest(q, i));
     if (quote) {
       const stop = stringEnd(code, i, quote, lang.raw.includes(quote), lang.raw.includes(quote) || lang.multiline.includes(quote));
       push('string', code.slice(i, stop));
       i = stop;
       continue;
     }
-    const c = code[i];
-    if (IDENT_START.test(c)) {
+    const c = code.charCodeAt(i);
+    if (identStart(c)) {
       let j = i + 1;
-      while (j < code.length && IDENT.test(code[j])) {
+      while (j < code.length && ident(code.charCodeAt(j))) {
         j++;
       }
       const word = code.slice(i, j);
@@ -199,7 +224,7 @@ export function tokenize(code: string, tag: string): Token[] {
       i = j;
       continue;
     }
-    if (/[0-9.]/.test(c) && !(i > 0 && IDENT.test(code[i - 1]))) {
+    if ((isDigit(c) || c === 46) && !(i > 0 && ident(code.charCodeAt(i - 1)))) {
       const m = NUMBER.exec(code.slice(i, i + 64));
       if (m) {
         push('number', m[0]);
@@ -207,7 +232,7 @@ export function tokenize(code: string, tag: string): Token[] {
         continue;
       }
     }
-    push('text', c);
+    push('text', code[i]);
     i++;
   }
   return out;

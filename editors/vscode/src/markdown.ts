@@ -17,8 +17,10 @@ export function highlighted(code: string, lang: string): string {
 
 /** escapeHtml makes s safe as HTML text and attribute content. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** inline renders one line's inline markup; code spans are left alone. */
 export function inline(s: string): string {
