@@ -32,9 +32,17 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
     { text: 'Add returns the sum:\n\n```go\nreturn a + b // Add(2, 3) == 5\n```' },
     // Explain this from the code action menu (base + 11)
     { text: 'Add adds its two arguments.' },
+    // Explain this with catbuddy.revealChat off (base + 12)
+    { text: 'Add still adds.' },
   );
   const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
   const bodyOf = (ctx, n) => JSON.stringify(requests(ctx.model.record)[n].body.messages);
+  // extensionLog is the text of the extension's output channel (its log files under the user-data dir).
+  function extensionLog(ctx) {
+    const dir = path.join(ctx.run, 'ud/logs');
+    return fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('cb-ls.log'))
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  }
   // A reply's turn ends in the view: no transcript opens unasked.
   async function noTranscriptTab(page) {
     const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
@@ -221,6 +229,34 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
         await view.locator('#title', { hasText: 'Agent: Explain this' }).waitFor({ timeout: 5000 });
         assert.ok(await page.evaluate(() => !document.activeElement?.closest('.part.sidebar')), 'the focus is not taken by the chat view');
         await idle(page).waitFor({ timeout: 20000 });
+      },
+    },
+    {
+      name: 'chat view: with catbuddy.revealChat off a closed view stays closed; Show opens it on the run',
+      async fn(ctx) {
+        const { page, ws } = ctx;
+        const view = chat(page);
+        const sidebar = page.locator('.part.sidebar');
+        const settingsFile = path.join(ws, '.vscode/settings.json');
+        const good = fs.readFileSync(settingsFile, 'utf8');
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(good), 'catbuddy.revealChat': false }, null, 2));
+        try {
+          await openAt(ctx, 'calc.go', 4, 'func Add');
+          await palette(page, 'F1', '>View: Close Primary Side Bar');
+          await sidebar.waitFor({ state: 'hidden', timeout: 10000 });
+          // The setting reaches the extension host through the file watcher; its log says when.
+          await ctx.waitFor('the extension to see catbuddy.revealChat off', 20000, () => extensionLog(ctx).includes('catbuddy.revealChat: false'));
+          await palette(page, 'F1', '>Agent: Explain this');
+          const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Add still adds.' }).first();
+          await toast.waitFor({ timeout: 30000 });
+          assert.ok(!(await sidebar.isVisible()), 'the closed view stayed closed');
+          await toast.getByRole('button', { name: 'Show' }).click();
+          await sidebar.waitFor({ state: 'visible', timeout: 10000 });
+          await view.locator('.msg.answer', { hasText: 'Add still adds.' }).waitFor({ timeout: 10000 });
+          await idle(page).waitFor({ timeout: 20000 });
+        } finally {
+          fs.writeFileSync(settingsFile, good);
+        }
       },
     },
   );

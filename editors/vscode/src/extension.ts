@@ -34,6 +34,10 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
       if (e.affectsConfiguration('catbuddy.serverPath')) {
         void c.restart();
       } else if (e.affectsConfiguration('catbuddy')) {
+        if (e.affectsConfiguration('catbuddy.revealChat')) {
+          // The extension's own setting: the server never sees it, so the log says it took effect.
+          log.info(`catbuddy.revealChat: ${vscode.workspace.getConfiguration('catbuddy').get<boolean>('revealChat', true)}`);
+        }
         void c.pushConfig();
       }
     }),
