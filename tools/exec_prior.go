@@ -2,6 +2,7 @@ package tools
 
 import (
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/filestate"
 )
@@ -85,6 +86,10 @@ func recordForUndo(l *filestate.Ledger, c scanChange) {
 	switch {
 	case c.Kind == "created":
 		l.RecordPrior(c.Path, nil, false)
+	case c.before.copy == copied && !utf8.Valid(c.before.prior):
+		// The undo goes through the editor as text: bytes that are not
+		// UTF-8 would come back altered.
+		l.RecordUnrestorable(c.Path, "a command changed it and it is not UTF-8 text, which an edit through the editor cannot put back exactly")
 	case c.before.copy == copied:
 		l.RecordPrior(c.Path, c.before.prior, true)
 	default:

@@ -136,3 +136,38 @@ func TestExecPartialScanRunsNothing(t *testing.T) {
 		t.Errorf("ledger holds %d files", n)
 	}
 }
+
+// TestRecordForUndo: what the ledger gets for each kind of change; a
+// file whose old content is not UTF-8 is named, since the undo's edit
+// through the editor would alter its bytes.
+func TestRecordForUndo(t *testing.T) {
+	l := filestate.NewLedger()
+	for _, c := range []scanChange{
+		{ExecChange: ExecChange{Path: "/w/new", Kind: "created"}},
+		{ExecChange: ExecChange{Path: "/w/text", Kind: "changed"}, before: scanFile{prior: []byte("héllo\n"), copy: copied}},
+		{ExecChange: ExecChange{Path: "/w/gone", Kind: "deleted"}, before: scanFile{prior: []byte{}, copy: copied}},
+		{ExecChange: ExecChange{Path: "/w/latin1", Kind: "changed"}, before: scanFile{prior: []byte("caf\xe9\n"), copy: copied}},
+		{ExecChange: ExecChange{Path: "/w/big", Kind: "deleted"}, before: scanFile{copy: overBudget}},
+	} {
+		recordForUndo(l, c)
+	}
+	got := map[string]filestate.LedgerEntry{}
+	for _, e := range l.Files() {
+		got[e.Path] = e
+	}
+	if e := got["/w/new"]; e.Existed || e.Unrestorable {
+		t.Errorf("created: %+v", e)
+	}
+	if e := got["/w/text"]; !e.Existed || e.Unrestorable || string(e.Prior) != "héllo\n" {
+		t.Errorf("changed text: %+v", e)
+	}
+	if e := got["/w/gone"]; !e.Existed || e.Unrestorable || e.Prior == nil {
+		t.Errorf("deleted empty file: %+v", e)
+	}
+	if e := got["/w/latin1"]; !e.Unrestorable || !strings.Contains(e.Why, "not UTF-8") {
+		t.Errorf("not UTF-8: %+v", e)
+	}
+	if e := got["/w/big"]; !e.Unrestorable || !strings.Contains(e.Why, "64 MiB") {
+		t.Errorf("over the budget: %+v", e)
+	}
+}
