@@ -17,8 +17,24 @@ export interface ServerConfig {
   baseUrl?: string;
   maxSteps?: number;
   customCommands?: CustomCommand[];
+  maxTokens?: number;
+  maxRetries?: number;
+  contextWindow?: number;
+  disableStreaming?: boolean;
+  mode?: string;
+  tools?: ToolSettings;
   /** apiKey comes from SecretStorage only, never from settings. */
   apiKey?: string;
+}
+
+/** ToolSettings are the server's "tools" settings (exec and web_fetch). */
+export interface ToolSettings {
+  execTimeout?: number;
+  execMaxTimeout?: number;
+  execSandbox?: boolean;
+  execEnv?: string[];
+  webAllow?: string[];
+  exec?: { approval?: string; allow?: string[]; deny?: string[] };
 }
 
 /** Mapped is a ServerConfig plus one message per setting that was ignored. */
@@ -29,6 +45,10 @@ export interface Mapped {
 
 /** PROVIDERS are the provider names the server understands. */
 export const PROVIDERS = ['openai', 'anthropic'] as const;
+/** MODES are the workspace modes (what the agent may touch). */
+export const MODES = ['auto', 'project', 'internal'] as const;
+/** APPROVALS are the values of tools.exec.approval. */
+export const APPROVALS = ['ask', 'readOnly', 'allowAll'] as const;
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -73,7 +93,80 @@ export function serverConfig(get: (key: string) => unknown): Mapped {
   if (custom.length > 0) {
     config.customCommands = custom;
   }
-  return { config, problems };
+  // 0, false, "" and [] are the settings' defaults: "no opinion", so
+  // cb-ls's own config files still apply.
+  const p = { get, problems };
+  config.maxTokens = int(p, 'maxTokens', 1);
+  config.maxRetries = int(p, 'maxRetries', -1);
+  config.contextWindow = int(p, 'contextWindow', 1);
+  if (get('disableStreaming') === true) {
+    config.disableStreaming = true;
+  }
+  config.mode = oneOf(p, 'mode', MODES);
+  const tools: ToolSettings = {
+    execTimeout: int(p, 'tools.execTimeout', 1),
+    execMaxTimeout: int(p, 'tools.execMaxTimeout', 1),
+    // On is the default: only turning the sandbox off is an opinion.
+    execSandbox: get('tools.execSandbox') === false ? false : undefined,
+    execEnv: words(p, 'tools.execEnv'),
+    webAllow: words(p, 'tools.webAllow'),
+  };
+  const exec = { approval: oneOf(p, 'tools.exec.approval', APPROVALS), allow: words(p, 'tools.exec.allow'), deny: words(p, 'tools.exec.deny') };
+  if (Object.values(exec).some((v) => v !== undefined)) {
+    tools.exec = dropUndefined(exec);
+  }
+  if (Object.values(tools).some((v) => v !== undefined)) {
+    config.tools = dropUndefined(tools);
+  }
+  return { config: dropUndefined(config), problems };
+}
+
+interface Reader {
+  get: (key: string) => unknown;
+  problems: string[];
+}
+
+/** int reads an integer setting; 0 (the default) and null send nothing. */
+function int(r: Reader, key: string, min: number): number | undefined {
+  const v = r.get(key);
+  if (v === undefined || v === null || v === 0) {
+    return undefined;
+  }
+  if (typeof v === 'number' && Number.isInteger(v) && v >= min) {
+    return v;
+  }
+  r.problems.push(`catbuddy.${key}: ${JSON.stringify(v)} is not an integer of at least ${min}; ignored`);
+  return undefined;
+}
+
+/** oneOf reads a string setting that must be one of allowed; "" sends nothing. */
+function oneOf(r: Reader, key: string, allowed: readonly string[]): string | undefined {
+  const v = str(r.get(key));
+  if (v === undefined) {
+    return undefined;
+  }
+  if (allowed.includes(v)) {
+    return v;
+  }
+  r.problems.push(`catbuddy.${key}: "${v}" is not one of ${allowed.join(', ')}; ignored`);
+  return undefined;
+}
+
+/** words reads a list of non-empty strings; [] sends nothing. */
+function words(r: Reader, key: string): string[] | undefined {
+  const v = r.get(key);
+  if (v === undefined || v === null) {
+    return undefined;
+  }
+  if (!Array.isArray(v) || v.some((w) => str(w) === undefined)) {
+    r.problems.push(`catbuddy.${key}: not a list of non-empty strings; ignored`);
+    return undefined;
+  }
+  return v.length > 0 ? v.map((w: string) => w.trim()) : undefined;
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 function customCommands(v: unknown, problems: string[]): CustomCommand[] {
@@ -119,11 +212,36 @@ export function withApiKey(config: ServerConfig, apiKey: string | undefined): Se
 }
 
 /**
- * clearedKeys lists the keys set in prev and absent from next. The server
- * keeps a value until told otherwise, and an absent key is "no opinion" (so
- * that unset editor settings do not override cb-ls's own config files):
- * clearing a setting therefore needs a server restart to take effect.
+ * clearedKeys lists the keys set in prev and absent from next, nested ones
+ * with dots (tools.webAllow). The server keeps a value until told
+ * otherwise, and an absent key is "no opinion" (so that unset editor
+ * settings do not override cb-ls's own config files): clearing a setting
+ * therefore needs a server restart to take effect. The server adds up
+ * tools.exec.allow and .deny from every source, so a rule taken out of
+ * either counts as cleared too.
  */
 export function clearedKeys(prev: ServerConfig, next: ServerConfig): string[] {
-  return Object.keys(prev).filter((k) => k !== 'apiKey' && !(k in next));
+  return cleared(prev as Record<string, unknown>, next as Record<string, unknown>, '').filter((k) => k !== 'apiKey');
+}
+
+const ADDED_UP = new Set(['tools.exec.allow', 'tools.exec.deny']);
+
+function cleared(prev: Record<string, unknown>, next: Record<string, unknown>, prefix: string): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(prev)) {
+    const key = prefix + k;
+    const n = next[k];
+    if (n === undefined) {
+      out.push(key);
+    } else if (isObject(v) && isObject(n)) {
+      out.push(...cleared(v, n, key + '.'));
+    } else if (ADDED_UP.has(key) && Array.isArray(v) && Array.isArray(n) && v.some((r) => !n.includes(r))) {
+      out.push(key);
+    }
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -70,4 +70,60 @@ test('clearedKeys: keys set before and absent now, never the API key', () => {
   assert.deepEqual(clearedKeys(before, after).sort(), ['maxSteps', 'model']);
   assert.deepEqual(clearedKeys(withApiKey(before, 'k'), before), []);
   assert.deepEqual(clearedKeys({}, after), []);
+  // Nested: a cleared tools setting, or an allow rule taken out (the server adds the rules up).
+  const tools = from({ 'tools.webAllow': ['h:1'], 'tools.execTimeout': 9, 'tools.exec.allow': ['make', 'go generate'] }).config;
+  const fewer = from({ 'tools.execTimeout': 9, 'tools.exec.allow': ['make'] }).config;
+  assert.deepEqual(clearedKeys(tools, fewer).sort(), ['tools.exec.allow', 'tools.webAllow']);
+  assert.deepEqual(clearedKeys(fewer, tools), []);
+  assert.deepEqual(clearedKeys(tools, {}), ['tools']);
+});
+
+test('serverConfig: limits, mode and tools settings map to the server keys; defaults send nothing', () => {
+  const { config, problems } = from({
+    maxTokens: 4096,
+    maxRetries: -1,
+    contextWindow: 32768,
+    disableStreaming: true,
+    mode: 'internal',
+    'tools.execTimeout': 60,
+    'tools.execMaxTimeout': 300,
+    'tools.execSandbox': false,
+    'tools.execEnv': ['GOFLAGS', 'NODE_*'],
+    'tools.webAllow': ['127.0.0.1:3000'],
+    'tools.exec.approval': 'readOnly',
+    'tools.exec.allow': ['go generate'],
+    'tools.exec.deny': ['git push'],
+  });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(config, {
+    maxTokens: 4096,
+    maxRetries: -1,
+    contextWindow: 32768,
+    disableStreaming: true,
+    mode: 'internal',
+    tools: {
+      execTimeout: 60,
+      execMaxTimeout: 300,
+      execSandbox: false,
+      execEnv: ['GOFLAGS', 'NODE_*'],
+      webAllow: ['127.0.0.1:3000'],
+      exec: { approval: 'readOnly', allow: ['go generate'], deny: ['git push'] },
+    },
+  });
+  const defaults = from({
+    maxTokens: 0, maxRetries: 0, contextWindow: 0, disableStreaming: false, mode: '',
+    'tools.execTimeout': 0, 'tools.execMaxTimeout': 0, 'tools.execSandbox': true, 'tools.execEnv': [],
+    'tools.webAllow': [], 'tools.exec.approval': '', 'tools.exec.allow': [], 'tools.exec.deny': [],
+  });
+  assert.deepEqual(defaults, { config: {}, problems: [] });
+});
+
+test('serverConfig: bad limits, mode and tools values are dropped with a message', () => {
+  const { config, problems } = from({ maxTokens: -5, mode: 'everything', 'tools.exec.approval': 'yes', 'tools.webAllow': ['ok', ''] });
+  assert.deepEqual(config, {});
+  assert.equal(problems.length, 4);
+  assert.match(problems[0], /^catbuddy\.maxTokens: -5/);
+  assert.match(problems[1], /^catbuddy\.mode: "everything"/);
+  assert.match(problems[2], /^catbuddy\.tools\.webAllow: not a list/);
+  assert.match(problems[3], /^catbuddy\.tools\.exec\.approval: "yes"/);
 });
