@@ -40,8 +40,10 @@ func simpleCommands(cmdline string, readRedirects bool) (cmds [][]string, ok boo
 
 // CommandPrefix returns the words an "Always allow" rule for cmdline
 // would name: the one command on the line that is not read-only, with
-// its subcommand when it has one (`go generate`, `npm install`, `make`).
-// It returns "" when there is no single such command to name.
+// its subcommand when it has one (`go generate`, `npm install`, `make`),
+// or the line's only command when that one is read-only (`ls`, asked
+// about where the sandbox cannot hide .catbuddy/'s names). It returns ""
+// when there is no single such command to name.
 func CommandPrefix(cmdline string) string {
 	cmds, ok := simpleCommands(cmdline, false)
 	if !ok {
@@ -56,6 +58,9 @@ func CommandPrefix(cmdline string) string {
 			return "" // two commands would need two rules
 		}
 		pick = c
+	}
+	if pick == nil && len(cmds) == 1 {
+		pick = cmds[0]
 	}
 	if len(pick) == 0 || runtimeName(pick[0]) {
 		return ""

@@ -71,4 +71,16 @@ func TestSplitFallbackAsksWhileStateDirExists(t *testing.T) {
 	if out := execArgs(t, t.Context(), r, find).Output; ask.count() != before || !strings.Contains(out, "allowed by the rule") {
 		t.Errorf("allow rule: %d new questions, %q", ask.count()-before, out)
 	}
+
+	// "Always allow ls" is offered for a lone read-only command, and kept.
+	tc.Options.Exec.Allow = nil
+	ask.answer = AlwaysApproved
+	before = ask.count()
+	execArgs(t, t.Context(), r, map[string]any{"command": "ls -A"})
+	if ask.count() != before+1 || ask.asked[before].Prefix != "ls" {
+		t.Fatalf("ls: %d new questions, prefix %q", ask.count()-before, ask.asked[len(ask.asked)-1].Prefix)
+	}
+	if out := execArgs(t, t.Context(), r, map[string]any{"command": "ls -la"}).Output; ask.count() != before+1 || !strings.Contains(out, "keep.txt") {
+		t.Errorf("after Always allow ls: %d new questions, %q", ask.count()-before-1, out)
+	}
 }
