@@ -69,6 +69,7 @@ func withRunID(ctx context.Context, id string) context.Context {
 // so it reloads open buffers from disk.
 func (s *Server) onExecChanges(ctx context.Context, c tools.ExecChanges) {
 	id, _ := ctx.Value(runIDKey{}).(string)
+	s.awaitReloads(c)
 	files := make([]runEventFile, 0, len(c.Files))
 	for _, f := range c.Files {
 		files = append(files, runEventFile{URI: uri.File(f.Path), Path: f.Rel, Kind: f.Kind, RunsLater: f.RunsLater})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -26,6 +27,24 @@ type Buffer struct {
 	// edit computed from it would land at the wrong place). A full-text
 	// change or a reopen heals it.
 	desynced bool
+	// reloadBy, when set, is until when a read waits for the editor to
+	// reload this buffer after a command changed its file (reload_wait.go);
+	// the editor's next change clears it.
+	reloadBy time.Time
+}
+
+// awaitReload sets (or, with the zero time, clears) the reload deadline.
+func (b *Buffer) awaitReload(by time.Time) {
+	b.mu.Lock()
+	b.reloadBy = by
+	b.mu.Unlock()
+}
+
+// reloadDeadline returns the reload deadline, if one is set.
+func (b *Buffer) reloadDeadline() (time.Time, bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.reloadBy, !b.reloadBy.IsZero()
 }
 
 // ErrDesynced is returned when a buffer is out of step with the editor.
@@ -133,6 +152,7 @@ func (o *Overlay) Change(u uri.URI, version int32, changes []protocol.TextDocume
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.version = version
+	b.reloadBy = time.Time{}
 	for i, ch := range changes {
 		switch ch := ch.(type) {
 		case *protocol.TextDocumentContentChangePartial:

@@ -30,7 +30,7 @@ var _ tools.Workspace = (*Workspace)(nil)
 
 // Read implements tools.Workspace.
 func (w *Workspace) Read(ctx context.Context, p guard.Path) (tools.Document, error) {
-	if b, ok := w.server.overlay.ByPath(p.Abs); ok {
+	if b := w.server.overlay.reloaded(ctx, p.Abs); b != nil {
 		if !b.InSync() {
 			return tools.Document{}, fmt.Errorf("read %s: %w", p.Rel, ErrDesynced)
 		}
