@@ -4,7 +4,11 @@
 // purpose: the server is started through a relay that reads its stdin from a
 // FIFO, <run>/in-<pid>, fed with VS Code's bytes, into which the test writes
 // frames that are not JSON (the client's pipes are sockets, which
-// /proc/<pid>/fd/0 cannot open).
+// /proc/<pid>/fd/0 cannot open). The relay also keeps a copy of what the
+// client sent, <run>/sent-<pid>: the test breaks the connection only once
+// the client's startup exchange is over. Broken earlier, the client's
+// startup writes fail (EPIPE), and after more than 3 write errors
+// vscode-languageclient gives up instead of restarting the server.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -19,6 +23,38 @@ function servers(run) {
     .filter((pid) => fs.existsSync(`/proc/${pid}`));
 }
 
+// messages parses the JSON-RPC messages of a Content-Length framed stream,
+// up to the first incomplete or malformed one.
+function messages(file) {
+  const buf = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
+  const out = [];
+  for (let i = 0; ; ) {
+    const head = buf.indexOf('\r\n\r\n', i);
+    const len = head < 0 ? null : /Content-Length: *(\d+)/i.exec(buf.subarray(i, head).toString('latin1'));
+    if (!len || buf.length < head + 4 + Number(len[1])) {
+      return out;
+    }
+    try {
+      out.push(JSON.parse(buf.subarray(head + 4, head + 4 + Number(len[1])).toString('utf8')));
+    } catch {
+      return out;
+    }
+    i = head + 4 + Number(len[1]);
+  }
+}
+
+// startedUp tells whether the client's startup exchange is over: after its
+// "initialized" notification it answered a request of the server's. At
+// startup the server's one request is workspace/configuration, which it
+// makes on "initialized"; the client's own startup notifications (didOpen,
+// didChangeConfiguration) go out as soon as its start resolves, before it
+// reads the server's request.
+function startedUp(sent) {
+  const msgs = messages(sent);
+  const init = msgs.findIndex((m) => m.method === 'initialized');
+  return init >= 0 && msgs.slice(init + 1).some((m) => m.id !== undefined && m.method === undefined && ('result' in m || 'error' in m));
+}
+
 // add appends the scenario's test.
 function add({ tests }) {
   tests.push({
@@ -31,7 +67,7 @@ function add({ tests }) {
       const inner = JSON.parse(good)['catbuddy.serverPath'];
       fs.writeFileSync(
         relay,
-        ['#!/bin/sh', `f='${run}'/in-$$`, 'mkfifo "$f" || exit 3', 'exec 3<&0', 'cat <&3 >"$f" &', `exec '${inner}' "$@" <"$f" 3<&-`, ''].join('\n'),
+        ['#!/bin/sh', `f='${run}'/in-$$`, 'mkfifo "$f" || exit 3', 'exec 3<&0', `tee '${run}'/sent-$$ <&3 >"$f" &`, `exec '${inner}' "$@" <"$f" 3<&-`, ''].join('\n'),
         { mode: 0o755 },
       );
       // The server's log: each server that the client initialized says so.
@@ -44,6 +80,7 @@ function add({ tests }) {
       try {
         const [pid] = await waitFor('cb-ls started through the relay', 60000, () => (servers(run).length === 1 ? servers(run) : null));
         await waitFor('the relayed server to be initialized', 60000, () => initialized() > before);
+        await waitFor("the client's startup exchange with the relayed server", 60000, () => startedUp(path.join(run, `sent-${pid}`)));
         const logBefore = fs.readFileSync(logFile, 'utf8').length;
         const initsBefore = initialized();
         fs.writeFileSync(path.join(run, `in-${pid}`), 'Content-Length: 1\r\n\r\nx'.repeat(101));
