@@ -10,6 +10,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 
+// chat is the chat view's page.
+const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+
 /** add appends the chat tests and their model turns to the scenario. */
 const REVEAL_GO = 'package calc\n\n// Half returns n halved.\nfunc Half(n int) int {\n\treturn n * 2\n}\n';
 
@@ -35,7 +38,6 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
     // Explain this with catbuddy.revealChat off (base + 12)
     { text: 'Add still adds.' },
   );
-  const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
   const bodyOf = (ctx, n) => JSON.stringify(requests(ctx.model.record)[n].body.messages);
   // extensionLog is the text of the extension's output channel (its log files under the user-data dir).
   function extensionLog(ctx) {
@@ -262,4 +264,4 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
   );
 }
 
-module.exports = { add };
+module.exports = { add, chat };

@@ -8,6 +8,16 @@ const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 
+// assertMentioned checks that body (a model request's user messages, as
+// JSON) holds the workspace file's every non-empty line, as the server's
+// "Mentioned files" section brings it.
+function assertMentioned(body, ws, file) {
+  assert.match(body, /Mentioned files/, 'the server expanded the mention');
+  for (const line of fs.readFileSync(path.join(ws, file), 'utf8').split('\n').filter((l) => l.trim() !== '')) {
+    assert.ok(body.includes(JSON.stringify(line).slice(1, -1)), `${file}'s line ${JSON.stringify(line)} reaches the model`);
+  }
+}
+
 function add({ script, tests, palette, openAt, idle, requests }) {
   const first = script.turns.length; // the index of this file's model request
   script.turns.push({ text: 'calc.go holds Add, which returns a + b.' });
@@ -49,14 +59,11 @@ function add({ script, tests, palette, openAt, idle, requests }) {
       const user = requests(model.record)[first].body.messages.filter((m) => m.role === 'user');
       const body = JSON.stringify(user);
       assert.ok(body.includes('explain @calc.go'), `the input as submitted: ${body.slice(0, 400)}`);
-      assert.match(body, /Mentioned files/, 'the server expanded the mention');
-      for (const line of fs.readFileSync(path.join(ws, 'calc.go'), 'utf8').split('\n').filter((l) => l.trim() !== '')) {
-        assert.ok(body.includes(JSON.stringify(line).slice(1, -1)), `calc.go's line ${JSON.stringify(line)} reaches the model`);
-      }
+      assertMentioned(body, ws, 'calc.go');
       assert.ok(!JSON.stringify(requests(model.record).map((r) => r.body)).includes('never sent'), 'the cancelled input ran nothing');
       await idle(page).waitFor({ timeout: 20000 });
     },
   });
 }
 
-module.exports = { add };
+module.exports = { add, assertMentioned };

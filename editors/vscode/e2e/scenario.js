@@ -281,5 +281,6 @@ require('./trust').add({ tests, palette });
 require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests });
 require('./mention').add({ script, tests, palette, openAt, idle, requests });
 require('./files_changed').add({ files, script, tests, palette, closeAll, idle });
+require('./chat_mention').add({ script, tests, palette, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };

@@ -2,10 +2,12 @@
 // run as a conversation (from the server's catbuddy/runEvent stream, or
 // the transcript of a stored run) and sends what the user types as
 // catbuddy.reply — or as a new Ask when no run is shown. The page itself
-// is src/webview/chat.ts; this side keeps the events and talks to cb-ls.
+// is src/webview/chat.ts; this side keeps the events and talks to cb-ls,
+// and answers the page's @-path completions from the workspace's files.
 
 import * as vscode from 'vscode';
 import { Controller } from './controller';
+import { completePaths, listFiles } from './mentionInput';
 import { RunEvent } from './runs';
 
 /** ChatEvent is a runEvent with the fields the chat draws. */
@@ -37,6 +39,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private readonly titles = new Map<string, string>();
   private readonly histories = new Map<string, string>();
   private current?: string;
+  /** files is the workspace listing the open @-path list ranks, read again for each new list. */
+  private files?: Promise<string[]>;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -160,7 +164,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     void this.view?.webview.postMessage({ type: 'show', run });
   }
 
-  private async onMessage(m: { type: string; runId?: string; text?: string; callId?: string }): Promise<void> {
+  private async onMessage(m: { type: string; runId?: string; text?: string; callId?: string; id?: number; partial?: string; fresh?: boolean }): Promise<void> {
     switch (m.type) {
       case 'ready':
         this.post();
@@ -182,7 +186,29 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       case 'diff':
         return this.openDiff(m.runId, m.callId);
+      case 'mentions':
+        return this.mentions(m.id ?? 0, m.partial ?? '', !!m.fresh);
     }
+  }
+
+  /**
+   * mentions answers the page's request id with the workspace files for the
+   * @word "@" + partial, ranked as in the Ask input. A list that opens
+   * (fresh) reads the workspace again; the keystrokes after it reuse that
+   * listing. A listing that fails is logged and lists nothing.
+   */
+  private async mentions(id: number, partial: string, fresh: boolean): Promise<void> {
+    if (fresh || !this.files) {
+      this.files = listFiles();
+    }
+    let paths: string[] = [];
+    try {
+      paths = completePaths(partial, await this.files);
+    } catch (e) {
+      this.files = undefined;
+      this.c.log.warn(`listing the workspace's files for @${partial}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    void this.view?.webview.postMessage({ type: 'mentions', id, paths });
   }
 
   private async send(runId: string | undefined, text: string): Promise<void> {
@@ -284,8 +310,9 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 <main id="log" role="log" aria-live="polite" tabindex="0"></main>
 <footer>
   <div id="tokens" aria-live="polite"></div>
+  <ul id="mentions" role="listbox" aria-label="Workspace files" hidden></ul>
   <div class="compose">
-    <textarea id="input" rows="2" aria-label="Message to the agent"></textarea>
+    <textarea id="input" rows="2" aria-label="Message to the agent (@ adds a file)" aria-autocomplete="list" aria-controls="mentions"></textarea>
     <button id="send" class="primary" title="Send (Enter)">Send</button>
   </div>
 </footer>

@@ -3,7 +3,8 @@
 // cannot offer completions, so this is a quick pick that behaves like one:
 // Enter submits what was typed, Escape cancels; only while the word being
 // typed is an @-mention does it list files, and choosing one writes
-// "@relative/path " in its place and keeps the input open.
+// "@relative/path " in its place and keeps the input open. The chat view's
+// input lists the same files, ranked here (listFiles, completePaths).
 
 import * as vscode from 'vscode';
 import { Mention, mentionable, mentionAt, rankPaths, replaceMention } from './mention';
@@ -49,7 +50,7 @@ export function mentionInput(title: string, placeholder: string): Promise<string
     }
     qp.busy = false;
     // alwaysShow: the quick pick filters on the whole value, which is the input, not the @word.
-    qp.items = rankPaths(m.partial, all, MAX_SHOWN).map((path) => {
+    qp.items = completePaths(m.partial, all).map((path) => {
       const slash = path.lastIndexOf('/');
       return { label: path.slice(slash + 1), description: slash > 0 ? path.slice(0, slash) : undefined, path, alwaysShow: true };
     });
@@ -79,8 +80,13 @@ export function mentionInput(title: string, placeholder: string): Promise<string
   });
 }
 
+/** completePaths returns the files offered for the @word "@" + partial, best first. */
+export function completePaths(partial: string, files: readonly string[]): string[] {
+  return rankPaths(partial, files, MAX_SHOWN);
+}
+
 /** listFiles lists the workspace's files as relative paths, honouring files.exclude. */
-async function listFiles(): Promise<string[]> {
+export async function listFiles(): Promise<string[]> {
   const uris = await vscode.workspace.findFiles('**/*', undefined, MAX_LISTED);
   return uris.map((u) => vscode.workspace.asRelativePath(u, false)).filter(mentionable);
 }

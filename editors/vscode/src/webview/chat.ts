@@ -4,6 +4,7 @@
 // and posts back what the user does. All text goes through the markdown
 // renderer or textContent: nothing from a model or a tool becomes live HTML.
 import { render } from '../markdown';
+import { attachMentions } from './mentions';
 
 interface Ev {
   kind: string;
@@ -27,7 +28,11 @@ interface Shown {
   history?: string;
   events: Ev[];
 }
-type Msg = { type: 'show'; run: Shown | null } | { type: 'event'; runId: string; ev: Ev } | { type: 'focus' };
+type Msg =
+  | { type: 'show'; run: Shown | null }
+  | { type: 'event'; runId: string; ev: Ev }
+  | { type: 'focus' }
+  | { type: 'mentions'; id: number; paths: string[] };
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -39,6 +44,7 @@ const tokens = $('tokens');
 const stop = $<HTMLButtonElement>('stop');
 const input = $<HTMLTextAreaElement>('input');
 const send = $<HTMLButtonElement>('send');
+const mentions = attachMentions(input, $<HTMLUListElement>('mentions'), (m) => vscode.postMessage(m));
 
 let shown: Shown | null = null;
 let running = false;
@@ -178,6 +184,7 @@ function apply(ev: Ev) {
 
 function show(run: Shown | null) {
   shown = run;
+  mentions.close();
   log.textContent = '';
   rows.clear();
   calls.clear();
@@ -207,6 +214,7 @@ function submit() {
   }
   vscode.postMessage({ type: 'send', runId: shown?.runId, text: value });
   input.value = '';
+  mentions.close();
 }
 
 window.addEventListener('message', (e: MessageEvent<Msg>) => {
@@ -219,10 +227,15 @@ window.addEventListener('message', (e: MessageEvent<Msg>) => {
     if (atEnd) scroll();
   } else if (m.type === 'focus') {
     input.focus();
+  } else if (m.type === 'mentions') {
+    mentions.answer(m.id, m.paths);
   }
 });
 send.addEventListener('click', submit);
 input.addEventListener('keydown', (e) => {
+  if (mentions.keydown(e)) {
+    return; // the open @-path list took it
+  }
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit();
