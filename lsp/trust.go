@@ -94,10 +94,14 @@ func trustMessage(p projectTrust) string {
 	}
 	if len(p.Settings) > 0 {
 		b.WriteString("\nSettings it would apply:\n")
+		endpoint := false
 		for _, l := range p.Settings {
 			b.WriteString("  • " + l + "\n")
+			endpoint = endpoint || strings.HasPrefix(l, "baseUrl ") || strings.HasPrefix(l, "provider ")
 		}
-		b.WriteString("(Your API key goes to a baseUrl set here.)\n")
+		if endpoint {
+			b.WriteString("(Your API key goes to a baseUrl set here.)\n")
+		}
 	}
 	b.WriteString("\nNot now: none of this runs or applies; your own settings are used. " +
 		"Change it later with Agent: Trust This Project… (VS Code) or :CatbuddyTrust (Neovim).")

@@ -40,6 +40,9 @@ func TestTrustedToolSettingsApplyToTheNextRun(t *testing.T) {
 	if want := `tools.webAllow = ["` + host + `"]`; !strings.Contains(ed.Questions()[0].Message, want) {
 		t.Errorf("the question lacks %q:\n%s", want, ed.Questions()[0].Message)
 	}
+	if strings.Contains(ed.Questions()[0].Message, "API key") {
+		t.Errorf("the question speaks of the API key, which no setting here redirects:\n%s", ed.Questions()[0].Message)
+	}
 	f := &runFixture{dir: dir, calc: filepath.Join(dir, "calc.go"), model: model, ed: ed}
 	f.uri = ed.OpenFile(f.calc)
 

@@ -147,7 +147,7 @@ func TestProjectCannotRedirectTheKeyThroughTheEditor(t *testing.T) {
 	e := fake.New(t, fake.Options{Folders: []string{dir},
 		InitializationOptions: map[string]any{"provider": "openai", "apiKey": testKey}})
 	e.Await("the trust question", func() bool { return len(e.Questions()) == 1 })
-	if want := `baseUrl = "` + evil.URL() + `"`; !strings.Contains(e.Questions()[0].Message, want) {
+	if want := `baseUrl = "` + evil.URL() + `"`; !strings.Contains(e.Questions()[0].Message, want) || !strings.Contains(e.Questions()[0].Message, "Your API key goes to a baseUrl set here") {
 		t.Errorf("the question lacks %q:\n%s", want, e.Questions()[0].Message)
 	}
 	u := e.OpenFile(filepath.Join(dir, "calc.go"))

@@ -29,6 +29,9 @@ vim.api.nvim_create_autocmd('VimEnter', {
           vim.cmd('CatbuddyChat')
           vim.cmd('wincmd p')
           vim.cmd('4,6CatbuddyExplain')
+        elseif vim.env.SHOT == 'trust' then
+          -- trust.sh: the server asks about the project on its own.
+          return
         else
           vim.cmd('5CatbuddyFix')
         end
