@@ -83,6 +83,20 @@ func TestSandboxSocketsOutsideUnreachable(t *testing.T) {
 		if abstractHits.Load() != 0 {
 			t.Errorf("the abstract socket saw %d connections without the network policy", abstractHits.Load())
 		}
+		if !splitOnly {
+			// The private network namespace has none of the host's abstract
+			// sockets at all (Landlock's scope and the filter aside).
+			host, _ := os.ReadFile("/proc/net/unix")
+			if !strings.Contains(string(host), "@"+abstract) {
+				t.Fatalf("the host's /proc/net/unix does not list @%s", abstract)
+			}
+			if out := c.run(`cat /proc/net/unix`, SandboxPolicy{}); strings.Contains(out, "@"+abstract) || !strings.Contains(out, "Inode Path") {
+				t.Errorf("the private network namespace lists the host's abstract socket: %q", out)
+			}
+			if out := c.run(`cat /proc/net/unix`, SandboxPolicy{Network: true}); !strings.Contains(out, "@"+abstract) {
+				t.Errorf("with the host's network the abstract socket is not listed, so the check above proves nothing: %q", out)
+			}
+		}
 		out := c.run(`perl -MSocket -e 'socketpair(my $a, my $b, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die "socketpair: $!\n"; print "pair\n"'`, SandboxPolicy{})
 		if !strings.Contains(out, "pair\n") {
 			t.Errorf("socketpair does not work without the network policy: %q", out)
