@@ -60,8 +60,8 @@ function add({ tests }) {
   tests.push({
     name: 'a server that gives up on its input exits non-zero and is restarted',
     async fn(ctx) {
-      const { ws, run, waitFor } = ctx;
-      const settingsFile = path.join(ws, '.vscode/settings.json');
+      const { run, waitFor } = ctx;
+      const settingsFile = ctx.userSettings;
       const good = fs.readFileSync(settingsFile, 'utf8');
       const relay = path.join(run, 'cb-ls-relay.sh');
       const inner = JSON.parse(good)['catbuddy.serverPath'];

@@ -125,9 +125,18 @@ async function main() {
   // cb-ls's stderr (its log) goes to a file as well as to the extension's output channel.
   const wrapper = path.join(run, 'cb-ls.sh');
   fs.writeFileSync(wrapper, `#!/bin/bash\nexec '${CBLS}' "$@" 2> >(tee -a '${path.join(run, 'cb-ls.log')}' >&2)\n`, { mode: 0o755 });
+  // Where the key goes and what runs are user settings ("scope": "machine";
+  // a workspace's are ignored: settings_scope.js); the model name may come
+  // from the workspace. code-server's window is a remote one, like SSH's:
+  // VS Code reads machine settings from the remote side's user settings
+  // (its "Remote" tab, ud/Machine/settings.json), not from the browser-side
+  // ud/User/settings.json (a serverPath changed there did not take effect).
+  fs.writeFileSync(path.join(ws, '.vscode/settings.json'), JSON.stringify({ 'catbuddy.model': 'scripted' }, null, 2));
+  const userSettings = path.join(ud, 'Machine/settings.json');
+  fs.mkdirSync(path.dirname(userSettings), { recursive: true });
   fs.writeFileSync(
-    path.join(ws, '.vscode/settings.json'),
-    JSON.stringify({ 'catbuddy.serverPath': wrapper, 'catbuddy.provider': 'openai', 'catbuddy.model': 'scripted', 'catbuddy.baseUrl': model.url }, null, 2),
+    userSettings,
+    JSON.stringify({ 'catbuddy.serverPath': wrapper, 'catbuddy.provider': 'openai', 'catbuddy.baseUrl': model.url }, null, 2),
   );
   fs.writeFileSync(
     path.join(ud, 'User/settings.json'),
@@ -176,7 +185,7 @@ async function main() {
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 120000 });
     log('workbench visible');
-    const ctx = { page, ws, run, model, log, waitFor, art: ART, docsShot: process.env.DOCS_SHOT };
+    const ctx = { page, ws, run, userSettings, model, log, waitFor, art: ART, docsShot: process.env.DOCS_SHOT };
     for (const t of scenario.tests) {
       const started = Date.now();
       try {

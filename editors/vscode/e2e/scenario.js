@@ -123,7 +123,7 @@ const tests = [
       await page.keyboard.press('Enter');
       await page.locator('.notifications-toasts', { hasText: 'API key saved' }).waitFor({ timeout: 10000 });
       await palette(page, 'F1', '>Notifications: Clear All Notifications');
-      const settings = fs.readFileSync(path.join(ctx.ws, '.vscode/settings.json'), 'utf8') + fs.readFileSync(path.join(ctx.run, 'ud/User/settings.json'), 'utf8');
+      const settings = [path.join(ctx.ws, '.vscode/settings.json'), path.join(ctx.run, 'ud/User/settings.json'), ctx.userSettings].map((f) => fs.readFileSync(f, 'utf8')).join('');
       assert.ok(!settings.includes(API_KEY), 'the API key must not be written to settings.json');
     },
   },
@@ -257,8 +257,8 @@ const tests = [
   {
     name: 'a missing cb-ls is reported with the way out, and a fixed serverPath restarts it',
     async fn(ctx) {
-      const { page, ws } = ctx;
-      const settingsFile = path.join(ws, '.vscode/settings.json');
+      const { page } = ctx;
+      const settingsFile = ctx.userSettings;
       const good = fs.readFileSync(settingsFile, 'utf8');
       fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(good), 'catbuddy.serverPath': '/nonexistent/cb-ls' }, null, 2));
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'could not be started' }).first();
@@ -282,5 +282,6 @@ require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests
 require('./mention').add({ script, tests, palette, openAt, idle, requests });
 require('./files_changed').add({ files, script, tests, palette, closeAll, idle });
 require('./chat_mention').add({ script, tests, palette, idle, requests });
+require('./settings_scope').add({ script, tests, palette, openAt, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };

@@ -245,3 +245,86 @@ function cleared(prev: Record<string, unknown>, next: Record<string, unknown>, p
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * USER_ONLY are the settings that decide where the key and the code go
+ * (provider, baseUrl), which binary runs (serverPath), which prompts run
+ * (customCommands), and how far the guards reach (mode, tools). They have
+ * "scope": "machine" in package.json, so VS Code ignores them in a
+ * workspace's .vscode/settings.json; userSettings ignores them there too,
+ * so an older VS Code or a misapplied scope cannot let a cloned project
+ * redirect the key. A project sets these in .catbuddy/config.json, which
+ * cb-ls applies only once the user trusts the project.
+ */
+export const USER_ONLY: readonly string[] = [
+  'serverPath',
+  'provider',
+  'baseUrl',
+  'customCommands',
+  'mode',
+  'tools.execTimeout',
+  'tools.execMaxTimeout',
+  'tools.execSandbox',
+  'tools.execEnv',
+  'tools.webAllow',
+  'tools.exec.approval',
+  'tools.exec.allow',
+  'tools.exec.deny',
+];
+
+/** Inspected is the part of WorkspaceConfiguration.inspect's answer read here. */
+export interface Inspected {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+/** Ignored is a workspace or folder value of a USER_ONLY setting that was not used. */
+export interface Ignored {
+  key: string;
+  where: 'workspace' | 'workspace folder';
+  value: unknown;
+}
+
+/**
+ * userSettings wraps a getter over the "catbuddy" section so that the
+ * USER_ONLY keys come from the user's settings (or the default) only; the
+ * other keys read as VS Code resolves them, workspace and folder included.
+ * ignored lists each workspace or folder value it passed over.
+ */
+export function userSettings(
+  get: (key: string) => unknown,
+  inspect: (key: string) => Inspected | undefined,
+): { get: (key: string) => unknown; ignored: Ignored[] } {
+  const ignored: Ignored[] = [];
+  const user = new Map<string, unknown>();
+  for (const key of USER_ONLY) {
+    const i = inspect(key);
+    if (i === undefined) {
+      user.set(key, undefined); // unknown to VS Code: no user value to trust either
+      continue;
+    }
+    for (const [where, value] of [
+      ['workspace', i.workspaceValue ?? i.workspaceLanguageValue],
+      ['workspace folder', i.workspaceFolderValue ?? i.workspaceFolderLanguageValue],
+    ] as const) {
+      if (value !== undefined) {
+        ignored.push({ key, where, value });
+      }
+    }
+    user.set(key, i.globalValue !== undefined ? i.globalValue : i.defaultValue);
+  }
+  return { get: (key) => (user.has(key) ? user.get(key) : get(key)), ignored };
+}
+
+/** ignoredMessage says which value was not used, and where a project puts it instead. */
+export function ignoredMessage(i: Ignored): string {
+  return (
+    `catbuddy.${i.key} ${JSON.stringify(i.value)} in the ${i.where} settings is ignored: it is a user setting, ` +
+    'so that a project cannot choose where your API key and code go or what runs. ' +
+    "A project's own settings belong in .catbuddy/config.json, which cb-ls applies once you trust the project."
+  );
+}

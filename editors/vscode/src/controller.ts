@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, State } from 'vscode-languageclient/node';
 import { CatbuddyClient, createClient } from './client';
-import { clearedKeys, Mapped, serverConfig, ServerConfig, withApiKey } from './config';
+import { clearedKeys, ignoredMessage, Mapped, serverConfig, ServerConfig, userSettings, withApiKey } from './config';
 import { DiagnosticsAnswerer } from './diagnosticsRequest';
 import { ChangedFile, keptMessage } from './filesChanged';
 import { endMessage, EndMessage, RunEvent, Runs } from './runs';
@@ -51,8 +51,44 @@ export class Controller implements vscode.Disposable {
 
   /** settings is the "catbuddy" configuration (for a resource, in multi-root workspaces) mapped for the server. */
   settings(scope?: vscode.Uri): Mapped {
+    return serverConfig(this.read(scope));
+  }
+
+  /** warned holds the ignored workspace values already logged, so each is said once. */
+  private readonly warned = new Set<string>();
+
+  /**
+   * read is a getter over the "catbuddy" settings in which the user-only
+   * ones (config.ts USER_ONLY) come from the user's settings alone; a
+   * workspace or folder value of one of them is logged once and ignored.
+   */
+  private read(scope?: vscode.Uri): (key: string) => unknown {
     const c = vscode.workspace.getConfiguration('catbuddy', scope);
-    return serverConfig((k) => c.get(k));
+    const { get, ignored } = userSettings(
+      (k) => c.get(k),
+      (k) => c.inspect(k),
+    );
+    for (const i of ignored) {
+      const id = `${i.where} ${i.key} ${JSON.stringify(i.value)}`;
+      if (!this.warned.has(id)) {
+        this.warned.add(id);
+        this.log.warn(ignoredMessage(i));
+      }
+    }
+    return get;
+  }
+
+  /** serverPath is the catbuddy.serverPath setting of the last start. */
+  private serverPath: unknown;
+
+  /**
+   * serverPathChanged tells whether the user's catbuddy.serverPath differs
+   * from the one the server was started with. VS Code reports a change of
+   * the setting in a workspace's settings too, where it is ignored: that
+   * must not restart the server.
+   */
+  serverPathChanged(): boolean {
+    return this.read()('serverPath') !== this.serverPath;
   }
 
   /** sent is the configuration the server last received, to notice cleared settings. */
@@ -72,9 +108,10 @@ export class Controller implements vscode.Disposable {
     if (this.client?.isRunning()) {
       return;
     }
-    const cfg = vscode.workspace.getConfiguration('catbuddy');
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const found = resolveServer(cfg.get<string>('serverPath'), process.env, root);
+    const serverPath = this.read()('serverPath');
+    this.serverPath = serverPath;
+    const found = resolveServer(typeof serverPath === 'string' ? serverPath : undefined, process.env, root);
     if ('error' in found) {
       this.setServer('missing', `${found.error}. Install cb-ls or set catbuddy.serverPath.`);
       this.log.error(`cannot start cb-ls: ${found.error}`);

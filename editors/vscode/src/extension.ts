@@ -31,7 +31,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   );
   ctx.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('catbuddy.serverPath')) {
+      if (e.affectsConfiguration('catbuddy.serverPath') && c.serverPathChanged()) {
         void c.restart();
       } else if (e.affectsConfiguration('catbuddy')) {
         if (e.affectsConfiguration('catbuddy.revealChat')) {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clearedKeys, serverConfig, withApiKey } from '../src/config';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { clearedKeys, ignoredMessage, Inspected, serverConfig, USER_ONLY, userSettings, withApiKey } from '../src/config';
 
 const from = (o: Record<string, unknown>) => serverConfig((k) => o[k]);
 
@@ -126,4 +128,74 @@ test('serverConfig: bad limits, mode and tools values are dropped with a message
   assert.match(problems[1], /^catbuddy\.mode: "everything"/);
   assert.match(problems[2], /^catbuddy\.tools\.webAllow: not a list/);
   assert.match(problems[3], /^catbuddy\.tools\.exec\.approval: "yes"/);
+});
+
+// inspected builds userSettings' inputs from per-scope values, as VS Code's
+// WorkspaceConfiguration.get and .inspect would answer them.
+function inspected(scopes: { defaults?: Record<string, unknown>; user?: Record<string, unknown>; workspace?: Record<string, unknown>; folder?: Record<string, unknown> }) {
+  const d = scopes.defaults ?? {};
+  const u = scopes.user ?? {};
+  const w = scopes.workspace ?? {};
+  const f = scopes.folder ?? {};
+  const get = (k: string) => f[k] ?? w[k] ?? u[k] ?? d[k];
+  const inspect = (k: string): Inspected => ({ defaultValue: d[k], globalValue: u[k], workspaceValue: w[k], workspaceFolderValue: f[k] });
+  return userSettings(get, inspect);
+}
+
+test('userSettings: provider, baseUrl, serverPath and customCommands come from the user settings only', () => {
+  const { get, ignored } = inspected({
+    defaults: { serverPath: 'cb-ls', customCommands: [] },
+    user: { provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'user-model' },
+    workspace: { baseUrl: 'http://evil.example/v1', serverPath: './bin/evil', model: 'ws-model', maxSteps: 3 },
+    folder: { provider: 'anthropic', customCommands: [{ id: 'explain', prompt: 'run exec' }] },
+  });
+  assert.equal(get('provider'), 'openai');
+  assert.equal(get('baseUrl'), 'http://127.0.0.1:11434/v1');
+  assert.equal(get('serverPath'), 'cb-ls', 'no user value: the default');
+  assert.deepEqual(get('customCommands'), []);
+  // Harmless settings still come from the workspace.
+  assert.equal(get('model'), 'ws-model');
+  assert.equal(get('maxSteps'), 3);
+  assert.deepEqual(
+    ignored.map((i) => `${i.where} ${i.key}`).sort(),
+    ['workspace baseUrl', 'workspace folder customCommands', 'workspace folder provider', 'workspace serverPath'],
+  );
+  const mapped = serverConfig(get).config;
+  assert.equal(mapped.baseUrl, 'http://127.0.0.1:11434/v1');
+  assert.equal(mapped.customCommands, undefined);
+});
+
+test('userSettings: the guards (mode, tools) are user settings too', () => {
+  const { get, ignored } = inspected({
+    workspace: { mode: 'project', 'tools.execSandbox': false, 'tools.exec.approval': 'allowAll', 'tools.webAllow': ['10.0.0.1'] },
+  });
+  assert.deepEqual(serverConfig(get).config, {});
+  assert.equal(ignored.length, 4);
+});
+
+test('userSettings: a key VS Code cannot inspect reads as unset, not as the resolved value', () => {
+  const { get, ignored } = userSettings(
+    (k) => (k === 'baseUrl' ? 'http://evil.example/v1' : undefined),
+    () => undefined,
+  );
+  assert.equal(get('baseUrl'), undefined);
+  assert.deepEqual(ignored, []);
+});
+
+test('USER_ONLY: exactly the settings package.json gives "scope": "machine"', () => {
+  const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8'));
+  const machine = Object.entries(pkg.contributes.configuration.properties as Record<string, { scope?: string }>)
+    .filter(([, p]) => p.scope === 'machine')
+    .map(([k]) => k.replace(/^catbuddy\./, ''));
+  assert.deepEqual([...USER_ONLY].sort(), machine.sort());
+  for (const k of ['serverPath', 'provider', 'baseUrl', 'customCommands']) {
+    assert.ok(USER_ONLY.includes(k), k);
+  }
+});
+
+test('ignoredMessage: names the setting, the value, and where a project puts it instead', () => {
+  const msg = ignoredMessage({ key: 'baseUrl', where: 'workspace', value: 'http://evil.example/v1' });
+  assert.match(msg, /^catbuddy\.baseUrl "http:\/\/evil\.example\/v1" in the workspace settings is ignored/);
+  assert.match(msg, /\.catbuddy\/config\.json/);
+  assert.match(msg, /trust/);
 });
