@@ -185,7 +185,7 @@ async function main() {
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 120000 });
     log('workbench visible');
-    const ctx = { page, ws, run, userSettings, model, log, waitFor, art: ART, docsShot: process.env.DOCS_SHOT };
+    const ctx = { page, ws, run, userSettings, model, startScriptModel, log, waitFor, art: ART, docsShot: process.env.DOCS_SHOT };
     for (const t of scenario.tests) {
       const started = Date.now();
       try {

@@ -7,30 +7,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const assert = require('node:assert/strict');
-
-// startOther starts a second scriptmodel; it resolves to its URL, its record file and a stop function.
-function startOther(dir) {
-  fs.mkdirSync(dir, { recursive: true });
-  const script = path.join(dir, 'script.json');
-  const record = path.join(dir, 'requests.jsonl');
-  fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'The workspace server answered.' }] }));
-  const errors = fs.openSync(path.join(dir, 'scriptmodel.log'), 'w');
-  const p = spawn(process.env.SCRIPTMODEL, ['--script', script, '--record', record], { stdio: ['ignore', 'pipe', errors] });
-  const stop = () => p.exitCode === null && p.kill();
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    p.stdout.on('data', (d) => {
-      buf += d;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) {
-        resolve({ url: buf.slice(0, nl).trim(), record, stop });
-      }
-    });
-    p.once('exit', (code) => reject(new Error(`the second scriptmodel exited with ${code}`)));
-  });
-}
 
 // revealLogged counts the extension's log lines saying catbuddy.revealChat is value:
 // the extension logs that setting when it changes, so a count that grew
@@ -50,7 +27,9 @@ function add({ script, tests, palette, openAt, idle, requests }) {
     name: "a workspace's catbuddy.baseUrl, provider and serverPath are ignored: the run goes to the user's server",
     async fn(ctx) {
       const { page, ws, run, model } = ctx;
-      const other = await startOther(path.join(run, 'workspace-model'));
+      const dir = path.join(run, 'workspace-model');
+      fs.mkdirSync(dir, { recursive: true });
+      const other = await ctx.startScriptModel(dir, { turns: [{ text: 'The workspace server answered.' }] });
       const settingsFile = path.join(ws, '.vscode/settings.json');
       const good = fs.readFileSync(settingsFile, 'utf8');
       const seen = revealLogged(ctx, 'false');
@@ -72,6 +51,7 @@ function add({ script, tests, palette, openAt, idle, requests }) {
         await palette(page, 'F1', '>Agent: Explain this');
         await ctx.waitFor("the run's request at the user's model server", 30000, () => requests(model.record).length >= turn + 1);
         const req = requests(model.record)[turn];
+        assert.equal(req.index, turn, "the user's server answered it, so the key came along (it refuses requests without)");
         assert.equal(req.body.model, 'from-workspace', "the workspace's model name applies");
         assert.ok(req.path.endsWith('/chat/completions'), `the user's provider (openai) is used: ${req.path}`);
         await page.locator('.notifications-toasts .notification-toast', { hasText: 'Add returns the sum' }).first().waitFor({ timeout: 20000 });
@@ -80,7 +60,6 @@ function add({ script, tests, palette, openAt, idle, requests }) {
         assert.equal(starts(), started, "the workspace's serverPath restarted nothing");
         passed = true;
       } finally {
-        other.stop();
         const back = revealLogged(ctx, 'true');
         fs.writeFileSync(settingsFile, good);
         // Later tests need the settings back; a failure above is the one to report.
