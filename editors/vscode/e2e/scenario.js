@@ -54,16 +54,31 @@ function toolResults(req) {
 }
 
 async function palette(page, key, text) {
-  await page.keyboard.press(key);
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(text);
-  if (text.startsWith('>') || key === 'Control+p') {
-    // Enter takes the focused row: wait until the filtered list has put the wanted one there
-    // (before it refreshes, the focused row is the most recent file or command).
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: text.replace(/^>/, '') }).first().waitFor({ timeout: 20000 });
+  // The quick input can close under us when something else takes the focus as it
+  // opens (a webview coming up, a notification): then nothing was chosen, so close
+  // what is left and try again, at most three times.
+  let last;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await page.keyboard.press(key);
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 15000 });
+      await input.fill(text, { timeout: 10000 });
+      if (text.startsWith('>') || key === 'Control+p') {
+        // Enter takes the focused row: wait until the filtered list has put the wanted one there
+        // (before it refreshes, the focused row is the most recent file or command).
+        await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: text.replace(/^>/, '') }).first().waitFor({ timeout: 20000 });
+      }
+      if ((await input.inputValue()) !== text) throw new Error(`the quick input holds ${JSON.stringify(await input.inputValue())}, not ${JSON.stringify(text)}`);
+      await page.keyboard.press('Enter');
+      return;
+    } catch (e) {
+      last = e;
+      console.log(`palette ${key} ${JSON.stringify(text)}: attempt ${attempt + 1} failed: ${e.message.split('\n')[0]}`);
+      if (await page.locator('.quick-input-widget input').isVisible()) await page.keyboard.press('Escape');
+    }
   }
-  await page.keyboard.press('Enter');
+  throw last;
 }
 
 async function openAt(ctx, file, line, expect) {
