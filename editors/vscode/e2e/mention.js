@@ -41,6 +41,7 @@ function add({ script, tests, palette, openAt, idle, requests }) {
       await input.pressSequentially('explain @calc');
       // The list follows the typing ("@" lists every file): wait for the one for "calc".
       // calc_copy.go (from the exec test) matches too; calc.go, the better match, comes first.
+      // node_modules/calc-helper/calc.js is in the workspace but search.exclude hides it.
       const rows = page.locator('.quick-input-list .monaco-list-row');
       let shown = [];
       await ctx.waitFor('the files matching "calc"', 20000, async () => {

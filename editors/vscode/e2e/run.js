@@ -117,6 +117,7 @@ async function main() {
     fs.mkdirSync(d, { recursive: true });
   }
   for (const [name, text] of Object.entries(scenario.files)) {
+    fs.mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
     fs.writeFileSync(path.join(ws, name), text);
   }
   const model = await startScriptModel(run, scenario.script);

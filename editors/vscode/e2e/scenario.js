@@ -14,6 +14,8 @@ const files = {
   // VS Code's built-in JSON support reports the missing comma: a diagnostic from another source than cb-ls.
   'config.json': '{\n  "name": "calc"\n  "version": 1\n}\n',
   'mul.go': 'package calc\n\n// Mul returns the product of a and b.\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n',
+  // A dependency's file: search.exclude hides node_modules, so "@calc" must not offer it.
+  'node_modules/calc-helper/calc.js': 'module.exports = (a, b) => a + b;\n',
 };
 
 const script = {

@@ -132,3 +132,25 @@ export function rankPaths(query: string, paths: readonly string[], limit: number
   }
   return best.map((e) => e.path);
 }
+
+/**
+ * excludeGlob is the exclude pattern for listing mentionable files: the
+ * patterns turned on in files.exclude and search.exclude, as Quick Open
+ * uses them. Passing any exclude to findFiles drops its default
+ * (files.exclude alone), so both are given here; without search.exclude
+ * a JavaScript project's node_modules would fill the listing's cap before
+ * the user's own files. Entries that are not simply true (conditions on
+ * sibling files) are left out, as findFiles cannot evaluate them, and so
+ * are patterns with braces of their own, which cannot be nested in the
+ * one brace group findFiles takes: either only lists more files.
+ */
+export function excludeGlob(...settings: (Record<string, unknown> | undefined)[]): string | undefined {
+  const globs = new Set<string>();
+  for (const s of settings) {
+    for (const [glob, on] of Object.entries(s ?? {})) {
+      if (on === true && !/[{}]/.test(glob)) globs.add(glob);
+    }
+  }
+  if (globs.size === 0) return undefined;
+  return globs.size === 1 ? [...globs][0] : `{${[...globs].join(',')}}`;
+}

@@ -7,7 +7,7 @@
 // input lists the same files, ranked here (listFiles, completePaths).
 
 import * as vscode from 'vscode';
-import { Mention, mentionable, mentionAt, rankPaths, replaceMention } from './mention';
+import { excludeGlob, Mention, mentionable, mentionAt, rankPaths, replaceMention } from './mention';
 
 /** MAX_SHOWN bounds the files listed for one @word. */
 const MAX_SHOWN = 50;
@@ -85,8 +85,12 @@ export function completePaths(partial: string, files: readonly string[]): string
   return rankPaths(partial, files, MAX_SHOWN);
 }
 
-/** listFiles lists the workspace's files as relative paths, honouring files.exclude. */
+/** listFiles lists the workspace's files as relative paths, honouring files.exclude and search.exclude. */
 export async function listFiles(): Promise<string[]> {
-  const uris = await vscode.workspace.findFiles('**/*', undefined, MAX_LISTED);
+  const exclude = excludeGlob(
+    vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude'),
+    vscode.workspace.getConfiguration('search').get<Record<string, unknown>>('exclude'),
+  );
+  const uris = await vscode.workspace.findFiles('**/*', exclude, MAX_LISTED);
   return uris.map((u) => vscode.workspace.asRelativePath(u, false)).filter(mentionable);
 }

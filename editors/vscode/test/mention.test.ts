@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fuzzyScore, mentionable, mentionAt, rankPaths, replaceMention } from '../src/mention';
+import { excludeGlob, fuzzyScore, mentionable, mentionAt, rankPaths, replaceMention } from '../src/mention';
 
 test('mentionAt: the @word under the caret, as the server reads mentions', () => {
   const v = 'explain @calc';
@@ -70,4 +70,15 @@ test('rankPaths: keeping the best few while scanning gives the order a full sort
       .map((e) => e.p);
     assert.deepEqual(rankPaths(q, paths, 50), all.slice(0, 50), `query ${JSON.stringify(q)}`);
   }
+});
+
+test('excludeGlob: files.exclude and search.exclude together, as Quick Open lists files', () => {
+  const files = { '**/.git': true, '**/.DS_Store': true, '**/out': false };
+  const search = { '**/node_modules': true, '**/.git': true, '**/*.code-search': true };
+  assert.equal(excludeGlob(files, search), '{**/.git,**/.DS_Store,**/node_modules,**/*.code-search}');
+  assert.equal(excludeGlob({ '**/node_modules': true }), '**/node_modules', 'one pattern needs no braces');
+  assert.equal(excludeGlob(undefined, {}), undefined, 'nothing excluded: findFiles gets no exclude');
+  // A condition on a sibling file cannot be evaluated by findFiles, and a pattern with its own
+  // braces cannot go inside the group: both are left out, which only lists more files.
+  assert.equal(excludeGlob({ '**/*.js': { when: '$(basename).ts' }, '**/*.{log,tmp}': true, '**/dist': true }), '**/dist');
 });
