@@ -26,13 +26,13 @@ func TestLayers(t *testing.T) {
 		"trust":   {"guard", "filestate", "tools", "agent", "lsp", "mcp", "cmd", "session"},
 	}
 	for pkg, bad := range forbidden {
-		out, err := exec.Command("go", "list", "-deps", "./"+pkg+"/...").CombinedOutput()
+		out, err := exec.Command("go", "list", "-deps", "./internal/"+pkg+"/...").CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
 		}
 		for _, dep := range strings.Fields(string(out)) {
 			for _, b := range bad {
-				if dep == mod+"/"+b || strings.HasPrefix(dep, mod+"/"+b+"/") {
+				if dep == mod+"/internal/"+b || strings.HasPrefix(dep, mod+"/internal/"+b+"/") {
 					t.Errorf("%s must not import %s (found %s)", pkg, b, dep)
 				}
 			}

@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 count=${COUNT:-3}
 benchtime=${BENCHTIME:-20x}
-out=$(go test -run '^$' -bench 'TurnOverhead|Memory100Turns' -benchtime "$benchtime" -count "$count" ./agent/)
+out=$(go test -run '^$' -bench 'TurnOverhead|Memory100Turns' -benchtime "$benchtime" -count "$count" ./internal/agent/)
 printf '%s\n' "$out" | grep -E '^Benchmark'
 printf '%s\n' "$out" | awk '
 function median(a, name, k,   i, j, t, v) {

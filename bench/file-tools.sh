@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")/.."
 count=${COUNT:-5}
 benchtime=${BENCHTIME:-20x}
-out=$(go test -run '^$' -bench 'EditFile10MB|ReadUnchanged10MB' -benchtime "$benchtime" -count "$count" ./tools/)
+out=$(go test -run '^$' -bench 'EditFile10MB|ReadUnchanged10MB' -benchtime "$benchtime" -count "$count" ./internal/tools/)
 printf '%s\n' "$out" | awk '
 /^Benchmark/ {
 	name = $1; sub(/-[0-9]+$/, "", name)

@@ -6,7 +6,7 @@
 #   bash bench/run.sh            BENCHTIME=10x by default
 #   BENCHTIME=3s bash bench/run.sh
 #   SKIP_GREP=1 bash bench/run.sh
-#   PKGS="./tools ./filestate" bash bench/run.sh   only these packages
+#   PKGS="./internal/tools ./filestate" bash bench/run.sh   only these packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCHTIME=${BENCHTIME:-10x}

@@ -28,7 +28,7 @@ nvims+=("$nvim010")
 
 # The server and the scripted model server.
 go build -o "$cache/bin/cb-ls" ./cmd/cb-ls
-go build -o "$cache/bin/scriptmodel" ./agent/agenttest/cmd/scriptmodel
+go build -o "$cache/bin/scriptmodel" ./internal/agent/agenttest/cmd/scriptmodel
 export CB_LS="$cache/bin/cb-ls" SCRIPTMODEL="$cache/bin/scriptmodel"
 
 passed=0

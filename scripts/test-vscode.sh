@@ -46,7 +46,7 @@ fi
 
 BIN=$(mktemp -d)
 trap 'rm -rf "$BIN"' EXIT
-(cd "$ROOT" && go build -o "$BIN/cb-ls" ./cmd/cb-ls && go build -o "$BIN/scriptmodel" ./agent/agenttest/cmd/scriptmodel)
+(cd "$ROOT" && go build -o "$BIN/cb-ls" ./cmd/cb-ls && go build -o "$BIN/scriptmodel" ./internal/agent/agenttest/cmd/scriptmodel)
 
 E2E_DIR=$E2E_DIR CBLS=$BIN/cb-ls SCRIPTMODEL=$BIN/scriptmodel VSIX=$EXT/out/cb-ls.vsix ART=$ART \
   DOCS_SHOT=${DOCS_SHOT:-} node "$EXT/e2e/run.js"

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catbuddy/cb-ls/agent/agenttest"
-	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // The red-team commands through cb-ls tools run: the guard refuses what

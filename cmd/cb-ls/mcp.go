@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/catbuddy/cb-ls/mcp"
-	"github.com/catbuddy/cb-ls/tools"
-	"github.com/catbuddy/cb-ls/trust"
+	"github.com/catbuddy/cb-ls/internal/mcp"
+	"github.com/catbuddy/cb-ls/internal/tools"
+	"github.com/catbuddy/cb-ls/internal/trust"
 )
 
 const mcpUsage = `usage: cb-ls mcp list [-root DIR]... [-timeout 20s] [-json] [-v]

@@ -14,10 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/catbuddy/cb-ls/agent"
-	"github.com/catbuddy/cb-ls/guard"
-	"github.com/catbuddy/cb-ls/session"
-	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/session"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 const runUsage = `usage: cb-ls run [flags] "instruction"

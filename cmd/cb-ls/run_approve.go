@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/catbuddy/cb-ls/agent"
-	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // prompter asks the user one question at a time on the terminal; edit

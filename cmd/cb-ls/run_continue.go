@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/catbuddy/cb-ls/agent"
-	"github.com/catbuddy/cb-ls/session"
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/session"
 )
 
 // continueFlag is --continue: a boolean flag ("the project's last run")

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catbuddy/cb-ls/agent/agenttest"
-	"github.com/catbuddy/cb-ls/session"
+	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/session"
 )
 
 // cb-ls run stores each conversation; cb-ls run --continue replies to

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/catbuddy/cb-ls/agent"
+	"github.com/catbuddy/cb-ls/internal/agent"
 )
 
 // progress renders a run's events on stderr: on a terminal, one status

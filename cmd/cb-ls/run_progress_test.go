@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catbuddy/cb-ls/agent"
-	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 func feed(p *progress) {

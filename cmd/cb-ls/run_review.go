@@ -7,7 +7,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // reviewWorkspace asks the user before each write (cb-ls run --review):

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catbuddy/cb-ls/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
 )
 
 const calcSrc = "package calc\n\n// Add returns a + b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"

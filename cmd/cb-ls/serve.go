@@ -12,8 +12,8 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/catbuddy/cb-ls/guard"
-	"github.com/catbuddy/cb-ls/lsp"
+	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/lsp"
 )
 
 // serveMain speaks LSP on stdin/stdout. Logs go to stderr only: stdout

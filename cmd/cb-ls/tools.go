@@ -15,9 +15,9 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/catbuddy/cb-ls/filestate"
-	"github.com/catbuddy/cb-ls/guard"
-	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/internal/filestate"
+	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 const toolsUsage = `usage:

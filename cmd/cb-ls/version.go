@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/catbuddy/cb-ls/tools"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 func versionMain(stdout io.Writer) int {

@@ -1,6 +1,6 @@
 // End-to-end test of the extension in a real VS Code (code-server 1.100 in
 // headless Chromium, driven through playwright-core), against the real cb-ls
-// binary and the scripted model server (agent/agenttest/cmd/scriptmodel).
+// binary and the scripted model server (internal/agent/agenttest/cmd/scriptmodel).
 // The extension is installed from its .vsix, exactly as a user installs it,
 // and driven through the UI: the command palette, the Refactor Preview's
 // checkbox and its Apply / Discard buttons.

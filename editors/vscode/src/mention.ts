@@ -1,6 +1,6 @@
 // The pure parts of @-mention completion in the agent's input: finding the
 // @word being typed, ranking workspace paths against it, and putting the
-// chosen path in its place. The server expands the mentions (agent/mentions.go);
+// chosen path in its place. The server expands the mentions (internal/agent/mentions.go);
 // the rules here follow its pattern so that what is completed is what it reads.
 // Pure: no VS Code imports.
 

@@ -1,0 +1,122 @@
+// Package agent runs the loop that puts a model to work on a project:
+// model → tool calls → tools.Registry → results → model, until the model
+// answers without tool calls or the step limit is reached. It knows the
+// tool layer, never the LSP.
+//
+// THIS FILE IS THE CONTRACT between agent/ and its users (lsp/, cmd/).
+// Its exported names are relied on by both; extend, don't rename.
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/catbuddy/cb-ls/internal/tools"
+)
+
+// ErrNoModel is returned when no provider/model is configured.
+var ErrNoModel = errors.New("no model configured")
+
+// Diagnostic is one diagnostic in or near the task's range, from any
+// source; the tools' type, so the LSP converts editor diagnostics once.
+type Diagnostic = tools.Diagnostic
+
+// Task is what the user asked for: a command applied to a place.
+type Task struct {
+	// Command is the id of a built-in ("fix", "explain", "ask") or custom command.
+	Command string
+	// Path is the absolute path of the file, "" for a free question.
+	Path     string
+	Language string // language id ("go", "python"); "" if unknown
+	// Content is the document as the user sees it (the buffer, unsaved text included).
+	Content []byte
+	// StartLine and EndLine are the selection's 1-based inclusive lines (0 if none).
+	StartLine, EndLine int
+	Selection          string // the selected text
+	Diagnostics        []Diagnostic
+	// Input is the user's free text (instruction or question).
+	Input string
+}
+
+// EventKind names what happened in a run.
+type EventKind string
+
+const (
+	EventText       EventKind = "text"        // model text (a delta while streaming)
+	EventToolCall   EventKind = "tool_call"   // the model called a tool
+	EventToolResult EventKind = "tool_result" // a tool answered
+	EventUsage      EventKind = "usage"       // tokens used by one model turn
+	EventStep       EventKind = "step"        // a new model turn starts
+	EventCompact    EventKind = "compact"     // the conversation was trimmed or summarised to fit the context window (Text says how)
+)
+
+// Usage counts tokens.
+type Usage struct {
+	// InputTokens counts every input token, cached ones included.
+	InputTokens  int64 `json:"inputTokens"`
+	OutputTokens int64 `json:"outputTokens"`
+	// CachedInputTokens are the input tokens read from the provider's
+	// prompt cache (billed at a fraction); CacheWriteTokens those written
+	// to it (Anthropic).
+	CachedInputTokens int64 `json:"cachedInputTokens,omitempty"`
+	CacheWriteTokens  int64 `json:"cacheWriteTokens,omitempty"`
+}
+
+// add adds o to u.
+func (u *Usage) add(o Usage) {
+	u.InputTokens += o.InputTokens
+	u.OutputTokens += o.OutputTokens
+	u.CachedInputTokens += o.CachedInputTokens
+	u.CacheWriteTokens += o.CacheWriteTokens
+}
+
+// String is "12000 input (9000 cached), 300 output tokens".
+func (u Usage) String() string {
+	s := fmt.Sprintf("%d input", u.InputTokens)
+	if u.CachedInputTokens > 0 {
+		s += fmt.Sprintf(" (%d cached)", u.CachedInputTokens)
+	}
+	return s + fmt.Sprintf(", %d output tokens", u.OutputTokens)
+}
+
+// Event is one thing that happened in a run, for the CLI and the editor.
+type Event struct {
+	Kind    EventKind       `json:"kind"`
+	Step    int             `json:"step"`
+	Text    string          `json:"text,omitempty"`
+	Tool    string          `json:"tool,omitempty"`
+	CallID  string          `json:"callId,omitempty"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Output  string          `json:"output,omitempty"`
+	IsError bool            `json:"isError,omitempty"`
+	Edit    *tools.EditInfo `json:"edit,omitempty"`
+	Usage   *Usage          `json:"usage,omitempty"`
+}
+
+// Outcome is how a run ended.
+type Outcome struct {
+	Answer     string // the model's final text
+	Steps      int
+	Usage      Usage
+	Transcript string // the whole run as markdown (never contains keys)
+	// Messages is the conversation as it stands at the end (the system
+	// prompt excluded): what Runner.Reply continues.
+	Messages []Message
+}
+
+// Runner runs tasks. One Runner serves many runs; each run gets its own
+// filestate.FileStates in its context (the caller may put one there
+// first, e.g. the LSP's, seeded with the editor's open buffers).
+type Runner struct {
+	Registry *tools.Registry
+	Config   Config
+	// WorkRoot returns the primary work root, read at each run.
+	WorkRoot func() string
+	// Provider, if set, is used instead of the one Config names (tests,
+	// benchmarks, embedders with their own transport).
+	Provider Provider
+	// Files, if set, reads project files for the run's own context: the
+	// rules files (AGENTS.md …) and @-mentioned files. Nil reads none.
+	Files ProjectFiles
+}

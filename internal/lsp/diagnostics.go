@@ -1,0 +1,72 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/tools"
+)
+
+// MethodDiagnostics is the server→client request for a document's
+// diagnostics from every source, once they have settled after the last
+// change (docs/PROTOCOL.md).
+const MethodDiagnostics = "catbuddy/diagnostics"
+
+// DiagnosticsParams is the payload of catbuddy/diagnostics.
+type DiagnosticsParams struct {
+	URI uri.URI `json:"uri"`
+}
+
+// diagnosticsTimeout bounds one catbuddy/diagnostics request: clients
+// settle within 2 s; a client that hangs must not hold the run.
+const diagnosticsTimeout = 5 * time.Second
+
+// editorDiagnostics is the tools.DiagnosticsSource of a connection: it
+// asks the client. A client that answers MethodNotFound is not asked
+// again on this connection.
+type editorDiagnostics struct {
+	s           *Server
+	unsupported atomic.Bool
+}
+
+var _ tools.DiagnosticsSource = (*editorDiagnostics)(nil)
+
+// Diagnostics implements tools.DiagnosticsSource.
+func (d *editorDiagnostics) Diagnostics(ctx context.Context, path string) ([]tools.Diagnostic, error) {
+	if d.unsupported.Load() {
+		return nil, tools.ErrNoDiagnostics
+	}
+	u := uri.File(path)
+	if b, ok := d.s.overlay.ByPath(path); ok {
+		u = b.URI
+	}
+	ctx, cancel := context.WithTimeout(ctx, diagnosticsTimeout)
+	defer cancel()
+	var res []protocol.Diagnostic
+	_, err := d.s.conn.Call(ctx, MethodDiagnostics, &DiagnosticsParams{URI: u}, &res)
+	var rpcErr *jsonrpc2.Error
+	switch {
+	case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound:
+		d.unsupported.Store(true)
+		d.s.log.Info("the client does not implement "+MethodDiagnostics+"; edits are reported without diagnostics", "error", err)
+		return nil, tools.ErrNoDiagnostics
+	case err != nil:
+		d.s.log.Warn("diagnostics not received", "uri", u, "error", err)
+		return nil, fmt.Errorf("%s %s: %w", MethodDiagnostics, path, err)
+	}
+	out := make([]tools.Diagnostic, 0, len(res))
+	for _, pd := range res {
+		out = append(out, convertDiagnostic(pd))
+	}
+	return out, nil
+}
+
+// OpenFiles implements tools.DiagnosticsSource.
+func (d *editorDiagnostics) OpenFiles() []string { return d.s.overlay.Paths() }

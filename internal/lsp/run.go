@@ -1,0 +1,324 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/filestate"
+	"github.com/catbuddy/cb-ls/internal/session"
+	"github.com/catbuddy/cb-ls/internal/tools"
+)
+
+// Agent runs in the editor. catbuddy.run answers with a run id at once;
+// the run goes on in its own goroutine, reports through $/progress,
+// catbuddy/runEvent and window/showMessage, and writes a transcript. Its
+// edits travel through the same reviewed workspace/applyEdit path as
+// catbuddy.runTool's, because the agent reaches files only through the
+// connection's registry and workspace.
+
+// Commands of this file, as announced in the initialize result.
+const (
+	cmdRun          = "catbuddy.run"
+	cmdCancel       = "catbuddy.cancel"
+	cmdListCommands = "catbuddy.listCommands"
+	cmdTranscript   = "catbuddy.transcript"
+	cmdReply        = "catbuddy.reply"
+	cmdListRuns     = "catbuddy.listRuns"
+)
+
+// runs tracks the connection's agent runs: at most one per document.
+type runs struct {
+	s *Server
+
+	mu     sync.Mutex
+	active map[string]*run // by id
+	byDoc  map[string]*run // by document path ("" for free questions is never locked)
+	ended  map[string]string
+	idle   map[string]*run // ended runs of this connection, ready for a reply
+	last   string          // id of the most recent run, for catbuddy.transcript without runId
+	ledgers
+}
+
+// run is one agent run: a conversation of one or more turns (the first
+// request, then each catbuddy.reply). While a turn goes on, its execute
+// goroutine owns the conversation fields; between turns rs.mu does.
+type run struct {
+	id      string
+	command agent.Command
+	target  target
+	started time.Time
+	cancel  context.CancelCauseFunc // this turn's; set under rs.mu before it starts
+	done    chan struct{}           // likewise
+
+	conv   []agent.Message       // the conversation so far
+	states *filestate.FileStates // what the model read and wrote, across turns
+	log    *session.Log          // nil without a workspace folder
+	turn   int                   // 1 for the first request
+	prior  string                // transcript of the turns before this one
+	sum    session.Summary       // for catbuddy.listRuns
+
+	mu         sync.Mutex // guards tr and transcript
+	tr         *session.Transcript
+	transcript string // path once written
+
+	// ledger records the files the run changed, across its turns, and
+	// their content before it, for catbuddy.undoRun.
+	ledger *filestate.Ledger
+}
+
+// errCancelledByUser is the cause of a run cancelled from the editor.
+var errCancelledByUser = errors.New("cancelled by the user")
+
+// registerRunCommands installs catbuddy.run and its companions, and the
+// code actions for explain and custom commands. Called from newServer.
+func (s *Server) registerRunCommands() {
+	rs := &runs{s: s, active: map[string]*run{}, byDoc: map[string]*run{}, ended: map[string]string{}, idle: map[string]*run{}}
+	s.registerCommand(cmdRun, func(ctx context.Context, args []json.RawMessage) (any, error) {
+		return rs.start(ctx, rawArgs(args), "")
+	})
+	s.registerCommand(CmdFix, func(ctx context.Context, args []json.RawMessage) (any, error) {
+		return rs.start(ctx, rawArgs(args), "fix")
+	})
+	s.registerCommand(cmdCancel, rs.cancelCommand)
+	s.registerCommand(cmdListCommands, func(ctx context.Context, args []json.RawMessage) (any, error) {
+		return rs.commandList(ctx), nil
+	})
+	s.registerCommand(cmdTranscript, rs.transcriptCommand)
+	s.registerCommand(cmdReply, rs.replyCommand)
+	s.registerCommand(cmdListRuns, rs.listRunsCommand)
+	s.registerCommand(cmdUndoRun, rs.undoCommand)
+	s.addCodeActions(rs.codeActions)
+}
+
+func rawArgs(args []json.RawMessage) [][]byte {
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		out[i] = a
+	}
+	return out
+}
+
+// start validates a run request, claims its document and starts the run
+// in the background. Everything that can be refused is refused here, so
+// the editor gets the error as the command's answer, not later.
+func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, error) {
+	s := rs.s
+	a, err := decodeRunArgs(args, implied)
+	if err != nil {
+		return nil, err
+	}
+	var t target
+	if a.URI != "" {
+		if t, err = s.resolveTarget(ctx, a.URI); err != nil {
+			return nil, err
+		}
+	}
+	s.syncMode() // the project's files or their trust may have changed
+	editor := rs.config(ctx, a.URI)
+	if s.opts.OnRunConfig != nil {
+		s.opts.OnRunConfig(editor)
+	}
+	cfg, err := agent.LoadConfig(s.rootFor(t.path), editor)
+	if err != nil {
+		return nil, err
+	}
+	cmd, ok := agent.FindCommand(cfg, a.Command)
+	if !ok {
+		return nil, invalidParams("unknown command %q (catbuddy.listCommands lists them)", a.Command)
+	}
+	// Building the provider checks the configuration without a request:
+	// an unusable one is refused now, as the command's answer.
+	prov, err := agent.NewProvider(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd.Title, err)
+	}
+	task := buildTask(a, t, s.PositionEncoding())
+
+	r := &run{id: session.NewRunID(), command: cmd, target: t, started: time.Now(), states: s.NewFileStates(), turn: 1, ledger: filestate.NewLedger()}
+	r.sum.Header = session.Header{RunID: r.id, Command: cmd.ID, Title: cmd.Title, Path: t.path, File: t.rel, Input: a.Input,
+		Started: r.started, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps}
+	if root := s.rootFor(t.path); root != "" {
+		r.log = session.NewLog(root, r.sum.Header)
+		r.sum.Log = r.log.Path
+	}
+	// The request's context ends when this handler returns; the run lives
+	// until it finishes, is cancelled, or the connection goes away.
+	runCtx, err := rs.claim(ctx, r, func() { rs.keepLedger(r.id, r.ledger) })
+	if err != nil {
+		return nil, err
+	}
+	go rs.execute(runCtx, r, task, cfg, prov, a)
+	return map[string]string{"runId": r.id}, nil
+}
+
+// claim makes r the active run of its document for a new turn, or
+// refuses when another run holds the document. prepare runs under the
+// lock once the claim succeeded. The turn's context lives until it
+// finishes, is cancelled, or the connection goes away.
+func (rs *runs) claim(ctx context.Context, r *run, prepare func()) (context.Context, error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if _, going := rs.active[r.id]; going {
+		return nil, fmt.Errorf("%w: run %s is still going; wait for it to end or %s", errRunBusy, r.id, cancelHint(r.id))
+	}
+	if t := r.target; t.path != "" {
+		if other, busy := rs.byDoc[t.path]; busy {
+			return nil, fmt.Errorf("%w: %s, started %s ago on %s; wait for it to end or %s",
+				errRunBusy, other.command.Title, time.Since(other.started).Round(time.Second), t.rel, cancelHint(other.id))
+		}
+	}
+	prepare()
+	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	r.cancel, r.done = cancel, make(chan struct{})
+	delete(rs.idle, r.id)
+	rs.active[r.id] = r
+	if r.target.path != "" {
+		rs.byDoc[r.target.path] = r
+	}
+	rs.last = r.id
+	go rs.watchConnection(r.done, cancel)
+	return runCtx, nil
+}
+
+// watchConnection cancels a turn when the connection ends.
+func (rs *runs) watchConnection(done <-chan struct{}, cancel context.CancelCauseFunc) {
+	select {
+	case <-done:
+	case <-rs.s.exitCh:
+		cancel(errors.New("the editor disconnected"))
+	case <-rs.s.conn.Done():
+		cancel(errors.New("the editor disconnected"))
+	}
+}
+
+// execute runs the agent and reports its end. It owns r until it returns.
+// A turn after the first (a reply) has only a.Input: the conversation
+// carries the rest.
+func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.Config, prov agent.Provider, a runArgs) {
+	s := rs.s
+	cancel, done := r.cancel, r.done // a later turn replaces them
+	defer func() {
+		rs.release(r, done) // already done on the normal path; this covers a panic
+		cancel(nil)
+		close(done)
+	}()
+	header := session.TranscriptHeader{RunID: r.id, Command: r.command.ID, Title: r.command.Title, File: r.target.rel,
+		StartLine: task.StartLine, EndLine: task.EndLine, Model: cfg.Model, Input: a.Input, Started: r.started}
+	if r.turn > 1 {
+		header.Title = fmt.Sprintf("%s — reply %d", r.command.Title, r.turn-1)
+		header.Started = time.Now()
+	}
+	r.mu.Lock()
+	r.tr = session.NewTranscript(header)
+	r.mu.Unlock()
+
+	rep := newRunReporter(s, r)
+	rep.begin(ctx, a)
+
+	// The run's FileStates carry over from turn to turn: what the model
+	// read stays deduplicated, and "read before edit" stays satisfied.
+	// Edits made by the run report on its progress too (see onEdit).
+	runCtx := withRunID(withProgress(filestate.NewContext(ctx, r.states), rep.progress), r.id)
+	runCtx = filestate.NewLedgerContext(runCtx, r.ledger)
+	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov,
+		Files: &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace}}
+	var changed []string
+	emit := func(ev agent.Event) {
+		if ev.Edit != nil && !ev.IsError {
+			changed = appendNew(changed, s.displayPath(ev.Edit.Path))
+		}
+		r.mu.Lock()
+		r.tr.Add(ev)
+		r.mu.Unlock()
+		rep.event(ctx, ev)
+	}
+	var out agent.Outcome
+	var err error
+	if r.turn == 1 {
+		out, err = runner.Run(runCtx, task, emit)
+	} else {
+		out, err = runner.Reply(runCtx, r.command.ID, r.conv, a.Input, emit)
+	}
+
+	status := "done"
+	switch {
+	case err != nil && ctx.Err() != nil:
+		status = "cancelled"
+		err = context.Cause(ctx)
+	case err != nil:
+		status = "error"
+	}
+	r.mu.Lock()
+	text := r.tr.Finish(status, out, err)
+	r.mu.Unlock()
+	text = session.JoinTurns(r.prior, text)
+	r.prior = text
+	rs.remember(r, out, session.Turn{Input: a.Input, Outcome: status, Error: errorText(err), Steps: out.Steps,
+		Usage: out.Usage, Files: changed, Ended: time.Now()}, cfg)
+	path, terr := rs.writeTranscript(r, text, cfg)
+	if terr != nil {
+		s.log.Error("run transcript not written", "run", r.id, "error", terr)
+	}
+	// The document is free before anyone hears that the run ended, so a
+	// client may start the next run as soon as it sees the end.
+	rs.release(r, done)
+	rep.end(ctx, status, out, err, path)
+}
+
+// release frees r's document and records where its transcript went, if
+// the turn whose done channel is given still holds it. It may be called
+// more than once: once released, a reply may start r's next turn, which
+// a late call for the earlier turn must leave alone.
+func (rs *runs) release(r *run, done chan struct{}) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.active[r.id] != r || r.done != done {
+		return
+	}
+	delete(rs.active, r.id)
+	if rs.byDoc[r.target.path] == r {
+		delete(rs.byDoc, r.target.path)
+	}
+	rs.idle[r.id] = r
+	r.mu.Lock()
+	if r.transcript != "" {
+		rs.ended[r.id] = r.transcript
+	}
+	r.mu.Unlock()
+}
+
+// writeTranscript writes r's transcript (final or, while it runs, as far
+// as it got) beside its session file and remembers its path.
+func (rs *runs) writeTranscript(r *run, text string, cfg agent.Config) (string, error) {
+	if r.log == nil {
+		return "", errors.New("no workspace folder to hold " + session.Dir)
+	}
+	path, err := r.log.WriteTranscript(text, cfg.APIKey)
+	if err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	r.transcript = path
+	r.mu.Unlock()
+	return path, nil
+}
+
+// rootFor returns the workspace folder holding path, or the primary one.
+func (s *Server) rootFor(path string) string {
+	roots := s.Guard().Roots()
+	if path != "" {
+		if gp, err := s.Guard().Resolve(path); err == nil && slices.Contains(roots, gp.Root) {
+			return gp.Root
+		}
+	}
+	if len(roots) > 0 {
+		return roots[0]
+	}
+	return ""
+}

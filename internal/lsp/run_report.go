@@ -1,0 +1,226 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/session"
+)
+
+// methodRunEvent is the custom notification streaming a run's events.
+const methodRunEvent = "catbuddy/runEvent"
+
+// maxEventOutput bounds a tool output carried by a runEvent: clients show
+// a summary, and the full text is in the transcript.
+const maxEventOutput = 16 << 10
+
+// runReporter renders one run's events for the editor: work-done
+// progress, catbuddy/runEvent, and at the end showMessage/showDocument.
+type runReporter struct {
+	s        *Server
+	r        *run
+	command  agent.Command // this turn's: once it ended, a reply may change r's
+	turn     int
+	progress *Progress
+	lastCall map[string]string // call id → "tool target", for the result's report
+}
+
+// newRunReporter reports r's current turn. It must be called before the
+// turn can end (a reply may then start the next one on the same r).
+func newRunReporter(s *Server, r *run) *runReporter {
+	return &runReporter{s: s, r: r, command: r.command, turn: r.turn, lastCall: map[string]string{}}
+}
+
+// runEvent is the payload of catbuddy/runEvent; see docs/PROTOCOL.md.
+type runEvent struct {
+	RunID string `json:"runId"`
+	Kind  string `json:"kind"`
+	Step  int    `json:"step,omitempty"`
+	// start
+	Command string  `json:"command,omitempty"`
+	URI     uri.URI `json:"uri,omitempty"`
+	Title   string  `json:"title,omitempty"`
+	Turn    int     `json:"turn,omitempty"`  // 1 for the first request, 2… for replies
+	Input   string  `json:"input,omitempty"` // the user's text for this turn
+	// text
+	Text string `json:"text,omitempty"`
+	// tool_call, tool_result
+	Tool    string          `json:"tool,omitempty"`
+	CallID  string          `json:"callId,omitempty"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Output  *string         `json:"output,omitempty"`
+	IsError bool            `json:"isError,omitempty"`
+	Edit    *runEventEdit   `json:"edit,omitempty"`
+	// usage
+	Usage *agent.Usage `json:"usage,omitempty"`
+	// files_changed (Command is the command line)
+	Files []runEventFile `json:"files,omitempty"`
+	// end
+	Outcome       string  `json:"outcome,omitempty"`
+	Answer        string  `json:"answer,omitempty"`
+	Error         string  `json:"error,omitempty"`
+	TranscriptURI uri.URI `json:"transcriptUri,omitempty"`
+}
+
+// runEventEdit is the diff metadata of a write, as clients render it.
+type runEventEdit struct {
+	URI     uri.URI `json:"uri"`
+	Path    string  `json:"path"`
+	Added   int     `json:"added"`
+	Removed int     `json:"removed"`
+	Diff    string  `json:"diff,omitempty"`
+}
+
+func (rep *runReporter) send(ctx context.Context, ev runEvent) {
+	ev.RunID = rep.r.id
+	rep.s.notify(ctx, methodRunEvent, &ev)
+}
+
+// begin opens the cancellable progress and announces the run.
+func (rep *runReporter) begin(ctx context.Context, a runArgs) {
+	r := rep.r
+	msg := r.target.rel
+	if r.target.rel == "" {
+		msg = firstLine(a.Input, 80)
+	}
+	cancel := r.cancel // this turn's: a later reply gets its own
+	rep.progress = rep.s.startProgress(ctx, rep.command.Title, msg, true, func() { cancel(errCancelledByUser) })
+	rep.send(ctx, runEvent{Kind: "start", Command: rep.command.ID, URI: r.target.uri, Title: rep.command.Title, Turn: rep.turn, Input: a.Input})
+}
+
+// event renders one agent event.
+func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventStep:
+		rep.send(ctx, runEvent{Kind: "step", Step: ev.Step})
+	case agent.EventText:
+		rep.send(ctx, runEvent{Kind: "text", Step: ev.Step, Text: ev.Text})
+	case agent.EventToolCall:
+		label := toolLabel(ev.Tool, ev.Args, rep.s.displayPath)
+		rep.lastCall[ev.CallID] = label
+		rep.progress.Report(ctx, label, -1)
+		rep.send(ctx, runEvent{Kind: "tool_call", Step: ev.Step, Tool: ev.Tool, CallID: ev.CallID, Args: ev.Args})
+	case agent.EventToolResult:
+		label := rep.lastCall[ev.CallID]
+		delete(rep.lastCall, ev.CallID)
+		if label == "" {
+			label = ev.Tool
+		}
+		out := ev.Output
+		if len(out) > maxEventOutput {
+			out = out[:session.CutIndex(out, maxEventOutput)] + "\n… (cut; the transcript has it all)"
+		}
+		re := runEvent{Kind: "tool_result", Step: ev.Step, Tool: ev.Tool, CallID: ev.CallID, Output: &out, IsError: ev.IsError}
+		switch {
+		case ev.Edit != nil:
+			rel := ev.Edit.Rel
+			if rel == "" {
+				rel = rep.s.displayPath(ev.Edit.Path)
+			}
+			rep.progress.Report(ctx, fmt.Sprintf("%s %s +%d -%d", ev.Tool, rel, ev.Edit.Added, ev.Edit.Removed), -1)
+			re.Edit = &runEventEdit{URI: uri.File(ev.Edit.Path), Path: rel, Added: ev.Edit.Added, Removed: ev.Edit.Removed, Diff: ev.Edit.Diff}
+		case ev.IsError:
+			rep.progress.Report(ctx, label+": "+firstLine(strings.TrimPrefix(ev.Output, "Error: "), 80), -1)
+		}
+		rep.send(ctx, re)
+	case agent.EventUsage:
+		rep.send(ctx, runEvent{Kind: "usage", Step: ev.Step, Usage: ev.Usage})
+	case agent.EventCompact:
+		rep.progress.Report(ctx, firstLine(ev.Text, 80), -1)
+		rep.send(ctx, runEvent{Kind: "compact", Step: ev.Step, Text: ev.Text})
+	}
+}
+
+// end closes the progress, shows the answer, offers the transcript and
+// sends the final runEvent.
+func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcome, err error, transcriptPath string) {
+	s, r, title := rep.s, rep.r, rep.command.Title
+	var tURI uri.URI
+	if transcriptPath != "" {
+		tURI = uri.File(transcriptPath)
+	}
+	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps, Turn: rep.turn}
+	var progressMsg, shown string
+	typ := protocol.MessageTypeInfo
+	switch status {
+	case "done":
+		progressMsg = fmt.Sprintf("done in %d step(s)", out.Steps)
+		shown = out.Answer
+		if strings.TrimSpace(shown) == "" {
+			shown = title + ": done (no answer text)."
+		}
+	case "cancelled":
+		progressMsg = "cancelled"
+		ev.Error = errorText(err)
+		// The reason already says "cancelled …" ("cancelled by the user").
+		shown = fmt.Sprintf("%s: %s.", title, ev.Error)
+		if ev.Error == "" {
+			shown = title + ": cancelled."
+		}
+	default:
+		progressMsg = "failed: " + firstLine(errorText(err), 120)
+		ev.Error = errorText(err)
+		shown = fmt.Sprintf("%s failed: %s", title, ev.Error)
+		typ = protocol.MessageTypeError
+	}
+	rep.progress.End(ctx, progressMsg)
+	// A client that renders the end event itself (one notification, the
+	// transcript on request) would otherwise say everything twice.
+	if !s.clientShowsRunEnd() {
+		s.showMessage(ctx, typ, shown)
+		// The transcript is offered once per run, at the end of its first
+		// turn: a reply continues the same file, which the editor already
+		// shows or which the user closed on purpose, so reopening it after
+		// every turn of a conversation would only pull it back into view.
+		if tURI != "" && status != "cancelled" && r.turn <= 1 {
+			if _, err := s.showDocument(ctx, tURI, false); err != nil && !errors.Is(err, ErrUnsupported) {
+				s.log.Debug("showDocument for the transcript failed", "run", r.id, "error", err)
+			}
+		}
+	}
+	s.log.Info("run ended", "run", r.id, "command", rep.command.ID, "outcome", status, "steps", out.Steps, "transcript", transcriptPath)
+	// The end event comes last: a client that waits for it has seen
+	// everything the run sent, and may reply at once.
+	rep.send(ctx, ev)
+}
+
+// toolLabel is a short description of a tool call for progress reports:
+// the tool and the path or pattern it works on.
+func toolLabel(tool string, args json.RawMessage, display func(string) string) string {
+	var fields map[string]any
+	if json.Unmarshal(args, &fields) != nil {
+		return tool
+	}
+	for _, k := range []string{"path", "file_path", "pattern", "command", "url"} {
+		if v, ok := fields[k].(string); ok && v != "" {
+			if k == "path" || k == "file_path" {
+				if filepath.IsAbs(v) {
+					v = display(v)
+				}
+			}
+			return tool + " " + firstLine(v, 60)
+		}
+	}
+	return tool
+}
+
+// firstLine returns s's first line, cut to max bytes.
+func firstLine(s string, max int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return session.Cut(s, max)
+}
+
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,270 @@
+package session
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/guard"
+)
+
+// Transcript accumulates a run's events as markdown, so that a transcript
+// exists even when the agent fails before it could produce its own. The
+// editor's runs and cb-ls run both write theirs through it, beside the
+// run's session file (Log.WriteTranscript). It is not safe for
+// concurrent use.
+type Transcript struct {
+	b       strings.Builder
+	runLine string // the run's id, command and start, as a header line
+	inText  bool   // the last thing written was model text (deltas join up)
+	maxTool int    // tool outputs are cut to this many bytes
+}
+
+// NewTranscript starts the transcript of a run's turn.
+func NewTranscript(header TranscriptHeader) *Transcript {
+	t := &Transcript{maxTool: 8 << 10}
+	t.runLine = fmt.Sprintf("- run: `%s` (command `%s`), started %s\n", header.RunID, header.Command, header.Started.UTC().Format(time.RFC3339))
+	fmt.Fprintf(&t.b, "# %s\n\n", header.Title)
+	fmt.Fprintf(&t.b, "- run: `%s`\n- command: `%s`\n", header.RunID, header.Command)
+	if header.File != "" {
+		fmt.Fprintf(&t.b, "- file: `%s`", header.File)
+		if header.StartLine > 0 {
+			fmt.Fprintf(&t.b, " lines %d–%d", header.StartLine, header.EndLine)
+		}
+		t.b.WriteString("\n")
+	}
+	if header.Model != "" {
+		fmt.Fprintf(&t.b, "- model: `%s`\n", header.Model)
+	}
+	fmt.Fprintf(&t.b, "- started: %s\n", header.Started.UTC().Format(time.RFC3339))
+	if header.Input != "" {
+		fmt.Fprintf(&t.b, "\n> %s\n", strings.ReplaceAll(header.Input, "\n", "\n> "))
+	}
+	return t
+}
+
+// TranscriptHeader is what a transcript says about its run before any
+// event.
+type TranscriptHeader struct {
+	RunID, Command, Title string
+	File                  string
+	StartLine, EndLine    int
+	Model                 string
+	Input                 string
+	Started               time.Time
+}
+
+// Add renders one event.
+func (t *Transcript) Add(ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventStep:
+		t.endText()
+		fmt.Fprintf(&t.b, "\n## Step %d\n\n", ev.Step)
+	case agent.EventText:
+		t.inText = true
+		t.b.WriteString(ev.Text)
+	case agent.EventToolCall:
+		t.endText()
+		fmt.Fprintf(&t.b, "**%s** `%s`\n\n", ev.Tool, compactJSON(ev.Args, 400))
+	case agent.EventToolResult:
+		t.endText()
+		status := "result"
+		if ev.IsError {
+			status = "error"
+		}
+		out := ev.Output
+		if n := CutIndex(out, t.maxTool); n < len(out) {
+			out = out[:n] + fmt.Sprintf("…\n(%d bytes cut)", len(out)-n)
+		}
+		fmt.Fprintf(&t.b, "%s of %s:\n\n%s\n", status, ev.Tool, fence(out, ""))
+		if ev.Edit != nil && ev.Edit.Diff != "" {
+			fmt.Fprintf(&t.b, "\n%s +%d -%d:\n\n%s\n", ev.Edit.Rel, ev.Edit.Added, ev.Edit.Removed, fence(ev.Edit.Diff, "diff"))
+		}
+		t.b.WriteString("\n")
+	case agent.EventUsage:
+		// Totals go in the footer; per-turn usage would only add noise.
+	case agent.EventCompact:
+		t.endText()
+		fmt.Fprintf(&t.b, "> %s\n\n", ev.Text)
+	}
+}
+
+func (t *Transcript) endText() {
+	if t.inText {
+		t.b.WriteString("\n\n")
+		t.inText = false
+	}
+}
+
+// Finish returns the whole markdown of an ended run. When the agent wrote
+// its own account (out.Transcript: title, header, steps, outcome), that is
+// the transcript, with only what the agent cannot know added once under its
+// title: the run's id and command, and when the editor started it. Otherwise
+// (the run ended before the agent could write one) it is this event log
+// with its header and the outcome.
+func (t *Transcript) Finish(status string, out agent.Outcome, runErr error) string {
+	if title, rest, ok := strings.Cut(out.Transcript, "\n"); ok && strings.HasPrefix(title, "# ") {
+		return title + "\n\n" + t.runLine + strings.TrimLeft(rest, "\n")
+	}
+	var b strings.Builder
+	if out.Transcript != "" {
+		// An account without a title: keep our header, then the account.
+		head, _, _ := strings.Cut(t.b.String(), "\n## Step ")
+		b.WriteString(strings.TrimRight(head, "\n"))
+		b.WriteString("\n\n")
+		b.WriteString(out.Transcript)
+	} else {
+		b.WriteString(t.b.String())
+	}
+	fmt.Fprintf(&b, "\n\n---\n\n**Outcome:** %s", status)
+	if out.Steps > 0 {
+		fmt.Fprintf(&b, " after %d step(s)", out.Steps)
+	}
+	if out.Usage.InputTokens+out.Usage.OutputTokens > 0 {
+		fmt.Fprintf(&b, "; tokens in %d, out %d", out.Usage.InputTokens, out.Usage.OutputTokens)
+		if c := out.Usage.CachedInputTokens; c > 0 {
+			fmt.Fprintf(&b, ", %d of the input read from the prompt cache", c)
+		}
+	}
+	b.WriteString("\n")
+	if runErr != nil {
+		fmt.Fprintf(&b, "\n**Error:** %s\n", runErr)
+	}
+	if out.Answer != "" {
+		fmt.Fprintf(&b, "\n## Answer\n\n%s\n", out.Answer)
+	}
+	return b.String()
+}
+
+// Snapshot returns the transcript so far, for a run still going on. It
+// does not disturb the log: text deltas may still follow.
+func (t *Transcript) Snapshot(status string) string {
+	return t.b.String() + "\n\n---\n\n**Status:** " + status + "\n"
+}
+
+// JoinTurns appends a turn's transcript to those of the run's earlier
+// turns (prior, "" for the first), as the run's one markdown file.
+func JoinTurns(prior, turn string) string {
+	if prior = strings.TrimRight(prior, "\n"); prior == "" {
+		return turn
+	}
+	return prior + "\n\n---\n\n" + turn
+}
+
+// TranscriptPath is where the markdown transcript of the run whose
+// session file is logPath goes: beside it, with .md for .jsonl.
+func TranscriptPath(logPath string) string {
+	return strings.TrimSuffix(logPath, ".jsonl") + ".md"
+}
+
+// WriteTranscript writes text as the run's transcript, replacing the one
+// written before (atomically: a reader sees the old or the new text), and
+// returns its path. Any secret in secrets is blanked first: keys must
+// never reach a file, even if a model or tool echoed one.
+func (l *Log) WriteTranscript(text string, secrets ...string) (string, error) {
+	for _, s := range secrets {
+		if len(s) >= 8 { // shorter strings would blank ordinary words
+			text = strings.ReplaceAll(text, s, "[redacted]")
+		}
+	}
+	path := TranscriptPath(l.Path)
+	sessions := filepath.Dir(path)
+	root := filepath.Dir(filepath.Dir(sessions))
+	ignoreSessions(root)
+	// Opened without following a symlink: a model-made .catbuddy link
+	// must not send the transcript out of the workspace.
+	d, err := guard.OpenStateDir(root, filepath.Base(sessions))
+	if err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	defer d.Close()
+	name := filepath.Base(path)
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := ".tmp-" + name + "." + hex.EncodeToString(rnd[:])
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	defer d.Remove(tmp) // after a successful rename this is a no-op
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", fmt.Errorf("transcript: write %s: %w", tmp, err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("transcript: write %s: %w", tmp, err)
+	}
+	if err := d.Rename(tmp, name); err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	return path, nil
+}
+
+// ignoreSessions writes <root>/.catbuddy/.gitignore, once, so that run
+// transcripts never show up as untracked files in git. Only sessions/ is
+// ignored: a project may well commit .catbuddy/config.json. The state
+// directory is opened without following symlinks, and O_EXCL never
+// overwrites the user's own file nor follows a link planted in its place.
+// Best effort: a transcript is worth more than the ignore file.
+func ignoreSessions(root string) {
+	d, err := guard.OpenStateDir(root)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	f, err := d.OpenFile(".gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return
+	}
+	_, _ = f.WriteString("# cb-ls's run transcripts: not part of the project.\nsessions/\n")
+	_ = f.Close()
+}
+
+// compactJSON renders raw tool arguments on one line, cut to max bytes.
+func compactJSON(raw json.RawMessage, max int) string {
+	var v any
+	s := string(raw)
+	if json.Unmarshal(raw, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			s = string(b)
+		}
+	}
+	return strings.ReplaceAll(Cut(s, max), "`", "'")
+}
+
+// fence wraps s in a code fence longer than any backtick run inside it.
+func fence(s, lang string) string {
+	ticks := "```"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	return ticks + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + ticks
+}
+
+// Cut shortens s to at most max bytes (plus an ellipsis) without
+// splitting a UTF-8 sequence.
+func Cut(s string, max int) string {
+	if n := CutIndex(s, max); n < len(s) {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// CutIndex returns the largest n <= max at which s can be cut on a rune
+// boundary (len(s) if s is short enough).
+func CutIndex(s string, max int) int {
+	if len(s) <= max {
+		return len(s)
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return max
+}

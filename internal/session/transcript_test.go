@@ -1,0 +1,152 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/tools"
+)
+
+func testHeader() TranscriptHeader {
+	return TranscriptHeader{
+		RunID: "r1", Command: "fix", Title: "Agent: Fix this", File: "calc.go",
+		StartLine: 3, EndLine: 5, Model: "m", Input: "make it add", Started: time.Date(2026, 12, 2, 11, 30, 0, 0, time.UTC),
+	}
+}
+
+func TestTranscriptRendersEvents(t *testing.T) {
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "Let me "})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "look."})
+	tr.Add(agent.Event{Kind: agent.EventToolCall, Tool: "edit_file", Args: json.RawMessage(`{"path": "calc.go",  "old_string": "a - b"}`)})
+	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: "edit_file", Output: "Edited calc.go +1 -1",
+		Edit: &tools.EditInfo{Rel: "calc.go", Added: 1, Removed: 1, Diff: "-a - b\n+a + b\n"}})
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 2})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "Fixed."})
+	got := tr.Finish("done", agent.Outcome{Answer: "Fixed.", Steps: 2, Usage: agent.Usage{InputTokens: 10, OutputTokens: 3}}, nil)
+
+	for _, want := range []string{
+		"# Agent: Fix this",
+		"- file: `calc.go` lines 3–5",
+		"> make it add",
+		"## Step 1\n\nLet me look.\n\n**edit_file** `{\"old_string\":\"a - b\",\"path\":\"calc.go\"}`",
+		"result of edit_file:\n\n```\nEdited calc.go +1 -1\n```",
+		"calc.go +1 -1:\n\n```diff\n-a - b\n+a + b\n```",
+		"**Outcome:** done after 2 step(s); tokens in 10, out 3",
+		"## Answer\n\nFixed.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestTranscriptPrefersAgentAccountAndKeepsError(t *testing.T) {
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "our own log"})
+	got := tr.Finish("error", agent.Outcome{Transcript: "## The agent's account\n"}, errors.New("openai at http://x: 401"))
+	if strings.Contains(got, "our own log") {
+		t.Errorf("the event log should give way to the agent's transcript:\n%s", got)
+	}
+	for _, want := range []string{"# Agent: Fix this", "## The agent's account", "**Outcome:** error", "**Error:** openai at http://x: 401"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestTranscriptOneHeader: the agent's account has its own title and
+// header; the file has each once, plus the run's id.
+func TestTranscriptOneHeader(t *testing.T) {
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
+	account := "# Agent: Fix this\n\n- File: `calc.go` lines 3-5\n\n## Step 1\n\nFixed.\n\n## Outcome\n\nDone after 1 steps.\n"
+	got := tr.Finish("done", agent.Outcome{Transcript: account, Answer: "Fixed.", Steps: 1}, nil)
+	for _, once := range []string{"# Agent: Fix this", "calc.go` lines", "Outcome", "- run: `" + testHeader().RunID + "`"} {
+		if n := strings.Count(got, once); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", once, n, got)
+		}
+	}
+	if !strings.HasPrefix(got, "# Agent: Fix this\n\n- run: ") {
+		t.Errorf("the run line should follow the title:\n%s", got)
+	}
+}
+
+func TestTranscriptCutsLongOutputOnRuneBoundary(t *testing.T) {
+	tr := NewTranscript(testHeader())
+	tr.maxTool = 10
+	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: "read_file", Output: "aaaaaaaaa😀😀😀"})
+	got := tr.Finish("done", agent.Outcome{}, nil)
+	if !utf8.ValidString(got) {
+		t.Fatalf("cut split a rune: %q", got)
+	}
+	if !strings.Contains(got, "aaaaaaaaa…\n(12 bytes cut)") {
+		t.Errorf("want the output cut after 9 bytes with a note:\n%s", got)
+	}
+}
+
+func TestFenceOutgrowsBackticks(t *testing.T) {
+	got := fence("a ``` b", "")
+	if !strings.HasPrefix(got, "````\n") || !strings.HasSuffix(got, "\n````") {
+		t.Errorf("fence = %q, want four backticks around text containing three", got)
+	}
+}
+
+func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
+	root := t.TempDir()
+	const key = "sk-test-1234567890"
+	l := NewLog(root, Header{RunID: "r7", Command: "my cmd/../x", Started: time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC)})
+	path, err := l.WriteTranscript("the key is "+key+" and short ab", key, "ab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(root, ".catbuddy", "sessions", "20261202-113005-r7-my_cmd____x.md"); path != want || TranscriptPath(l.Path) != want {
+		t.Errorf("path = %q (TranscriptPath %q), want %q, beside the session file", path, TranscriptPath(l.Path), want)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(data); got != "the key is [redacted] and short ab" {
+		t.Errorf("written %q", got)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("transcript mode %v: readable by others", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("sessions dir holds %d entries, want only the transcript (no temp files)", len(entries))
+	}
+	if b, err := os.ReadFile(filepath.Join(root, ".catbuddy", ".gitignore")); err != nil || !strings.Contains(string(b), "sessions/") {
+		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore sessions/", b, err)
+	}
+}
+
+// TestWriteTranscriptFollowsNoStateLink: a model-made ".catbuddy" link to
+// a place outside the workspace makes the transcript write fail, and
+// nothing lands outside.
+func TestWriteTranscriptFollowsNoStateLink(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, ".catbuddy")); err != nil {
+		t.Fatal(err)
+	}
+	if path, err := NewLog(root, Header{RunID: "r1", Command: "ask", Started: time.Now()}).WriteTranscript("text"); err == nil {
+		t.Errorf("transcript written through a symlink to %s", path)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("the transcript write created %v outside the workspace", ents)
+	}
+}

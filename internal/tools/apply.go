@@ -1,0 +1,158 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/filestate"
+)
+
+// commit is the one write path of edit_file, write_file and multi_edit:
+// commitAll of one change.
+func (tc *ToolContext) commit(ctx context.Context, tool string, c Change, warning string) (Result, error) {
+	return tc.commitAll(ctx, tool, []Change{c}, warning)
+}
+
+// commitAll reports EditStarted for each change, hands them to the
+// Workspace together (one review in the editor, all or nothing on disk),
+// and then records each write in the run's FileStates and its ledger and
+// reports EditDone with the line stats — or reports EditFailed and
+// returns an error result ("edit not applied: why") without recording
+// anything. A change the user accepted only in part is described hunk
+// by hunk. warning, if not empty, heads the result (an edit of a file
+// never read).
+//
+// The returned error is non-nil only when ctx ended during Apply: the
+// run itself is over.
+func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, warning string) (Result, error) {
+	evs := make([]EditEvent, len(cs))
+	diffs := make([]fileDiff, len(cs))
+	befores := make([][]Diagnostic, len(cs))
+	reports := make([]bool, len(cs))
+	for i := range cs {
+		c := &cs[i]
+		if !c.Delete && !editsProduce(c.Base.Content, c.Edits, c.After) {
+			// A bug in the tool, never the model's fault: refuse rather than
+			// let the editor and the disk disagree about the result.
+			slog.Error("inconsistent change", "tool", tool, "path", c.Path.Abs, "edits", len(c.Edits))
+			return Errorf("%s: internal error: the computed edits do not produce the new content; nothing was written", tool), nil
+		}
+		if c.Label == "" {
+			c.Label = tool + " " + c.Path.Rel
+		}
+		diffs[i] = changeDiff(*c)
+		if !c.Delete {
+			befores[i], reports[i] = tc.diagnosticsBefore(ctx, *c)
+		}
+		evs[i] = EditEvent{Tool: tool, Path: c.Path.Abs, Rel: c.Path.Rel, Phase: EditStarted, Added: diffs[i].Added, Removed: diffs[i].Removed}
+		tc.notify(ctx, evs[i])
+	}
+	docs, err := ApplyAll(ctx, tc.Workspace, cs)
+	if err != nil {
+		msg := notAppliedMessage(err)
+		for i := range cs {
+			if i < len(docs) {
+				continue // applied before the failure (a Workspace without ApplyAll)
+			}
+			evs[i].Phase, evs[i].Message = EditFailed, msg
+			tc.notify(ctx, evs[i])
+		}
+		res := Result{Output: "Error: " + msg, IsError: true}
+		if len(docs) > 0 {
+			res.Output += fmt.Sprintf(" (the first %d of %d files were changed before the failure)", len(docs), len(cs))
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return res, ctxErr
+		}
+		return res, nil
+	}
+
+	var b strings.Builder
+	if warning != "" {
+		b.WriteString(warning)
+		b.WriteString("\n\n")
+	}
+	var info *EditInfo
+	for i, c := range cs {
+		doc := docs[i]
+		d := diffs[i]
+		rejectedAll := !c.Delete && len(doc.Rejected) >= max(1, len(c.Edits))
+		switch {
+		case rejectedAll:
+			fmt.Fprintf(&b, "Not applied to %s: the user rejected every hunk of it.\n", c.Path.Rel)
+			evs[i].Phase, evs[i].Message = EditFailed, "rejected by the user"
+			tc.notify(ctx, evs[i])
+			continue
+		case len(doc.Rejected) > 0:
+			b.WriteString(partialMessage(c, doc.Rejected))
+			b.WriteString("\n")
+			c.Edits = landedEdits(c.Edits, doc.Rejected)
+			d = changeDiff(c)
+		default:
+			verb := "Edited"
+			switch {
+			case c.Create:
+				verb = "Created"
+			case c.Delete:
+				verb = "Deleted"
+			}
+			fmt.Fprintf(&b, "%s %s (+%d -%d)\n", verb, c.Path.Rel, d.Added, d.Removed)
+		}
+		b.WriteString(d.Unified)
+		if reports[i] {
+			if line := tc.diagnosticsReport(ctx, c.Path.Rel, c.Path.Abs, befores[i]); line != "" {
+				fmt.Fprintf(&b, "\n%s\n", line)
+			}
+		}
+		tc.record(ctx, c, doc)
+		evs[i].Phase, evs[i].Added, evs[i].Removed = EditDone, d.Added, d.Removed
+		tc.notify(ctx, evs[i])
+		if info == nil {
+			info = &EditInfo{Path: c.Path.Abs, Rel: c.Path.Rel, Added: d.Added, Removed: d.Removed, Diff: d.Unified}
+		}
+	}
+	return Result{Output: strings.TrimRight(b.String(), "\n"), Edit: info}, nil
+}
+
+// changeDiff is the line diff of c for the model and the editor.
+func changeDiff(c Change) fileDiff {
+	if c.Delete {
+		return diffEdits(c.Path.Rel, false, c.Base.Content, []TextEdit{{Start: 0, End: len(c.Base.Content)}})
+	}
+	return diffEdits(c.Path.Rel, c.Create, c.Base.Content, c.Edits)
+}
+
+// record notes a landed write in the run's FileStates (the file as it
+// now is) and its ledger (what the file held before, for an undo).
+func (tc *ToolContext) record(ctx context.Context, c Change, doc Document) {
+	content := doc.Content
+	if content == nil && !c.Delete {
+		content = c.After
+	}
+	tc.FileStates(ctx).RecordWrite(c.Path.Abs, doc.Stamp, content)
+	if l := filestate.LedgerFromContext(ctx); l != nil {
+		l.RecordWrite(c.Path.Abs, !c.Create, c.Base.Content, content, c.Delete)
+	}
+}
+
+// notAppliedMessage phrases an Apply failure for the model, always
+// starting "edit not applied:" so the model knows nothing changed.
+func notAppliedMessage(err error) string {
+	msg := err.Error()
+	prefix := ErrRejected.Error() + ": "
+	if errors.Is(err, ErrRejected) {
+		if i := strings.Index(msg, prefix); i > 0 {
+			msg = msg[i:] // "applyEdit: edit not applied: why" → "edit not applied: why"
+		}
+		if msg == ErrRejected.Error() {
+			return msg + ": the editor or the user refused it"
+		}
+		if strings.HasPrefix(msg, prefix) {
+			return msg
+		}
+	}
+	return prefix + msg
+}

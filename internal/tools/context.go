@@ -1,0 +1,99 @@
+package tools
+
+import (
+	"context"
+	"sync"
+
+	"github.com/catbuddy/cb-ls/internal/filestate"
+	"github.com/catbuddy/cb-ls/internal/guard"
+)
+
+// ToolContext is what built-in tools share. Its accessors are live: the
+// guard's roots and the workspace are read at call time, so a change of
+// workspace folders never requires re-registering tools.
+type ToolContext struct {
+	Guard     *guard.PathGuard
+	Workspace Workspace
+	// OnEdit, if set, is told about every write's phases.
+	OnEdit EditListener
+	// Diagnostics, if set, tells the editor's diagnostics: an edit's
+	// result names the errors it introduced, and the diagnostics tool is
+	// offered.
+	Diagnostics DiagnosticsSource
+	// Options tune individual tools; zero values mean defaults.
+	Options Options
+	// Approver asks the user before exec runs a command with write or
+	// network access (or any command that is not known to only read,
+	// where no sandbox keeps the workspace read-only). Nil: nobody can
+	// be asked, and such commands are refused.
+	Approver Approver
+	// OnExecChanges, if set, is told which workspace files a command
+	// created, changed or deleted.
+	OnExecChanges ExecChangeListener
+
+	allowMu sync.Mutex
+	allowed []string // "Always allow" answers of this session
+}
+
+// Options are per-tool settings from configuration.
+type Options struct {
+	// Exec tunes the exec tool (timeouts, output cap, sandbox).
+	Exec ExecOptions
+	// Web tunes web_fetch (allow-list, timeout, size cap).
+	Web WebOptions
+}
+
+// WorkRoot returns the directory relative paths resolve against.
+func (tc *ToolContext) WorkRoot() string { return tc.Guard.WorkRoot() }
+
+// Resolve admits p through the PathGuard.
+func (tc *ToolContext) Resolve(p string) (guard.Path, error) { return tc.Guard.Resolve(p) }
+
+// FileStates returns the run's FileStates from ctx. A call without one
+// (a test, a one-off) gets fresh, empty states, so tools never need to
+// check for nil.
+func (tc *ToolContext) FileStates(ctx context.Context) *filestate.FileStates {
+	if s := filestate.FromContext(ctx); s != nil {
+		return s
+	}
+	return filestate.New()
+}
+
+// notify reports an edit event if a listener is installed.
+func (tc *ToolContext) notify(ctx context.Context, e EditEvent) {
+	if tc.OnEdit != nil {
+		tc.OnEdit(ctx, e)
+	}
+}
+
+// Factory builds one built-in tool over the shared context.
+type Factory func(tc *ToolContext) Tool
+
+// Builtins lists the built-in tools. Adding a tool is one new file plus
+// one line here.
+var Builtins = []Factory{
+	ReadFile,
+	EditFile,
+	WriteFile,
+	MultiEdit,
+	ListDir,
+	Glob,
+	Grep,
+	Exec,
+	WebFetch,
+	ApplyPatch,
+}
+
+// RegisterBuiltins registers every built-in tool over tc, and the
+// diagnostics tool when tc has a source of diagnostics (an editor).
+func RegisterBuiltins(r *Registry, tc *ToolContext) error {
+	for _, f := range Builtins {
+		if err := r.Register(f(tc)); err != nil {
+			return err
+		}
+	}
+	if tc.Diagnostics != nil {
+		return r.Register(DiagnosticsTool(tc))
+	}
+	return nil
+}

@@ -1,0 +1,338 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/catbuddy/cb-ls/internal/filestate"
+	"github.com/catbuddy/cb-ls/internal/guard"
+)
+
+//go:embed exec.md
+var execDescription string
+
+// ExecOptions tune the exec tool; zero values mean the defaults.
+type ExecOptions struct {
+	// Timeout is the default per command (120 s).
+	Timeout time.Duration
+	// MaxTimeout caps what the model may ask for (10 min).
+	MaxTimeout time.Duration
+	// MaxOutput caps the captured output in bytes (30 000); the head and
+	// tail are kept.
+	MaxOutput int
+	// KillGrace is how long a process group has between SIGTERM and
+	// SIGKILL (2 s).
+	KillGrace time.Duration
+	// NoSandbox turns confinement off: commands run with the server's
+	// rights.
+	NoSandbox bool
+	// WritableDirs are extra directories a confined command may write
+	// (besides its private TMPDIR and build cache, and the workspace when
+	// its policy says so).
+	WritableDirs []string
+	// Env names variables (or prefixes, "FOO_*") a command inherits
+	// beyond the built-in allow-list; from the user's tools.execEnv.
+	Env []string
+	// Approval is tools.exec.approval: ApprovalAsk (""), ApprovalReadOnly
+	// or ApprovalAllowAll.
+	Approval string
+	// Allow are allow rules: whole-word command prefixes ("go generate")
+	// that get write and network access without a question. They come
+	// from the user's config or the editor, never from a project.
+	Allow []string
+	// Deny are refusal rules, from any config: a command line with a
+	// simple command starting with one is refused.
+	Deny []string
+}
+
+func (o ExecOptions) withDefaults() ExecOptions {
+	if o.Timeout <= 0 {
+		o.Timeout = 120 * time.Second
+	}
+	if o.MaxTimeout <= 0 {
+		o.MaxTimeout = 10 * time.Minute
+	}
+	if o.Timeout > o.MaxTimeout {
+		o.Timeout = o.MaxTimeout
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = 30000
+	}
+	if o.KillGrace <= 0 {
+		o.KillGrace = 2 * time.Second
+	}
+	return o
+}
+
+type execInput struct {
+	Command string `json:"command" jsonschema:"the shell command line, run with /bin/sh -c"`
+	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory, relative to the workspace root (default: the root)"`
+	Timeout int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (default 120)"`
+	Write   bool   `json:"write,omitempty" jsonschema:"true when the command must change files in the workspace; the user is asked first"`
+	Network bool   `json:"network,omitempty" jsonschema:"true when the command needs the network or a unix socket (docker, its own); the user is asked first"`
+	Reason  string `json:"reason,omitempty" jsonschema:"with write or network: one short sentence telling the user why"`
+}
+
+var sandboxLogOnce sync.Once
+
+// Exec runs a shell command in the workspace, behind the command guard
+// and, where the kernel has it, inside a Landlock sandbox.
+func Exec(tc *ToolContext) Tool {
+	return NewTool("exec", execDescription, func(ctx context.Context, in execInput) (Result, error) {
+		return runExec(ctx, tc, in)
+	})
+}
+
+func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error) {
+	opts := tc.options(ctx).Exec.withDefaults()
+	if strings.TrimSpace(in.Command) == "" {
+		return Errorf("command is empty"), nil
+	}
+	cwd := tc.WorkRoot()
+	if in.Cwd != "" {
+		p, err := tc.Resolve(in.Cwd)
+		if err != nil {
+			return Errorf("cwd: %v", err), nil
+		}
+		cwd = p.Abs
+	}
+	if cwd == "" {
+		return Errorf("no workspace folder is open to run the command in"), nil
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return Errorf("cwd %s is not a directory", cwd), nil
+	}
+	home, _ := os.UserHomeDir()
+	cg := &guard.CommandGuard{
+		Roots:    tc.Guard.Roots(),
+		WorkRoot: tc.WorkRoot(),
+		Home:     home,
+		URL:      &guard.URLGuard{Allow: tc.options(ctx).Web.Allow},
+	}
+	if err := cg.Check(in.Command, cwd); err != nil {
+		return Errorf("%v", err), nil
+	}
+	grant, refusal, err := tc.decideExec(ctx, in, cwd, opts.SandboxInfo().Full)
+	if err != nil {
+		return Result{}, err
+	}
+	if refusal != "" {
+		return Errorf("%s", refusal), nil
+	}
+	timeout := opts.Timeout
+	if in.Timeout > 0 {
+		timeout = min(time.Duration(in.Timeout)*time.Second, opts.MaxTimeout)
+	}
+	var before workspaceScan
+	if grant.Write {
+		// Inside a run the scan also keeps the files' content, so the
+		// run's undo can put back what the command changes.
+		var keep *copyBudget
+		if filestate.LedgerFromContext(ctx) != nil {
+			keep = newCopyBudget()
+		}
+		before = scanWorkspace(ctx, tc.scanRoots(), keep)
+		// A partial scan would report every file it missed as created
+		// (and the undo would delete them): run nothing instead.
+		if before.err != nil {
+			return Errorf("nothing ran: the workspace could not be scanned before the command, so its changes could not be reported or undone (%v)", before.err), nil
+		}
+	}
+	r, err := runConfined(ctx, tc, in.Command, cwd, timeout, grant.policy(in.Command))
+	if grant.How != "" {
+		r.Output += " [" + grant.How + "]"
+	}
+	if grant.Write && r.Output != "" {
+		// Even a cancelled command may have changed files.
+		r.Output += "\n" + tc.reportChanges(context.WithoutCancel(ctx), in.Command, before)
+	}
+	return r, err
+}
+
+// runConfined runs line with /bin/sh -c in cwd, confined by policy (when
+// the sandbox is on), and formats the result the model sees: output,
+// exit status, duration and what the sandbox enforced.
+func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout time.Duration, policy SandboxPolicy) (Result, error) {
+	opts := tc.options(ctx).Exec.withDefaults()
+	var (
+		out  *headTail
+		res  groupResult
+		note string
+	)
+	for attempt := 0; ; attempt++ {
+		cmd, sb, n, err := prepareCommand(tc, opts, line, cwd, policy)
+		if err != nil {
+			return Errorf("prepare sandbox: %v", err), nil
+		}
+		note = n
+		out = newHeadTail(opts.MaxOutput)
+		res, err = runGroup(ctx, cmd, out, timeout, opts.KillGrace)
+		if sb != nil {
+			sb.cleanup()
+		}
+		if err != nil {
+			return Errorf("start %q: %v", line, err), nil
+		}
+		// Nothing of the command ran when its helper's mounts failed:
+		// run it once more, confined by split grants.
+		if sb == nil || attempt > 0 || !sb.mountsFailedIn(res.exitCode, out.String()) {
+			break
+		}
+	}
+	var b strings.Builder
+	b.WriteString(out.String())
+	if out.Total() > 0 && !strings.HasSuffix(b.String(), "\n") {
+		b.WriteByte('\n')
+	}
+	if out.Total() == 0 {
+		b.WriteString("(no output)\n")
+	}
+	r := Result{}
+	switch {
+	case res.timedOut:
+		fmt.Fprintf(&b, "[timed out after %s; every process of the command was killed]", timeout)
+		r.IsError = true
+	case res.cancelled:
+		b.WriteString("[cancelled; every process of the command was killed]")
+		r.IsError = true
+	case res.signal != "":
+		fmt.Fprintf(&b, "[killed by signal %s]", res.signal)
+	default:
+		fmt.Fprintf(&b, "[exit code %d]", res.exitCode)
+	}
+	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.elapsed.Seconds(), note)
+	r.Output = b.String()
+	if res.cancelled && ctx.Err() != nil {
+		return r, ctx.Err()
+	}
+	return r, nil
+}
+
+// prepareCommand builds the command for line: confined by policy when
+// Landlock is there (sb, to clean up after), else plain, and the note
+// the result carries about the sandbox.
+func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy SandboxPolicy) (cmd *exec.Cmd, sb *sandboxRun, note string, err error) {
+	argv := []string{"/bin/sh", "-c", line}
+	info := opts.SandboxInfo()
+	if info.Landlock == 0 {
+		if !opts.NoSandbox {
+			sandboxLogOnce.Do(func() { slog.Warn("exec runs commands unconfined", "sandbox", info.Summary) })
+		}
+		cmd = exec.Command(argv[0], argv[1:]...)
+		var dropped []string
+		cmd.Env, dropped = commandEnv(os.Environ(), opts.Env, nil)
+		debugDropped(dropped)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Dir = cwd
+		return cmd, nil, info.Summary, nil
+	}
+	sb, err = newSandboxRun(tc.Guard.Roots(), tc.WorkRoot(), cwd, policy, opts, argv)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return sb.cmd, sb, "on, " + info.Summary + ": " + policy.String(), nil
+}
+
+// debugDropped logs the variables a command did not inherit.
+func debugDropped(names []string) {
+	slog.Debug("exec: variables not passed to the command", "names", names)
+}
+
+type groupResult struct {
+	exitCode            int
+	signal              string
+	timedOut, cancelled bool
+	elapsed             time.Duration
+}
+
+// runGroup runs cmd in its own process group with stdin closed and
+// stdout+stderr (interleaved, as a terminal shows them) written to out.
+// On timeout or cancellation the whole group gets SIGTERM, then SIGKILL
+// after grace; when the shell exits, whatever it left behind in its
+// group is killed too, so nothing outlives the call or holds the pipe.
+func runGroup(ctx context.Context, cmd *exec.Cmd, out *headTail, timeout, grace time.Duration) (groupResult, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return groupResult{}, err
+	}
+	cmd.Stdin = nil // /dev/null
+	cmd.Stdout, cmd.Stderr = pw, pw
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return groupResult{}, err
+	}
+	pw.Close()
+	pgid := cmd.Process.Pid
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 32*1024)
+		for {
+			n, err := pr.Read(buf)
+			out.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var res groupResult
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var waitErr error
+	select {
+	case waitErr = <-waited:
+	case <-timer.C:
+		res.timedOut = true
+		waitErr = killGroup(pgid, waited, grace)
+	case <-ctx.Done():
+		res.cancelled = true
+		waitErr = killGroup(pgid, waited, grace)
+	}
+	// Leftovers (background jobs) die with the call.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	select {
+	case <-copied:
+	case <-time.After(grace):
+		// A process that left the group (setsid) still holds the pipe.
+	}
+	pr.Close()
+	res.elapsed = time.Since(start)
+
+	var ee *exec.ExitError
+	if errors.As(waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.signal = ws.Signal().String()
+		}
+		res.exitCode = ee.ExitCode()
+	} else if waitErr != nil {
+		return res, waitErr
+	}
+	return res, nil
+}
+
+// killGroup sends SIGTERM to the group, SIGKILL after grace, and returns
+// the shell's wait result.
+func killGroup(pgid int, waited <-chan error, grace time.Duration) error {
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case err := <-waited:
+		return err
+	case <-time.After(grace):
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	return <-waited
+}

@@ -1,0 +1,444 @@
+//go:build linux
+
+package tools
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
+)
+
+// sandboxCase is a workspace under the system temp directory and a fake
+// home holding the usual secrets, for commands run straight through the
+// sandbox (the command guard, a floor and not the boundary, is
+// bypassed: these commands are what a guard cannot recognise).
+type sandboxCase struct {
+	t    *testing.T
+	tc   *ToolContext
+	root string
+	home string
+}
+
+func newSandboxCase(t *testing.T) *sandboxCase {
+	t.Helper()
+	if info := Sandbox(); info.Landlock == 0 {
+		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("XDG_STATE_HOME", "")
+	for rel, content := range map[string]string{
+		".ssh/id_rsa":                      "PRIVATE-KEY-ssh",
+		".aws/credentials":                 "PRIVATE-KEY-aws",
+		".gnupg/secring.gpg":               "PRIVATE-KEY-gpg",
+		".config/gcloud/creds.db":          "PRIVATE-KEY-gcloud",
+		".kube/config":                     "PRIVATE-KEY-kube",
+		".docker/config.json":              "PRIVATE-KEY-docker",
+		".netrc":                           "PRIVATE-KEY-netrc",
+		".git-credentials":                 "PRIVATE-KEY-gitcred",
+		".npmrc":                           "PRIVATE-KEY-npmrc",
+		".pypirc":                          "PRIVATE-KEY-pypirc",
+		".config/catbuddy/config.json":     "PRIVATE-KEY-catbuddy",
+		".local/state/catbuddy/trust.json": "PRIVATE-KEY-trust",
+		"readable.txt":                     "home-readable",
+	} {
+		writeTestFile(t, filepath.Join(home, rel), content)
+	}
+	tc, root := execToolContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	if !strings.HasPrefix(root, filepath.Clean(os.TempDir())) {
+		t.Fatalf("workspace %s is not under the temp dir %s", root, os.TempDir())
+	}
+	writeTestFile(t, filepath.Join(root, "keep.txt"), "keep")
+	writeTestFile(t, filepath.Join(root, "src", "a.go"), "package a")
+	writeTestFile(t, filepath.Join(root, ".git", "config"), "[core]")
+	writeTestFile(t, filepath.Join(root, ".git", "hooks", "README"), "hooks")
+	return &sandboxCase{t: t, tc: tc, root: root, home: home}
+}
+
+// run runs line confined by p and returns its output.
+func (c *sandboxCase) run(line string, p SandboxPolicy) string {
+	c.t.Helper()
+	res, err := runConfined(c.t.Context(), c.tc, line, c.root, 30*time.Second, p)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if !strings.Contains(res.Output, "[sandbox: on") {
+		c.t.Fatalf("result does not report confinement: %q", res.Output)
+	}
+	return res.Output
+}
+
+func (c *sandboxCase) fileIs(rel, want string) {
+	c.t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.root, rel))
+	if err != nil || string(b) != want {
+		c.t.Errorf("%s = %q, %v; want %q", rel, b, err, want)
+	}
+}
+
+func (c *sandboxCase) absent(rel string) {
+	c.t.Helper()
+	if _, err := os.Lstat(filepath.Join(c.root, rel)); err == nil {
+		c.t.Errorf("%s exists: a confined command created it", rel)
+	}
+}
+
+// forEachMode runs f with namespaces (where they work) and on the split
+// grants used where user namespaces are disabled.
+func forEachMode(t *testing.T, f func(t *testing.T)) {
+	t.Run("namespaces", func(t *testing.T) {
+		if err := namespacesErr(); err != nil {
+			t.Skipf("no namespaces here: %v", err)
+		}
+		f(t)
+	})
+	t.Run("split", func(t *testing.T) {
+		splitOnly = true
+		t.Cleanup(func() { splitOnly = false })
+		f(t)
+	})
+}
+
+// TestSandboxWorkspaceReadOnly: by default nothing in the workspace can
+// change, although it lives under the temp directory, and the command
+// still reads everything and writes its own TMPDIR.
+func TestSandboxWorkspaceReadOnly(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		for _, attack := range []string{
+			"rm keep.txt",
+			"echo gone > keep.txt",
+			"sed -i s/keep/lost/ keep.txt",
+			"cd .. && rm -rf " + filepath.Base(c.root),
+			"$(echo rm) -f keep.txt",
+			"mv keep.txt moved.txt",
+			"echo new > src/new.go",
+			"mkdir made",
+			"ln -s /etc/passwd link",
+		} {
+			c.run(attack, SandboxPolicy{})
+			c.fileIs("keep.txt", "keep")
+			c.fileIs("src/a.go", "package a")
+			c.absent("moved.txt")
+			c.absent("src/new.go")
+			c.absent("made")
+			c.absent("link")
+		}
+		out := c.run(`cat keep.txt src/a.go; cat "$HOME/readable.txt"; echo t > "$TMPDIR/t" && cat "$TMPDIR/t"`, SandboxPolicy{})
+		for _, want := range []string{"keep", "package a", "home-readable", "t\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("reads / TMPDIR: output lacks %q: %q", want, out)
+			}
+		}
+		// Nothing outside either: the home directory is read-only.
+		c.run(`echo x > "$HOME/planted"`, SandboxPolicy{})
+		if _, err := os.Stat(filepath.Join(c.home, "planted")); err == nil {
+			t.Error("a confined command wrote into the home directory")
+		}
+	})
+}
+
+// TestSandboxWriteWorkspace: with the user's approval the workspace is
+// writable, and still not .git/ or .catbuddy/.
+func TestSandboxWriteWorkspace(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		w := SandboxPolicy{WriteWorkspace: true}
+		out := c.run("echo changed > keep.txt && echo new > src/new.go && cat src/new.go", w)
+		c.fileIs("keep.txt", "changed\n")
+		c.fileIs("src/new.go", "new\n")
+		if !strings.Contains(out, "new\n") {
+			t.Errorf("a new file could not be read back: %q", out)
+		}
+		c.run("echo '#!/bin/sh' > .git/hooks/pre-commit; printf '[core]\\n\\tfsmonitor = evil\\n' >> .git/config; rm -rf .git", w)
+		c.fileIs(".git/config", "[core]")
+		c.absent(".git/hooks/pre-commit")
+		if namespacesErr() == nil && !splitOnly {
+			// With namespaces the root itself stays fully writable.
+			c.run("echo top > top.txt && cat top.txt > top2.txt", w)
+			c.fileIs("top2.txt", "top\n")
+		}
+		g := SandboxPolicy{WriteWorkspace: true, WriteGit: true}
+		c.run("echo '#!/bin/sh' > .git/hooks/pre-commit", g)
+		c.fileIs(".git/hooks/pre-commit", "#!/bin/sh\n")
+	})
+}
+
+// TestSandboxStateDirUnreachable: .catbuddy/ can be neither read, listed,
+// written nor created, whether or not it exists, with write access too.
+func TestSandboxStateDirUnreachable(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		for _, exists := range []bool{true, false} {
+			c := newSandboxCase(t)
+			sd := filepath.Join(c.root, ".catbuddy")
+			if exists {
+				writeTestFile(t, filepath.Join(sd, "secret"), "state-secret")
+			}
+			for _, p := range []SandboxPolicy{{}, {WriteWorkspace: true}, {WriteWorkspace: true, WriteGit: true}} {
+				out := c.run(`d=.catbudd; cat ${d}y/secret; ls -A ${d}y/; mkdir -p ${d}y; echo '{"mcpServers":{}}' > ${d}y/mcp.json; echo x > ${d}y/secret; rm -f ${d}y/secret`, p)
+				if strings.Contains(out, "state-secret") {
+					t.Errorf("exists=%v %v: .catbuddy/secret was read: %q", exists, p, out)
+				}
+				if exists && strings.Contains(out, "secret\n") && !splitOnly {
+					t.Errorf("exists=%v %v: .catbuddy/ was listed: %q", exists, p, out)
+				}
+				if _, err := os.Stat(filepath.Join(sd, "mcp.json")); err == nil {
+					t.Fatalf("exists=%v %v: a command created .catbuddy/mcp.json", exists, p)
+				}
+				if exists {
+					c.fileIs(".catbuddy/secret", "state-secret")
+				}
+			}
+			// The user's catbuddy config (keys, trust) is out of reach too.
+			out := c.run(`cat "$HOME/.config/catbuddy/config.json" "$HOME/.local/state/catbuddy/trust.json"; echo '{}' > "$HOME/.local/state/catbuddy/trust.json"`, SandboxPolicy{WriteWorkspace: true})
+			if strings.Contains(out, "PRIVATE-KEY") {
+				t.Errorf("user config or state read: %q", out)
+			}
+			if b, _ := os.ReadFile(filepath.Join(c.home, ".local/state/catbuddy/trust.json")); string(b) != "PRIVATE-KEY-trust" {
+				t.Errorf("the trust decisions changed: %q", b)
+			}
+		}
+	})
+}
+
+// TestSandboxSecretsHidden: the well-known credential files cannot be
+// read, even with write access to the workspace.
+func TestSandboxSecretsHidden(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		cmd := `for f in .ssh/id_rsa .aws/credentials .gnupg/secring.gpg .config/gcloud/creds.db .kube/config .docker/config.json .netrc .git-credentials .npmrc .pypirc; do cat "$HOME/$f"; done; cat "$HOME/readable.txt"`
+		out := c.run(cmd, SandboxPolicy{WriteWorkspace: true, Network: true})
+		if strings.Contains(out, "PRIVATE-KEY") {
+			t.Errorf("a secret was read: %q", out)
+		}
+		if !strings.Contains(out, "home-readable") {
+			t.Errorf("an ordinary home file became unreadable: %q", out)
+		}
+		// The command holds no capability, even where the server runs as
+		// root, so it cannot unmount what hides the secrets.
+		out = c.run(`grep CapEff /proc/self/status; umount "$HOME/.ssh"; umount -l "$HOME/.ssh"; cat "$HOME/.ssh/id_rsa"`, SandboxPolicy{WriteWorkspace: true})
+		if strings.Contains(out, "PRIVATE-KEY") || !strings.Contains(out, "CapEff:\t0000000000000000") {
+			t.Errorf("capabilities / unmount: %q", out)
+		}
+	})
+}
+
+// TestSandboxModuleAndBuildCaches: the module cache and the user's
+// build cache are read-only (the user's next build would run what a
+// command planted there); commands build into a private cache.
+func TestSandboxModuleAndBuildCaches(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		mod := filepath.Join(t.TempDir(), "mod")
+		writeTestFile(t, filepath.Join(mod, "example.com", "m@v1.0.0", "m.go"), "package m")
+		t.Setenv("GOMODCACHE", mod)
+		writeTestFile(t, filepath.Join(c.home, ".cache", "go-build", "README"), "user cache")
+		out := c.run(`echo 'func init() { evil() }' >> "$GOMODCACHE/example.com/m@v1.0.0/m.go"; echo x > "$GOMODCACHE/planted"; `+
+			`echo x > "$HOME/.cache/go-build/planted"; echo "gocache=$GOCACHE"; mkdir -p "$GOCACHE" && echo ok > "$GOCACHE/own" && cat "$GOCACHE/own"`,
+			SandboxPolicy{WriteWorkspace: true, Network: true})
+		if b, _ := os.ReadFile(filepath.Join(mod, "example.com", "m@v1.0.0", "m.go")); string(b) != "package m" {
+			t.Errorf("the module cache changed: %q", b)
+		}
+		for _, p := range []string{filepath.Join(mod, "planted"), filepath.Join(c.home, ".cache", "go-build", "planted")} {
+			if _, err := os.Stat(p); err == nil {
+				t.Errorf("%s was planted", p)
+			}
+		}
+		private := filepath.Join(c.home, ".cache", "catbuddy-exec", "go-build")
+		if !strings.Contains(out, "gocache="+private+"\n") || !strings.Contains(out, "ok\n") {
+			t.Errorf("GOCACHE is not the private, writable cache %s: %q", private, out)
+		}
+	})
+}
+
+// TestSandboxSurvivesSymlinkLoops: a link loop in the workspace (or one
+// committed in a repository) neither hangs nor crashes the planner.
+func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		writeTestFile(t, filepath.Join(c.root, ".catbuddy", "x"), "x") // the root must be carved into
+		for link, target := range map[string]string{"self-loop": ".", "a": "b", "b": "a", "src/up": "..", "src/deep": "../src/deep"} {
+			if err := os.Symlink(target, filepath.Join(c.root, link)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done := make(chan string, 1)
+		go func() {
+			done <- c.run("ls -d self-loop/self-loop/src; echo planned", SandboxPolicy{WriteWorkspace: true})
+		}()
+		select {
+		case out := <-done:
+			if !strings.Contains(out, "planned") {
+				t.Errorf("command with link loops: %q", out)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("planning the sandbox of a workspace with link loops did not finish in 20 s")
+		}
+		in := planInput{Roots: []string{c.root}, WorkRoot: c.root, Policy: SandboxPolicy{WriteWorkspace: true}, Home: c.home, TmpDir: t.TempDir(), CacheDir: t.TempDir()}
+		for _, r := range planSplit(in) {
+			if fi, err := os.Lstat(r.Path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				t.Errorf("the plan grants through the symlink %s", r.Path)
+			}
+		}
+	})
+}
+
+// TestSandboxUnprivileged reruns the red-team cases as an ordinary user
+// (nobody), which is what most users are: namespaces and Landlock must
+// work without root, and root's DAC override must not be what makes
+// them pass here.
+func TestSandboxUnprivileged(t *testing.T) {
+	if os.Getenv("CB_LS_TEST_UNPRIVILEGED") != "" {
+		t.Skip("already the unprivileged run")
+	}
+	if os.Getuid() != 0 {
+		t.Skip("the tests already run unprivileged")
+	}
+	if info := Sandbox(); info.Landlock == 0 {
+		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
+	}
+	dir, err := os.MkdirTemp("", "cb-ls-unpriv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "tools.test")
+	src, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.count=1", "-test.v",
+		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$|^TestExecSetsidDaemonDies$")
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir()}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "\nPASS") {
+		t.Fatalf("as uid 65534: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "remove the command's TMPDIR") {
+		t.Errorf("as uid 65534 a command's TMPDIR could not be removed:\n%s", out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "SKIP") || strings.Contains(line, ".go:") {
+			t.Logf("as uid 65534: %s", strings.TrimSpace(line))
+		}
+	}
+}
+
+func TestDescribeSandbox(t *testing.T) {
+	full := describeSandbox(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, nil)
+	if !full.Full || !full.Namespaces || !strings.Contains(full.Summary, "Landlock ABI 7 + private user, mount, network and PID namespaces + seccomp (no unix sockets without network)") {
+		t.Errorf("full = %+v", full)
+	}
+	part := describeSandbox(landlockFeatures{ABI: 5, Net: llNetTCP, FS: (llRead | llWrite) &^ llResolveUnix}, errors.New("user namespaces are not available: operation not permitted"), errors.New("no seccomp filter for riscv64"))
+	if part.Full || part.Namespaces {
+		t.Errorf("without namespaces the sandbox claims to be full: %+v", part)
+	}
+	for _, want := range []string{"partial: Landlock ABI 5", "operation not permitted", "only TCP blocked, UDP open", "can outlive the call", "path-named sockets reachable (no seccomp filter for riscv64)", "abstract sockets and signals not scoped"} {
+		if !strings.Contains(part.Summary, want) {
+			t.Errorf("summary %q lacks %q", part.Summary, want)
+		}
+	}
+	noSeccomp := describeSandbox(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, errors.New("no seccomp filter for riscv64"))
+	if noSeccomp.Full || !strings.Contains(noSeccomp.Summary, "path-named sockets outside /tmp and /run reachable (no seccomp filter for riscv64)") {
+		t.Errorf("namespaces without the socket filter: %+v", noSeccomp)
+	}
+	if off := (ExecOptions{NoSandbox: true}).SandboxInfo(); off.Full || off.Landlock != 0 || !strings.Contains(off.Summary, "disabled in configuration") {
+		t.Errorf("sandbox turned off: %+v", off)
+	}
+}
+
+// TestSandboxMountFailureFallsBack: where the helper cannot make its
+// mounts, nothing of the command runs there; it runs again under split
+// grants, and from then on the sandbox says it is partial.
+func TestSandboxMountFailureFallsBack(t *testing.T) {
+	if err := namespacesErr(); err != nil {
+		t.Skipf("no namespaces here: %v", err)
+	}
+	c := newSandboxCase(t)
+	writeTestFile(t, filepath.Join(c.root, ".catbuddy", "secret"), "state-secret")
+	mountTestFailure = filepath.Join(c.root, "keep.txt")
+	t.Cleanup(func() { mountTestFailure = ""; mountsBroken.Store(false) })
+	out := c.run(`echo ran >> "$TMPDIR/count"; cat "$TMPDIR/count"; echo x > keep.txt; d=.catbudd; cat ${d}y/secret`, SandboxPolicy{})
+	if strings.Contains(out, mountsFailed) || strings.Count(out, "ran\n") != 1 || strings.Contains(out, "state-secret") {
+		t.Errorf("fallback run: %q", out)
+	}
+	c.fileIs("keep.txt", "keep")
+	if info := Sandbox(); info.Full || !strings.Contains(info.Summary, "the private mounts failed") {
+		t.Errorf("after a mount failure the sandbox reports %+v", info)
+	}
+}
+
+// TestSandboxInternalMode: where the root is a sensitive place, only
+// .catbuddy/workspace is the agent's; the rest of .catbuddy/ and the
+// root stay out of reach.
+func TestSandboxInternalMode(t *testing.T) {
+	forEachMode(t, func(t *testing.T) {
+		c := newSandboxCase(t)
+		g, err := guard.New([]string{c.root}, guard.ModeInternal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTestFile(t, filepath.Join(c.root, ".catbuddy", "sessions", "s.jsonl"), "state-secret")
+		c.tc = &ToolContext{Guard: g, Options: c.tc.Options}
+		work := g.WorkRoot()
+		run := func(line string, p SandboxPolicy) string {
+			t.Helper()
+			res, err := runConfined(t.Context(), c.tc, line, work, 30*time.Second, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.Output
+		}
+		run("echo x > scratch.txt", SandboxPolicy{})
+		if _, err := os.Stat(filepath.Join(work, "scratch.txt")); err == nil {
+			t.Error("the read-only default wrote into the internal work root")
+		}
+		out := run("echo x > scratch.txt && cat scratch.txt; echo y > ../../keep.txt; cat ../sessions/s.jsonl", SandboxPolicy{WriteWorkspace: true})
+		if _, err := os.Stat(filepath.Join(work, "scratch.txt")); err != nil {
+			t.Errorf("with write access the internal work root is not writable: %q", out)
+		}
+		c.fileIs("keep.txt", "keep")
+		if strings.Contains(out, "state-secret") {
+			t.Errorf("the rest of .catbuddy/ was read: %q", out)
+		}
+	})
+}
+
+// TestSandboxGoCacheCopyOnWrite: with namespaces a command's GOCACHE
+// shows the user's warm build cache, and what it writes stays its own.
+func TestSandboxGoCacheCopyOnWrite(t *testing.T) {
+	if err := namespacesErr(); err != nil {
+		t.Skipf("no namespaces here: %v", err)
+	}
+	c := newSandboxCase(t)
+	user := filepath.Join(c.home, ".cache", "go-build")
+	writeTestFile(t, filepath.Join(user, "ab", "ab12-d"), "warm entry")
+	out := c.run(`cat "$GOCACHE/ab/ab12-d"; echo planted > "$GOCACHE/ab/ab12-d"; echo new > "$GOCACHE/new-d" && cat "$GOCACHE/new-d"`, SandboxPolicy{})
+	if !strings.Contains(out, "warm entry") || !strings.Contains(out, "new\n") {
+		t.Errorf("GOCACHE is not a writable view of the user's cache: %q", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(user, "ab", "ab12-d")); string(b) != "warm entry" {
+		t.Errorf("the user's build cache changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(user, "new-d")); err == nil {
+		t.Error("a command's cache entry reached the user's build cache")
+	}
+	if _, err := os.Stat(filepath.Join(c.home, ".cache", "catbuddy-exec", "go-build", "new-d")); err == nil {
+		t.Error("a command's cache entry outlived its call")
+	}
+}

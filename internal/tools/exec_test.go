@@ -1,0 +1,257 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
+)
+
+func execToolContext(t testing.TB, opts ExecOptions) (*ToolContext, string) {
+	t.Helper()
+	root := t.TempDir()
+	g, err := guard.New([]string{root}, guard.ModeProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// These tests are about running, not asking: every question is
+	// approved (exec_approval_test.go covers the questions).
+	return &ToolContext{Guard: g, Options: Options{Exec: opts}, Approver: ApproveAll}, g.WorkRoot()
+}
+
+func execContext(t testing.TB, opts ExecOptions) (*Registry, string) {
+	t.Helper()
+	tc, _ := execToolContext(t, opts)
+	g := tc.Guard
+	r := NewRegistry()
+	if err := r.Register(Exec(tc)); err != nil {
+		t.Fatal(err)
+	}
+	return r, g.WorkRoot()
+}
+
+func runExecTool(t *testing.T, ctx context.Context, r *Registry, args map[string]any) (Result, error) {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	return r.Execute(ctx, "exec", raw)
+}
+
+func TestExecBasics(t *testing.T) {
+	r, root := execContext(t, ExecOptions{})
+	os.Mkdir(filepath.Join(root, "sub"), 0o755)
+
+	res, err := runExecTool(t, t.Context(), r, map[string]any{"command": "echo hello; echo oops >&2; exit 3"})
+	if err != nil || res.IsError {
+		t.Fatalf("exec = %+v, %v", res, err)
+	}
+	for _, want := range []string{"hello\n", "oops\n", "[exit code 3]", "[sandbox: "} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("output %q lacks %q", res.Output, want)
+		}
+	}
+
+	res, _ = runExecTool(t, t.Context(), r, map[string]any{"command": "pwd", "cwd": "sub"})
+	if !strings.Contains(res.Output, filepath.Join(root, "sub")+"\n") {
+		t.Errorf("pwd in sub = %q", res.Output)
+	}
+
+	res, _ = runExecTool(t, t.Context(), r, map[string]any{"command": "pwd", "cwd": "/"})
+	if !res.IsError || !strings.Contains(res.Output, "outside the workspace") {
+		t.Errorf("cwd / = %+v, want a PathGuard refusal", res)
+	}
+
+	res, _ = runExecTool(t, t.Context(), r, map[string]any{"command": "sh -c 'rm -rf /'"})
+	if !res.IsError || !strings.Contains(res.Output, "command refused") {
+		t.Errorf("rm -rf / = %+v, want a guard refusal", res)
+	}
+
+	// stdin is /dev/null: cat ends at once instead of waiting.
+	res, _ = runExecTool(t, t.Context(), r, map[string]any{"command": "cat; echo after", "timeout": 5})
+	if !strings.Contains(res.Output, "after") || strings.Contains(res.Output, "timed out") {
+		t.Errorf("cat with closed stdin = %q", res.Output)
+	}
+}
+
+func TestExecBackgroundJobDoesNotHang(t *testing.T) {
+	r, _ := execContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	marker := uniqueMarker()
+	start := time.Now()
+	res, _ := runExecTool(t, t.Context(), r, map[string]any{"command": "sh -c 'sleep 30' " + marker + " & echo started"})
+	if !strings.Contains(res.Output, "started") || strings.Contains(res.Output, "timed out") {
+		t.Fatalf("output = %q", res.Output)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a background job held the call for %s", d)
+	}
+	waitNoSurvivors(t, marker)
+}
+
+// TestExecSetsidDaemonDies: a daemon that left the process group (and
+// the session) still dies with the call, where the sandbox gives
+// commands a PID namespace.
+func TestExecSetsidDaemonDies(t *testing.T) {
+	if !Sandbox().Namespaces {
+		t.Skipf("no PID namespace for commands here (%s): a setsid daemon can outlive the call", Sandbox().Summary)
+	}
+	r, _ := execContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	marker := uniqueMarker()
+	res, _ := runExecTool(t, t.Context(), r, map[string]any{"command": "setsid sh -c 'while :; do sleep 0.05; done' " + marker + " </dev/null >/dev/null 2>&1 & echo started"})
+	if !strings.Contains(res.Output, "started") {
+		t.Fatalf("output = %q", res.Output)
+	}
+	waitNoSurvivors(t, marker)
+}
+
+func TestExecTimeoutKillsGroupIncludingTermIgnorer(t *testing.T) {
+	r, _ := execContext(t, ExecOptions{Timeout: 500 * time.Millisecond, KillGrace: 300 * time.Millisecond})
+	marker := uniqueMarker()
+	// Both the shell and its child ignore SIGTERM; only SIGKILL ends them.
+	cmd := `trap '' TERM; sh -c 'trap "" TERM; while :; do sleep 0.05; done' ` + marker + ` & while :; do sleep 0.05; done`
+	res, err := runExecTool(t, t.Context(), r, map[string]any{"command": cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(res.Output, "timed out after 500ms") {
+		t.Fatalf("output = %q, want a timeout", res.Output)
+	}
+	waitNoSurvivors(t, marker)
+}
+
+func TestExecCancelKillsGroup(t *testing.T) {
+	tc, root := execToolContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pidFile := filepath.Join(root, "c.pid")
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(pidFile); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	marker := uniqueMarker()
+	// The command writes its marker file into the workspace, so it runs
+	// with write access.
+	res, err := runConfined(ctx, tc, "sh -c 'echo $$ > c.pid.tmp && mv c.pid.tmp c.pid; sleep 30' "+marker, root, time.Minute, SandboxPolicy{WriteWorkspace: true})
+	if err == nil {
+		t.Errorf("Execute returned no error after cancellation: %+v", res)
+	}
+	if !strings.Contains(res.Output, "cancelled") {
+		t.Errorf("output = %q, want cancelled", res.Output)
+	}
+	waitNoSurvivors(t, marker)
+}
+
+func TestExecOutputCap(t *testing.T) {
+	r, _ := execContext(t, ExecOptions{MaxOutput: 1000})
+	res, _ := runExecTool(t, t.Context(), r, map[string]any{"command": "seq 1 100000"})
+	if len(res.Output) > 1400 {
+		t.Errorf("output is %d bytes, want about 1000", len(res.Output))
+	}
+	for _, want := range []string{"1\n2\n3\n", "99999\n100000\n", "bytes of output elided", "[exit code 0]"} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("capped output lacks %q:\n%s", want, res.Output)
+		}
+	}
+}
+
+func TestHeadTail(t *testing.T) {
+	h := newHeadTail(100)
+	for i := range 1000 {
+		fmt.Fprintf(h, "%04d\n", i)
+	}
+	s := h.String()
+	if !strings.HasPrefix(s, "0000\n0001\n") || !strings.HasSuffix(s, "0998\n0999\n") {
+		t.Errorf("head/tail lost: %q", s)
+	}
+	if !strings.Contains(s, "[4900 bytes of output elided]") {
+		t.Errorf("elision count wrong: %q", s)
+	}
+	small := newHeadTail(100)
+	small.Write([]byte("short"))
+	if small.String() != "short" {
+		t.Errorf("short output altered: %q", small.String())
+	}
+}
+
+// uniqueMarker is an argument to put on a test command's processes, so
+// they can be found from outside the command's PID namespace.
+func uniqueMarker() string {
+	return fmt.Sprintf("cb-ls-test-marker-%d-%d", os.Getpid(), time.Now().UnixNano())
+}
+
+// waitNoSurvivors waits until no process whose command line holds
+// marker runs (zombies waiting for a reaper that is not us count as
+// gone), and fails after 10 s.
+func waitNoSurvivors(t *testing.T, marker string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		alive := survivors(marker)
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes %v still run after the exec call returned", alive)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func survivors(marker string) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err != nil || !strings.Contains(string(cmdline), marker) {
+			continue
+		}
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+// TestExecDiesWithServer: when cb-ls itself dies mid-command, nothing
+// the command started lives on (no daemon keeps writing to the
+// workspace after the server is gone).
+func TestExecDiesWithServer(t *testing.T) {
+	if marker := os.Getenv("CB_LS_TEST_SERVER_DEATH"); marker != "" {
+		// The "server": start a command that would run forever, then die
+		// without cleaning up.
+		tc, root := execToolContext(t, ExecOptions{})
+		go runConfined(context.Background(), tc, "sh -c 'while :; do sleep 0.05; done' "+marker+" & setsid sh -c 'while :; do sleep 0.05; done' "+marker+" & wait", root, time.Hour, SandboxPolicy{})
+		for len(survivors(marker)) < 2 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		os.Exit(0)
+	}
+	if !Sandbox().Namespaces {
+		t.Skipf("no PID namespace for commands here (%s): a command can outlive the server", Sandbox().Summary)
+	}
+	marker := uniqueMarker()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestExecDiesWithServer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CB_LS_TEST_SERVER_DEATH="+marker)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the server process: %v\n%s", err, out)
+	}
+	waitNoSurvivors(t, marker)
+}

@@ -1,0 +1,193 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
+)
+
+// Limits of one read_file answer. A model that needs more pages on with
+// offset; the hint at the end says how.
+const (
+	readDefaultLimit = 2000
+	readMaxLineChars = 2000
+	readMaxBytes     = 256 << 10
+)
+
+// unchangedMessage answers a re-read of content the model already has.
+const unchangedMessage = "File unchanged since last read at the same offset/limit."
+
+const readFileDescription = `Read a text file of the workspace. The output shows each line with its 1-based line number and a tab before it (the number and the tab are not part of the file).
+By default up to 2000 lines from the start; use offset (1-based first line) and limit (number of lines) to page through large files. Lines longer than 2000 characters are cut.
+Reading the same range again while the file is unchanged returns a short notice instead of the content. Read a file before editing it.`
+
+type readFileInput struct {
+	Path   string `json:"path" jsonschema:"the file to read: relative to the workspace root, or absolute inside the workspace"`
+	Offset int    `json:"offset,omitempty" jsonschema:"1-based line number to start at (default 1)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of lines to return (default 2000)"`
+}
+
+// ReadFile is the read_file tool.
+func ReadFile(tc *ToolContext) Tool {
+	t := NewTool("read_file", readFileDescription, func(ctx context.Context, in readFileInput) (Result, error) {
+		return tc.readFile(ctx, in)
+	})
+	t.ReadOnly = true
+	return t
+}
+
+func (tc *ToolContext) readFile(ctx context.Context, in readFileInput) (Result, error) {
+	if in.Offset < 0 || in.Limit < 0 {
+		return Errorf("offset and limit must be positive (got offset=%d, limit=%d)", in.Offset, in.Limit), nil
+	}
+	offset, limit := max(in.Offset, 1), in.Limit
+	if limit == 0 {
+		limit = readDefaultLimit
+	}
+	p, doc, err := tc.openDoc(ctx, in.Path)
+	if err != nil {
+		return docErrorAt(in.Path, p, err), ctx.Err()
+	}
+	states := tc.FileStates(ctx)
+	if states.IsUnchanged(p.Abs, offset, limit, doc.Stamp, doc.Content) {
+		return Text(unchangedMessage), nil
+	}
+	if LooksBinary(doc.Content) {
+		return Errorf("%s is a binary file (%d bytes); read_file shows text files only", in.Path, len(doc.Content)), nil
+	}
+	total := countLines(doc.Content)
+	if total == 0 {
+		states.RecordRead(p.Abs, offset, limit, doc.Stamp, doc.Content)
+		return Text(fmt.Sprintf("%s is empty (0 lines).", in.Path)), nil
+	}
+	if offset > total {
+		return Errorf("offset %d is past the end of %s, which has %d line%s", offset, in.Path, total, plural(total)), nil
+	}
+	out := formatLines(doc.Content, offset, limit, total)
+	states.RecordRead(p.Abs, offset, limit, doc.Stamp, doc.Content)
+	return Text(out), nil
+}
+
+// formatLines renders lines offset..offset+limit-1 (1-based) with line
+// numbers, cutting long lines and stopping at readMaxBytes, and ends
+// with a hint when the file goes on.
+func formatLines(content []byte, offset, limit, total int) string {
+	content = bytes.TrimPrefix(content, utf8BOM)
+	pos := 0
+	for line := 1; line < offset; line++ {
+		pos += bytes.IndexByte(content[pos:], '\n') + 1
+	}
+	var b strings.Builder
+	b.Grow(min(len(content)-pos, readMaxBytes) + 8*min(limit, total))
+	n, cut := offset, false
+	for ; n < offset+limit && n <= total; n++ {
+		end := bytes.IndexByte(content[pos:], '\n')
+		var line []byte
+		if end < 0 {
+			line, pos = content[pos:], len(content)
+		} else {
+			line, pos = content[pos:pos+end], pos+end+1
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'}) // CRLF is shown as a plain line end; edit_file maps it back
+		if b.Len()+min(len(line), 4*readMaxLineChars) > readMaxBytes && n > offset {
+			break
+		}
+		fmt.Fprintf(&b, "%6d\t", n)
+		if len(line) > readMaxLineChars && utf8.RuneCount(line) > readMaxLineChars {
+			b.Write(firstRunes(line, readMaxLineChars))
+			fmt.Fprintf(&b, "… [line cut: %d characters in all]", utf8.RuneCount(line))
+			cut = true
+		} else {
+			b.Write(line)
+		}
+		b.WriteByte('\n')
+	}
+	last := n - 1
+	if last < total {
+		fmt.Fprintf(&b, "\n(showing lines %d–%d of %d; use offset=%d to read on)", offset, last, total, last+1)
+	}
+	if cut {
+		b.WriteString("\n(some lines were cut at 2000 characters; grep can search inside them)")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// firstRunes returns the first n characters of s.
+func firstRunes(s []byte, n int) []byte {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRune(s[i:])
+		i += size
+	}
+	return s[:i]
+}
+
+// cutRunes returns at most n bytes of s, not splitting a UTF-8 sequence.
+func cutRunes(s []byte, n int) []byte {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// countLines counts lines as an editor shows them: a final line without
+// a newline counts, an empty file has none.
+func countLines(s []byte) int {
+	n := bytes.Count(s, nl)
+	if len(s) > 0 && s[len(s)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// openDoc resolves path through the guard and reads the document.
+// Errors go to the model through docError.
+func (tc *ToolContext) openDoc(ctx context.Context, path string) (guard.Path, Document, error) {
+	p, err := tc.Resolve(path)
+	if err != nil {
+		return p, Document{}, err
+	}
+	doc, err := tc.Workspace.Read(ctx, p)
+	return p, doc, err
+}
+
+// docError phrases a failure of openDoc for the model.
+func docError(path string, err error) Result {
+	return docErrorAt(path, guard.Path{}, err)
+}
+
+// docErrorAt is docError for an admitted path p, which lets a missing
+// file come with suggestions.
+func docErrorAt(path string, p guard.Path, err error) Result {
+	switch {
+	case errors.Is(err, guard.ErrDenied), errors.Is(err, ErrNotRegular), errors.Is(err, ErrTooLarge):
+		return Errorf("%v", err)
+	case errors.Is(err, ErrNotExist):
+		if p.Abs != "" {
+			if near := similarFiles(p); len(near) > 0 {
+				return Errorf("file not found: %s (did you mean %s?)", path, strings.Join(near, ", "))
+			}
+		}
+		return Errorf("file not found: %s", path)
+	case errors.Is(err, ErrIsDir):
+		return Errorf("%s is a directory, not a file; use list_dir to see what it holds", path)
+	}
+	return Errorf("read %s: %v", path, err)
+}

@@ -1,0 +1,290 @@
+package tools
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
+)
+
+// walkEntry is one directory entry met by a walk.
+type walkEntry struct {
+	Rel  string      // slash path relative to the walk's boundary root
+	Name string      // last element
+	Type fs.FileMode // type bits only (fs.ModeDir, fs.ModeSymlink, 0 for regular)
+}
+
+// walkVisit is called for every entry that is neither skipped nor
+// ignored, on one of the walk's goroutines. worker identifies the
+// goroutine (0 ≤ worker < workers) so callers can keep per-worker
+// buffers; dir is the entry's directory, reached without following a
+// symlink, through which the entry may be opened by Name (beneath.go).
+type walkVisit func(worker int, dir *dirFD, e walkEntry)
+
+// walkOptions tune a walk.
+type walkOptions struct {
+	// NoIgnore disables .gitignore handling (.git and .catbuddy are
+	// skipped regardless).
+	NoIgnore bool
+	// Workers is the number of goroutines; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// walkStats counts what a walk could not do.
+type walkStats struct {
+	Unreadable atomic.Int64 // directories that could not be opened or listed
+}
+
+// alwaysSkipped are names a walk never reports or enters: version
+// control internals and cb-ls's own state.
+func alwaysSkipped(name string) bool {
+	return name == ".git" || strings.EqualFold(name, guard.StateDir)
+}
+
+// walkTree walks the directory start (admitted by the guard) with a
+// bounded pool of goroutines. Symlinks are reported but never followed,
+// so a walk cannot leave the root. .git and .catbuddy are always skipped, and entries ignored by
+// a .gitignore (from the boundary root down to each directory) unless
+// NoIgnore. Every directory is opened from the root with no symlink on
+// the way (beneath.go), so one swapped for a symlink to .catbuddy/ is not
+// entered. Entries of one directory are visited in name order, but
+// directories run concurrently: callers sort what they collect.
+func walkTree(ctx context.Context, start guard.Path, opt walkOptions, visit walkVisit) (*walkStats, error) {
+	root, err := openBeneath(start.Root, ".")
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var chain *ignoreChain
+	if !opt.NoIgnore {
+		chain = ancestorIgnores(root, start.Rel)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, visit: visit, stats: &walkStats{}}
+	w.cond = sync.NewCond(&w.mu)
+	w.push(walkJob{rel: start.Rel, chain: chain})
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work(i)
+		}()
+	}
+	wg.Wait()
+	return w.stats, ctx.Err()
+}
+
+// walkJob is a directory to list, or a batch of its files to visit
+// (then dir holds one reference, released when the batch is done).
+type walkJob struct {
+	rel   string
+	chain *ignoreChain
+	// For a file batch:
+	dir   *sharedRoot
+	files []walkEntry
+}
+
+// sharedRoot closes a directory once every batch that uses it is done.
+type sharedRoot struct {
+	*dirFD
+	refs atomic.Int32
+}
+
+func (s *sharedRoot) release() {
+	if s.refs.Add(-1) == 0 {
+		s.Close()
+	}
+}
+
+type walker struct {
+	ctx      context.Context
+	root     *dirFD
+	noIgnore bool
+	visit    walkVisit
+	stats    *walkStats
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	jobs    []walkJob // a stack: depth first keeps few directories open
+	pending int       // jobs queued or running
+}
+
+func (w *walker) push(j walkJob) {
+	w.mu.Lock()
+	w.jobs = append(w.jobs, j)
+	w.pending++
+	w.mu.Unlock()
+	w.cond.Signal()
+}
+
+func (w *walker) work(id int) {
+	for {
+		w.mu.Lock()
+		for len(w.jobs) == 0 && w.pending > 0 {
+			w.cond.Wait()
+		}
+		if w.pending == 0 {
+			w.mu.Unlock()
+			w.cond.Broadcast()
+			return
+		}
+		j := w.jobs[len(w.jobs)-1]
+		w.jobs = w.jobs[:len(w.jobs)-1]
+		w.mu.Unlock()
+
+		if j.dir != nil {
+			w.visitFiles(id, j.dir.dirFD, j.files)
+			j.dir.release()
+		} else {
+			w.list(id, j)
+		}
+
+		w.mu.Lock()
+		w.pending--
+		done := w.pending == 0
+		w.mu.Unlock()
+		if done {
+			w.cond.Broadcast()
+		}
+	}
+}
+
+// batchSize is how many files of one directory one job visits, so that
+// a directory of thousands of files still spreads over all workers.
+const batchSize = 64
+
+func (w *walker) list(id int, j walkJob) {
+	if w.ctx.Err() != nil {
+		return
+	}
+	dir, err := w.root.openDir(filepath.FromSlash(j.rel))
+	if err != nil {
+		w.stats.Unreadable.Add(1)
+		return
+	}
+	shared := &sharedRoot{dirFD: dir}
+	shared.refs.Store(1)
+	defer shared.release()
+	ents, err := dir.readDir()
+	if err != nil {
+		w.stats.Unreadable.Add(1)
+		return
+	}
+	chain := j.chain
+	if !w.noIgnore {
+		for _, e := range ents {
+			if e.Name() == ".gitignore" && e.Type().IsRegular() {
+				chain = chain.push(loadIgnore(dir, ".gitignore", relJoin(j.rel, "")))
+				break
+			}
+		}
+	}
+	var files []walkEntry
+	for _, e := range ents {
+		name := e.Name()
+		t := e.Type()
+		rel := relJoin(j.rel, name)
+		if alwaysSkipped(name) {
+			continue
+		}
+		if !w.noIgnore && chain.ignored(rel, t.IsDir()) {
+			continue
+		}
+		we := walkEntry{Rel: rel, Name: name, Type: t}
+		if t.IsDir() {
+			w.visit(id, dir, we)
+			w.push(walkJob{rel: rel, chain: chain})
+			continue
+		}
+		files = append(files, we)
+	}
+	for len(files) > batchSize {
+		shared.refs.Add(1)
+		w.push(walkJob{dir: shared, files: files[len(files)-batchSize:]})
+		files = files[:len(files)-batchSize]
+	}
+	w.visitFiles(id, dir, files)
+}
+
+func (w *walker) visitFiles(id int, d *dirFD, files []walkEntry) {
+	for _, f := range files {
+		if w.ctx.Err() != nil {
+			return
+		}
+		w.visit(id, d, f)
+	}
+}
+
+func sortEntries(ents []fs.DirEntry) {
+	// os.File.ReadDir does not sort; name order keeps per-directory
+	// output stable.
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+}
+
+// relJoin joins slash paths where "." is the root.
+func relJoin(dir, name string) string {
+	if dir == "." || dir == "" {
+		if name == "" {
+			return ""
+		}
+		return name
+	}
+	if name == "" {
+		return dir
+	}
+	return dir + "/" + name
+}
+
+// maxIgnoreSize bounds a .gitignore file read into memory.
+const maxIgnoreSize = 1 << 20
+
+// loadIgnore parses name in dir as a .gitignore for relDir; nil if it
+// cannot be read.
+func loadIgnore(dir *dirFD, name, relDir string) *ignoreFile {
+	f, err := dir.openFile(name, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxIgnoreSize))
+	if err != nil {
+		return nil
+	}
+	return parseGitignore(relDir, b)
+}
+
+// ancestorIgnores loads .git/info/exclude and the .gitignore files from
+// the boundary root down to the directory rel, so that a search started
+// in a subdirectory obeys the rules written above it.
+func ancestorIgnores(root *dirFD, rel string) *ignoreChain {
+	var chain *ignoreChain
+	chain = chain.push(loadIgnore(root, filepath.Join(".git", "info", "exclude"), ""))
+	if rel == "." || rel == "" {
+		return chain // the walk reads the root's own .gitignore
+	}
+	chain = chain.push(loadIgnore(root, ".gitignore", ""))
+	dir := ""
+	parts := strings.Split(rel, "/")
+	for _, p := range parts[:len(parts)-1] {
+		dir = relJoin(dir, p)
+		chain = chain.push(loadIgnore(root, filepath.FromSlash(path.Join(dir, ".gitignore")), dir))
+	}
+	// rel itself is listed by the walk, which reads its .gitignore.
+	return chain
+}
