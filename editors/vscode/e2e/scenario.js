@@ -294,7 +294,7 @@ require('./diagnostics').add({ files, script, tests, openAt, idle, requests, fix
 require('./restart').add({ tests });
 require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
 require('./chat').add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview });
-require('./internal/trust').add({ tests, palette });
+require('./trust').add({ tests, palette });
 require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests });
 require('./mention').add({ script, tests, palette, openAt, idle, requests });
 require('./files_changed').add({ files, script, tests, palette, closeAll, idle });

@@ -18,6 +18,9 @@
 //    notification, the transcript on request), so the server does not.
 // 5. The server's log. Its stderr goes to the output channel at each line's
 //    own slog level (serverLog.ts), not all of it at error level.
+// 6. The editor's language servers. The client declares
+//    catbuddy.languageFeatures and answers catbuddy/languageFeature through
+//    VS Code's providers (languageFeatures.ts).
 
 import * as vscode from 'vscode';
 import {
@@ -33,6 +36,7 @@ import {
 } from 'vscode-languageclient/node';
 import { ServerConfig } from './config';
 import { NotificationProgressFeature } from './progress';
+import { registerLanguageFeatures } from './languageFeatures';
 import { registerMessageRequest } from './messageRequest';
 import { handleApplyEdit } from './review';
 import { pipeServerLog } from './serverLog';
@@ -147,6 +151,7 @@ export function createClient(p: ClientParams): CatbuddyClient {
   const client = new CatbuddyClient('catbuddy', 'cb-ls', server, options);
   skipOwnCommands(client, p.ownCommands);
   client.registerFeature(runEndCapability);
+  registerLanguageFeatures(client);
   registerMessageRequest({ onRequest: (method, handler) => client.onRequest(method, handler) }, vscode.window, p.log);
   return client;
 }
