@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Neovim plugin tests: Lua unit tests and end-to-end tests (real cb-ls, a
 # scripted model server) in real headless Neovim, on Debian's 0.7.2 and on
-# 0.10.x from Debian trixie (scripts/get-nvim.sh). Installs what it needs, once.
+# 0.10.x from Debian trixie (scripts/get-nvim.sh), with gopls
+# (scripts/get-gopls.sh) for the language features. Installs what it needs, once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -25,6 +26,10 @@ if [ ! -x "$nvim010" ]; then
   cached nvim-0.10 sh -c '[ -x "$1/nvim" ] || bash scripts/get-nvim.sh "$1" trixie >/dev/null' _ "$test_cache/nvim-0.10"
 fi
 nvims+=("$nvim010")
+
+# gopls, for the language-feature tests (the editor's language servers as
+# the agent's tools), from the Go module proxy at the pinned version.
+export GOPLS="$(bash scripts/get-gopls.sh)/gopls"
 
 # The server and the scripted model server.
 go build -o "$cache/bin/cb-ls" ./cmd/cb-ls

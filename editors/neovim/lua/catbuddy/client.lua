@@ -153,6 +153,9 @@ local function handlers()
     ['catbuddy/diagnostics'] = function(_, params)
       return require('catbuddy.diagnostics_request').answer(params)
     end,
+    ['catbuddy/languageFeature'] = function(_, params)
+      return require('catbuddy.language_features').answer(params)
+    end,
     ['window/showMessage'] = function(err, params, ctx, hcfg)
       if params and params.type and params.type <= 2 then
         return default_show_message(err, params, ctx, hcfg)
@@ -180,11 +183,13 @@ end
 -- capabilities are Neovim's, plus the experimental catbuddy.runEnd: the
 -- plugin shows each run's end itself, from the end runEvent, so the server
 -- sends no window/showMessage (nor showDocument) for it, and a run's
--- outcome is one notification (docs/PROTOCOL.md).
+-- outcome is one notification (docs/PROTOCOL.md). languageFeatures lists
+-- the methods the plugin answers by asking the buffer's other language
+-- servers (language_features.lua).
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.catbuddy = { runEnd = true }
+  caps.experimental.catbuddy = { runEnd = true, languageFeatures = require('catbuddy.language_features').methods }
   return caps
 end
 
