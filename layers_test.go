@@ -10,9 +10,11 @@ import (
 
 const mod = "github.com/catbuddy/cb-ls"
 
-// TestLayers keeps the architecture honest mechanically: guard, filestate
-// and userdir import nothing of ours, tools never reaches lsp/agent/mcp/cmd,
-// agent, mcp and session never reach lsp or cmd, and mcp not agent either.
+// TestLayers keeps the architecture honest mechanically: guard and
+// filestate import nothing of ours, config only guard (so the tools and
+// everything above may read settings), tools never reaches
+// lsp/agent/mcp/cmd, agent, mcp and session never reach lsp or cmd, and
+// mcp not agent either.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
 		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},
@@ -21,9 +23,9 @@ func TestLayers(t *testing.T) {
 		"agent":     {"lsp", "cmd"},
 		"mcp":       {"agent", "lsp", "cmd"},
 		"session":   {"lsp", "cmd"},
-		// userdir only names directories; trust keeps decisions in one.
-		"userdir": {"guard", "filestate", "tools", "agent", "lsp", "mcp", "cmd", "session", "trust"},
-		"trust":   {"guard", "filestate", "tools", "agent", "lsp", "mcp", "cmd", "session"},
+		// Settings are data: reading them must not pull in what they
+		// configure.
+		"config": {"filestate", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", "./internal/"+pkg+"/...").CombinedOutput()

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/mcp"
 	"github.com/catbuddy/cb-ls/internal/tools"
-	"github.com/catbuddy/cb-ls/internal/trust"
 )
 
 const mcpUsage = `usage: cb-ls mcp list [-root DIR]... [-timeout 20s] [-json] [-v]
@@ -61,7 +61,7 @@ func mcpMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	store := trust.DefaultStore()
+	store := config.DefaultTrustStore()
 	m := mcp.NewManager(tools.NewRegistry(), mcp.Options{Version: version, MaxFailures: 1, Logger: log,
 		ProjectTrusted: func(root string) bool {
 			if *trustProject {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/session"
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -128,7 +129,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, `cb-ls run: the instruction is empty, e.g. cb-ls run "fix the failing test in calc_test.go"`)
 		return 2
 	}
-	loaded, err := agent.Load(agent.LoadOptions{Root: g.Roots()[0], TrustProject: f.trust, Over: []agent.Config{{
+	loaded, err := config.Load(config.LoadOptions{Root: g.Roots()[0], TrustProject: f.trust, Over: []config.Config{{
 		Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps,
 	}}})
 	if err != nil {
@@ -151,7 +152,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		ws = &reviewWorkspace{Workspace: ws, p: ask}
 	}
 	reg := tools.NewRegistry()
-	tc := &tools.ToolContext{Guard: g, Workspace: ws, Options: cfg.ToolOptions(), Approver: execApprover(f.yes, stdin, ask)}
+	tc := &tools.ToolContext{Guard: g, Workspace: ws, Options: tools.OptionsFrom(cfg.Tools), Approver: execApprover(f.yes, stdin, ask)}
 	if err := tools.RegisterBuiltins(reg, tc); err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1
@@ -167,7 +168,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	var out agent.Outcome
 	var log *session.Log
-	header := session.TranscriptHeader{Command: agent.CommandAsk, Model: cfg.Model, Input: instruction, Started: time.Now()}
+	header := session.TranscriptHeader{Command: config.CommandAsk, Model: cfg.Model, Input: instruction, Started: time.Now()}
 	prior := ""
 	if continued != nil {
 		fmt.Fprintf(stderr, "cb-ls run: continuing %s (%s, %d turn(s))\n", continued.RunID, continued.TitleText(), continued.Turns)
@@ -192,7 +193,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			out.Messages = continued.Messages // refused before the model was asked
 		}
 	} else {
-		out, err = runner.Run(ctx, agent.Task{Command: agent.CommandAsk, Input: instruction}, record)
+		out, err = runner.Run(ctx, agent.Task{Command: config.CommandAsk, Input: instruction}, record)
 	}
 	p.done()
 	storeRun(stderr, log, tr, prior, turnOf(instruction, out, err, changed), out, err, cfg.APIKey)

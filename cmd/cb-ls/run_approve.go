@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/tools"
 	"io"
 	"os"
 	"strings"
 	"sync"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // prompter asks the user one question at a time on the terminal; edit
@@ -79,7 +78,7 @@ func (p *prompter) approveExec(ctx context.Context, req tools.ApprovalRequest) (
 		if req.Prefix == "" {
 			return tools.Approved, nil
 		}
-		path, err := agent.AddExecAllowRule(req.Prefix)
+		path, err := config.AddExecAllowRule(req.Prefix)
 		if err != nil {
 			fmt.Fprintf(p.out, "(%q is allowed for this run only: %v)\n", req.Prefix, err)
 		} else {

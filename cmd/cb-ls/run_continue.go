@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
 
@@ -73,8 +74,8 @@ func pickContinued(roots []string, c continueFlag, args []string) (*session.Sess
 }
 
 // headlessLog returns where a new headless run's conversation is stored.
-func headlessLog(root, input string, cfg agent.Config) *session.Log {
-	cmd, _ := agent.FindCommand(cfg, agent.CommandAsk)
+func headlessLog(root, input string, cfg config.Config) *session.Log {
+	cmd, _ := config.FindCommand(cfg, config.CommandAsk)
 	return session.NewLog(root, session.Header{
 		RunID: session.NewRunID(), Command: cmd.ID, Title: cmd.Title, Input: input, Started: time.Now(),
 		Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps,

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // progress renders a run's events on stderr: on a terminal, one status
@@ -29,7 +30,7 @@ func newProgress(w io.Writer, tty bool, maxSteps int) *progress {
 	return &progress{w: w, tty: tty, maxSteps: maxSteps}
 }
 
-func (p *progress) start(cfg agent.Config) {
+func (p *progress) start(cfg config.Config) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	// Never the key: provider, model and endpoint only.

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -110,7 +111,7 @@ type Outcome struct {
 // first, e.g. the LSP's, seeded with the editor's open buffers).
 type Runner struct {
 	Registry *tools.Registry
-	Config   Config
+	Config   config.Config
 	// WorkRoot returns the primary work root, read at each run.
 	WorkRoot func() string
 	// Provider, if set, is used instead of the one Config names (tests,

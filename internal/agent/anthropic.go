@@ -8,6 +8,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // anthropicProvider speaks the Anthropic Messages API.
@@ -18,7 +20,11 @@ type anthropicProvider struct {
 	maxTok int
 }
 
-func newAnthropic(cfg Config) *anthropicProvider {
+// defaultMaxTokens bounds an answer when maxTokens is unset: Anthropic's
+// API requires a bound.
+const defaultMaxTokens = 8192
+
+func newAnthropic(cfg config.Config) *anthropicProvider {
 	// The SDK appends v1/messages to the base URL; accept the ".../v1"
 	// form users copy from OpenAI-style settings too.
 	base := strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")
@@ -26,7 +32,7 @@ func newAnthropic(cfg Config) *anthropicProvider {
 		option.WithoutEnvironmentDefaults(), // Config already resolved keys and URLs
 		option.WithBaseURL(base + "/"),
 		option.WithAPIKey(cfg.APIKey),
-		option.WithMaxRetries(cfg.maxRetries()),
+		option.WithMaxRetries(cfg.Retries()),
 	}
 	maxTok := cfg.MaxTokens
 	if maxTok <= 0 {

@@ -1,6 +1,10 @@
 package agent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+)
 
 // budget estimates how many tokens a request will take, cheaply enough to
 // run before every model turn: message sizes are cached (messages are
@@ -92,7 +96,7 @@ func (b *budget) calibrate(req *ModelRequest, inputTokens int64) {
 // estimate let it through: the real window is smaller than req, and the
 // estimate was too low.
 func (b *budget) refused(req *ModelRequest) {
-	b.window = max(min(b.window, b.tokens(req)), minContextWindow)
+	b.window = max(min(b.window, b.tokens(req)), config.MinContextWindow)
 	b.perToken = max(b.perToken*0.8, minBytesPerToken)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // fileOf returns a text file of about size bytes whose last line names it.
@@ -267,17 +268,17 @@ func TestContextWindowTable(t *testing.T) {
 		"openrouter/anthropic/claude-3.5-sonnet": 200_000,
 		"something-new":                          defaultContextWindow,
 	} {
-		if got := ContextWindow(Config{Model: model}); got != want {
+		if got := ContextWindow(config.Config{Model: model}); got != want {
 			t.Errorf("ContextWindow(%s) = %d, want %d", model, got, want)
 		}
 	}
-	if got := ContextWindow(Config{Model: "gpt-4.1", ContextWindow: 9000}); got != 9000 {
+	if got := ContextWindow(config.Config{Model: "gpt-4.1", ContextWindow: 9000}); got != 9000 {
 		t.Errorf("the contextWindow setting does not win: %d", got)
 	}
-	if _, err := LoadConfig(t.TempDir(), Config{ContextWindow: 100}); err == nil || !strings.Contains(err.Error(), "contextWindow 100") {
+	if _, err := config.LoadConfig(t.TempDir(), config.Config{ContextWindow: 100}); err == nil || !strings.Contains(err.Error(), "contextWindow 100") {
 		t.Errorf("a contextWindow of 100 tokens: %v, want an error naming it", err)
 	}
-	cfg, err := ParseSettings([]byte(`{"catbuddy": {"contextWindow": 65536}}`))
+	cfg, err := config.ParseSettings([]byte(`{"catbuddy": {"contextWindow": 65536}}`))
 	if err != nil || cfg.ContextWindow != 65536 {
 		t.Errorf("ParseSettings contextWindow: %d, %v", cfg.ContextWindow, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // A run is a conversation: Outcome.Messages holds it when the run ends,
@@ -31,7 +33,7 @@ func (r *Runner) Reply(ctx context.Context, command string, history []Message, i
 	if input == "" {
 		return Outcome{}, errors.New("empty reply: say what the agent should do next")
 	}
-	return r.converse(ctx, Task{Command: command, Input: input}, func(_ Command, workRoot string) []Message {
+	return r.converse(ctx, Task{Command: command, Input: input}, func(_ config.Command, workRoot string) []Message {
 		// @-mentions bring their files as in a new task's input.
 		return appendUserText(history, input+mentionedFiles(ctx, r.Files, input, workRoot))
 	}, emit)

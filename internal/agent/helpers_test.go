@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -39,8 +40,8 @@ func forModes(t *testing.T, f func(t *testing.T, m mode)) {
 	}
 }
 
-func (m mode) config(srv *agenttest.Server) Config {
-	return Config{
+func (m mode) config(srv *agenttest.Server) config.Config {
+	return config.Config{
 		Provider: m.provider, Model: "test-model", BaseURL: srv.URL(), APIKey: testKey,
 		MaxSteps: 10, DisableStreaming: !m.stream,
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // openAIProvider speaks OpenAI chat completions: OpenAI itself and every
@@ -21,11 +23,11 @@ type openAIProvider struct {
 	maxTok int
 }
 
-func newOpenAI(cfg Config) *openAIProvider {
+func newOpenAI(cfg config.Config) *openAIProvider {
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithAPIKey(cfg.APIKey),
-		option.WithMaxRetries(cfg.maxRetries()),
+		option.WithMaxRetries(cfg.Retries()),
 	}
 	return &openAIProvider{
 		providerInfo: providerInfo{name: "openai", endpoint: cfg.BaseURL, model: cfg.Model, key: cfg.APIKey},

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // SystemPrompt states the workspace, the tools and the rules that make
@@ -57,7 +59,7 @@ const (
 // TaskPrompt is the first user message of a run: the command's prompt
 // followed by the place it applies to (file, excerpt with line numbers,
 // selection, diagnostics from every source).
-func TaskPrompt(cmd Command, task Task, workRoot string) string {
+func TaskPrompt(cmd config.Command, task Task, workRoot string) string {
 	var b strings.Builder
 	b.WriteString(Expand(cmd, task, workRoot))
 	if task.Path == "" {

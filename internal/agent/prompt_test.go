@@ -6,16 +6,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 func TestCommandsListBuiltinsThenCustom(t *testing.T) {
-	cfg := Config{CustomCommands: []Command{
+	cfg := config.Config{CustomCommands: []config.Command{
 		{ID: "tests", Title: "Agent: Write tests", Prompt: "Write tests for ${selection}"},
 		{ID: "fix", Prompt: "Fix it my way: ${input}"},
 		{ID: "doc", Prompt: "Document ${file}"},
 	}}
 	var got [][2]string
-	for _, c := range Commands(cfg) {
+	for _, c := range config.Commands(cfg) {
 		got = append(got, [2]string{c.ID, c.Title})
 	}
 	want := [][2]string{{"fix", "Agent: Fix this"}, {"explain", "Agent: Explain this"}, {"ask", "Agent: Ask…"},
@@ -23,10 +25,10 @@ func TestCommandsListBuiltinsThenCustom(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if c, _ := FindCommand(cfg, "fix"); c.Prompt != "Fix it my way: ${input}" {
+	if c, _ := config.FindCommand(cfg, "fix"); c.Prompt != "Fix it my way: ${input}" {
 		t.Errorf("custom fix did not replace the built-in prompt: %+v", c)
 	}
-	if c, ok := FindCommand(Config{}, "explain"); !ok || !c.ReadOnly {
+	if c, ok := config.FindCommand(config.Config{}, "explain"); !ok || !c.ReadOnly {
 		t.Errorf("explain is not read-only: %+v", c)
 	}
 }
@@ -34,14 +36,14 @@ func TestCommandsListBuiltinsThenCustom(t *testing.T) {
 func TestExpand(t *testing.T) {
 	task := Task{Path: "/p/pkg/calc.go", Language: "go", Selection: "a - b", Input: "  use +  ",
 		Diagnostics: []Diagnostic{{Line: 3, Column: 9, Severity: "error", Source: "compiler", Code: "E1", Message: "bad\nthing"}}}
-	cmd := Command{Prompt: "In ${file} (${language}):\n${selection}\n${input}\n${diagnostics}\n${unknown}"}
+	cmd := config.Command{Prompt: "In ${file} (${language}):\n${selection}\n${input}\n${diagnostics}\n${unknown}"}
 	got := Expand(cmd, task, "/p")
 	want := "In pkg/calc.go (go):\na - b\nuse +\n- pkg/calc.go:3:9 error [compiler E1]: bad thing\n${unknown}"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 	// Lines holding only empty variables disappear.
-	if got := Expand(Command{Prompt: "Fix.\n${input}\nDone."}, Task{}, ""); got != "Fix.\nDone." {
+	if got := Expand(config.Command{Prompt: "Fix.\n${input}\nDone."}, Task{}, ""); got != "Fix.\nDone." {
 		t.Errorf("empty input line kept: %q", got)
 	}
 }
@@ -51,7 +53,7 @@ func TestFixPromptCarriesContext(t *testing.T) {
 	task := Task{Command: "fix", Path: "/p/calc.go", Language: "go", Content: []byte(src), StartLine: 5, EndLine: 5,
 		Selection: "\treturn a - b", Input: "it should add",
 		Diagnostics: []Diagnostic{{Line: 5, Severity: "warning", Source: "staticcheck", Message: "suspicious"}, {Line: 5, Source: "gopls", Message: "other"}}}
-	cmd, _ := FindCommand(Config{}, "fix")
+	cmd, _ := config.FindCommand(config.Config{}, "fix")
 	p := TaskPrompt(cmd, task, "/p")
 	for _, s := range []string{"calc.go", "it should add", "The whole file", "     5\t\treturn a - b", "staticcheck", "gopls", "lines 5-5 selected", "```go"} {
 		if !strings.Contains(p, s) {
@@ -66,7 +68,7 @@ func TestBigFileSendsTheRegion(t *testing.T) {
 		fmt.Fprintf(&b, "line %d\n", i)
 	}
 	task := Task{Path: "/p/big.txt", Content: []byte(b.String()), StartLine: 500, EndLine: 502, Selection: "line 500"}
-	p := TaskPrompt(Command{Prompt: "x"}, task, "/p")
+	p := TaskPrompt(config.Command{Prompt: "x"}, task, "/p")
 	if !strings.Contains(p, "Lines 460-542") || !strings.Contains(p, "   460\tline 460") || strings.Contains(p, "\tline 459\n") || strings.Contains(p, "\tline 543\n") {
 		t.Errorf("big file excerpt wrong:\n%s", p[:min(len(p), 400)])
 	}

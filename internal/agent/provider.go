@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // Provider is a model behind one wire format. Implementations are safe
@@ -219,7 +221,7 @@ func oneLine(s string) string {
 
 // NewProvider returns the provider cfg names. cfg must be resolved (as
 // Load returns it): provider, model and base URL set.
-func NewProvider(cfg Config) (Provider, error) {
+func NewProvider(cfg config.Config) (Provider, error) {
 	switch cfg.Provider {
 	case "openai":
 		return newOpenAI(cfg), nil

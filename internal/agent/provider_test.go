@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 func TestProviderFailures(t *testing.T) {
@@ -77,7 +78,7 @@ func TestUnreachableEndpoint(t *testing.T) {
 	url := "http://" + ln.Addr().String() + "/v1"
 	ln.Close() // nothing listens there now
 	for _, p := range []string{"openai", "anthropic"} {
-		cfg := Config{Provider: p, Model: "m", BaseURL: url, APIKey: testKey, MaxRetries: -1}
+		cfg := config.Config{Provider: p, Model: "m", BaseURL: url, APIKey: testKey, MaxRetries: -1}
 		_, err := (&Runner{Config: cfg}).Run(t.Context(), Task{Input: "x"}, nil)
 		if !errors.Is(err, ErrUnreachable) {
 			t.Fatalf("%s: err %v, want ErrUnreachable", p, err)
@@ -113,7 +114,7 @@ func TestOpenAICallsWithoutDistinctIndexes(t *testing.T) {
 		io.WriteString(w, body)
 	}))
 	defer srv.Close()
-	p, err := NewProvider(Config{Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"})
+	p, err := NewProvider(config.Config{Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
@@ -202,9 +203,9 @@ func (r *rules) section() string {
 // $XDG_CONFIG_HOME/catbuddy/AGENTS.md (default ~/.config/catbuddy/AGENTS.md),
 // beside the user's config.json.
 func UserRulesFile() string {
-	cfg := userConfigFile(os.Getenv)
-	if cfg == "" {
+	dir := config.UserDir(os.Getenv)
+	if dir == "" {
 		return ""
 	}
-	return filepath.Join(filepath.Dir(cfg), userRulesName)
+	return filepath.Join(dir, userRulesName)
 }

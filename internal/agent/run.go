@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -28,7 +29,7 @@ const summariseText = "You have reached the step limit for this task. Stop now: 
 // from the calling goroutine. On cancellation the error is ctx's and the
 // Outcome holds what the run did so far.
 func (r *Runner) Run(ctx context.Context, task Task, emit func(Event)) (Outcome, error) {
-	return r.converse(ctx, task, func(cmd Command, workRoot string) []Message {
+	return r.converse(ctx, task, func(cmd config.Command, workRoot string) []Message {
 		return []Message{{Role: RoleUser, Text: TaskPrompt(cmd, task, workRoot) + mentionedFiles(ctx, r.Files, task.Input, workRoot)}}
 	}, emit)
 }
@@ -36,7 +37,7 @@ func (r *Runner) Run(ctx context.Context, task Task, emit func(Event)) (Outcome,
 // converse runs the loop on the conversation that start returns (a new
 // task's prompt, or a previous conversation and a reply). Outcome.Messages
 // is the conversation when it ends.
-func (r *Runner) converse(ctx context.Context, task Task, start func(cmd Command, workRoot string) []Message, emit func(Event)) (Outcome, error) {
+func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.Command, workRoot string) []Message, emit func(Event)) (Outcome, error) {
 	cfg := r.Config.WithDefaults()
 	if emit == nil {
 		emit = func(Event) {}
@@ -50,9 +51,9 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd Command
 	}
 	cmdID := task.Command
 	if cmdID == "" {
-		cmdID = CommandAsk
+		cmdID = config.CommandAsk
 	}
-	cmd, ok := FindCommand(cfg, cmdID)
+	cmd, ok := config.FindCommand(cfg, cmdID)
 	if !ok {
 		return Outcome{}, fmt.Errorf("%w %q", ErrUnknownCommand, task.Command)
 	}
@@ -61,7 +62,7 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd Command
 	}
 	// The tools follow this run's settings, not those they were built
 	// with: a project trusted (or untrusted) since applies from here on.
-	ctx = tools.WithOptions(ctx, cfg.ToolOptions())
+	ctx = tools.WithOptions(ctx, tools.OptionsFrom(cfg.Tools))
 	workRoot := ""
 	if r.WorkRoot != nil {
 		workRoot = r.WorkRoot()
@@ -90,7 +91,7 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd Command
 
 // toolSpecs lists the tools offered for cmd: all of them, or only the
 // read-only ones for answer-only commands. readOnly is the set offered.
-func (r *Runner) toolSpecs(cmd Command) ([]ToolSpec, map[string]bool) {
+func (r *Runner) toolSpecs(cmd config.Command) ([]ToolSpec, map[string]bool) {
 	var specs []ToolSpec
 	readOnly := map[string]bool{}
 	if r.Registry == nil {
@@ -111,7 +112,7 @@ func (r *Runner) toolSpecs(cmd Command) ([]ToolSpec, map[string]bool) {
 // loop is one run's state.
 type loop struct {
 	r        *Runner
-	cfg      Config
+	cfg      config.Config
 	prov     Provider
 	emit     func(Event)
 	readOnly map[string]bool // tools that may run concurrently

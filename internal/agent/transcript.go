@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -20,7 +21,7 @@ type transcript struct {
 	key string
 }
 
-func newTranscript(cmd Command, task Task, cfg Config, workRoot string) *transcript {
+func newTranscript(cmd config.Command, task Task, cfg config.Config, workRoot string) *transcript {
 	t := &transcript{key: cfg.APIKey}
 	fmt.Fprintf(&t.b, "# %s\n\n", cmd.Title)
 	if task.Path != "" {

@@ -1,6 +1,10 @@
 package agent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+)
 
 // contextWindows are the context windows (input tokens) of common
 // models, matched by prefix of the model name (lower case, after any
@@ -37,7 +41,7 @@ const defaultContextWindow = 32_768
 // ContextWindow returns the number of input tokens cfg's model accepts:
 // the contextWindow setting, else the table's entry for the model, else
 // defaultContextWindow.
-func ContextWindow(cfg Config) int {
+func ContextWindow(cfg config.Config) int {
 	if cfg.ContextWindow > 0 {
 		return cfg.ContextWindow
 	}
@@ -52,7 +56,3 @@ func ContextWindow(cfg Config) int {
 	}
 	return defaultContextWindow
 }
-
-// minContextWindow is the smallest contextWindow setting accepted: the
-// system prompt and the tools alone take a few thousand tokens.
-const minContextWindow = 2048

@@ -8,8 +8,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/tools"
-	"github.com/catbuddy/cb-ls/internal/trust"
 )
 
 // The editor, not cb-ls, writes the files an applyEdit changes: a closed
@@ -34,7 +34,7 @@ var errRedirected = errors.New("the edit may have been written elsewhere")
 func (w *Workspace) configHashes() map[string]string {
 	out := map[string]string{}
 	for _, r := range w.server.Guard().Roots() {
-		if id, err := trust.Identify(r); err == nil {
+		if id, err := config.IdentifyProject(r); err == nil {
 			out[r] = id.Hash
 		}
 	}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/tools"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // approveExec is the editor's tools.Approver: window/showMessageRequest
@@ -38,7 +37,7 @@ func (s *Server) approveExec(ctx context.Context, req tools.ApprovalRequest) (to
 	d := req.DecisionFor(res.Title)
 	s.log.Info("exec question answered", "command", req.Command, "answer", res.Title)
 	if d == tools.AlwaysApproved {
-		path, err := agent.AddExecAllowRule(req.Prefix)
+		path, err := config.AddExecAllowRule(req.Prefix)
 		if err != nil {
 			s.log.Warn("always-allow rule not stored", "rule", req.Prefix, "error", err)
 			s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf("%q is allowed for this session only: %v", req.Prefix, err))

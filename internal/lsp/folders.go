@@ -4,10 +4,9 @@ import (
 	"context"
 	"slices"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
 )
 
 // didChangeWorkspaceFolders updates the guard's roots live: tools read the
@@ -74,7 +73,7 @@ func (s *Server) didChangeConfiguration(ctx context.Context, raw jsonrpc2.RawMes
 		return nil, invalidParams("%v", err)
 	}
 	s.mu.Lock()
-	s.agentCfg = agent.Merge(s.agentCfg, set)
+	s.agentCfg = config.Merge(s.agentCfg, set)
 	s.mu.Unlock()
 	s.syncMode()
 	return nil, nil

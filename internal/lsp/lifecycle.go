@@ -4,11 +4,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/guard"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
 // initialize records the client's capabilities and settings, sets the
@@ -40,7 +39,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	s.encoding = enc
 	s.guard = g
 	s.folders = roots
-	s.agentCfg = agent.Merge(s.agentCfg, set)
+	s.agentCfg = config.Merge(s.agentCfg, set)
 	s.state = stateInitialized
 	s.mu.Unlock()
 	// The editor's mode is in g already; the configuration files may
@@ -170,7 +169,7 @@ func (s *Server) pullConfiguration(ctx context.Context) {
 	}
 	set.APIKey = ""
 	s.mu.Lock()
-	s.agentCfg = agent.Merge(s.agentCfg, set)
+	s.agentCfg = config.Merge(s.agentCfg, set)
 	s.mu.Unlock()
 	s.syncMode()
 }

@@ -3,8 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/mcp"
 )
 
@@ -41,7 +40,7 @@ func (s *Server) startMCP() {
 	// A project's HTTP servers may reach hosts the user's own web
 	// allow-list opens (their config file and editor settings, never the
 	// project's).
-	user, err := agent.LoadConfig("", s.AgentConfig())
+	user, err := config.LoadConfig("", s.AgentConfig())
 	if err != nil {
 		s.log.Warn("MCP: the user's web allow-list", "error", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/session"
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -50,7 +51,7 @@ type runs struct {
 // goroutine owns the conversation fields; between turns rs.mu does.
 type run struct {
 	id      string
-	command agent.Command
+	command config.Command
 	target  target
 	started time.Time
 	cancel  context.CancelCauseFunc // this turn's; set under rs.mu before it starts
@@ -124,11 +125,11 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	if s.opts.OnRunConfig != nil {
 		s.opts.OnRunConfig(editor)
 	}
-	cfg, err := agent.LoadConfig(s.rootFor(t.path), editor)
+	cfg, err := config.LoadConfig(s.rootFor(t.path), editor)
 	if err != nil {
 		return nil, err
 	}
-	cmd, ok := agent.FindCommand(cfg, a.Command)
+	cmd, ok := config.FindCommand(cfg, a.Command)
 	if !ok {
 		return nil, invalidParams("unknown command %q (catbuddy.listCommands lists them)", a.Command)
 	}
@@ -200,7 +201,7 @@ func (rs *runs) watchConnection(done <-chan struct{}, cancel context.CancelCause
 // execute runs the agent and reports its end. It owns r until it returns.
 // A turn after the first (a reply) has only a.Input: the conversation
 // carries the rest.
-func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg agent.Config, prov agent.Provider, a runArgs) {
+func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config.Config, prov agent.Provider, a runArgs) {
 	s := rs.s
 	cancel, done := r.cancel, r.done // a later turn replaces them
 	defer func() {
@@ -295,7 +296,7 @@ func (rs *runs) release(r *run, done chan struct{}) {
 
 // writeTranscript writes r's transcript (final or, while it runs, as far
 // as it got) beside its session file and remembers its path.
-func (rs *runs) writeTranscript(r *run, text string, cfg agent.Config) (string, error) {
+func (rs *runs) writeTranscript(r *run, text string, cfg config.Config) (string, error) {
 	if r.log == nil {
 		return "", errors.New("no workspace folder to hold " + session.Dir)
 	}

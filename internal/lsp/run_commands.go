@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
 )
 
 // cancelCommand handles catbuddy.cancel {runId}; without runId it cancels
@@ -46,7 +45,7 @@ type commandInfo struct {
 // the configuration for the primary folder has them.
 func (rs *runs) commandList(ctx context.Context) []commandInfo {
 	var out []commandInfo
-	for _, c := range agent.Commands(rs.fileConfig("")) {
+	for _, c := range config.Commands(rs.fileConfig("")) {
 		out = append(out, commandInfo{ID: c.ID, Title: c.Title})
 	}
 	return out
@@ -55,9 +54,9 @@ func (rs *runs) commandList(ctx context.Context) []commandInfo {
 // fileConfig is the editor's settings over the configuration files of
 // the folder holding path, for what needs no request to the client
 // (command lists, code actions). A malformed file is logged and skipped.
-func (rs *runs) fileConfig(path string) agent.Config {
+func (rs *runs) fileConfig(path string) config.Config {
 	editor := rs.s.AgentConfig()
-	cfg, err := agent.LoadConfig(rs.s.rootFor(path), editor)
+	cfg, err := config.LoadConfig(rs.s.rootFor(path), editor)
 	if err != nil {
 		rs.s.log.Warn("configuration", "error", err)
 		return editor
@@ -106,11 +105,11 @@ func (rs *runs) codeActions(ctx context.Context, params *protocol.CodeActionPara
 		return nil
 	}
 	path, _ := uriToPath(params.TextDocument.URI)
-	var cmds []agent.Command
-	for _, c := range agent.Commands(rs.fileConfig(path)) {
+	var cmds []config.Command
+	for _, c := range config.Commands(rs.fileConfig(path)) {
 		// Fix this is the core's action; Ask needs a question the action
 		// cannot carry (the editor clients ask for it themselves).
-		if c.ID != agent.CommandFix && c.ID != agent.CommandAsk {
+		if c.ID != config.CommandFix && c.ID != config.CommandAsk {
 			cmds = append(cmds, c)
 		}
 	}

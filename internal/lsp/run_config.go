@@ -4,10 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
 )
 
 // configTimeout bounds the wait for workspace/configuration: a client
@@ -21,7 +20,7 @@ const configTimeout = 2 * time.Second
 // what VS Code and Neovim keep current, so it is asked for at each run.
 // It is requested from an async handler or the run's goroutine, never
 // from the read loop, so the client's answer can always arrive.
-func (rs *runs) config(ctx context.Context, u uri.URI) agent.Config {
+func (rs *runs) config(ctx context.Context, u uri.URI) config.Config {
 	s := rs.s
 	cfg := s.AgentConfig()
 	caps := s.Capabilities()
@@ -51,5 +50,5 @@ func (rs *runs) config(ctx context.Context, u uri.URI) agent.Config {
 	// didChangeConfiguration (clients keep them in secret storage); a key
 	// in plain settings is ignored rather than trusted.
 	set.APIKey = ""
-	return agent.Merge(cfg, set)
+	return config.Merge(cfg, set)
 }

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
 
@@ -52,11 +53,11 @@ func (rs *runs) replyCommand(ctx context.Context, args []json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := agent.LoadConfig(rs.s.rootFor(r.target.path), rs.config(ctx, r.target.uri))
+	cfg, err := config.LoadConfig(rs.s.rootFor(r.target.path), rs.config(ctx, r.target.uri))
 	if err != nil {
 		return nil, err
 	}
-	cmd, ok := agent.FindCommand(cfg, r.command.ID)
+	cmd, ok := config.FindCommand(cfg, r.command.ID)
 	if !ok {
 		return nil, fmt.Errorf("run %s used the command %q, which is no longer configured; start a new run", r.id, r.command.ID)
 	}
@@ -114,7 +115,7 @@ func (rs *runs) load(ctx context.Context, id string) (*run, error) {
 			t = now
 		}
 	}
-	r := &run{id: id, command: agent.Command{ID: sess.Command, Title: sess.Title}, target: t, started: sess.Started,
+	r := &run{id: id, command: config.Command{ID: sess.Command, Title: sess.Title}, target: t, started: sess.Started,
 		conv: sess.Messages, states: rs.s.NewFileStates(), log: sess.Log(), turn: sess.Turns, sum: sess.Summary}
 	// The transcript goes on in the same file.
 	if md, err := os.ReadFile(session.TranscriptPath(path)); err == nil {
@@ -127,7 +128,7 @@ func (rs *runs) load(ctx context.Context, id string) (*run, error) {
 // the totals for catbuddy.listRuns, and the session file for after a
 // restart. A session that cannot be written is logged: the run itself
 // succeeded, and it can still be continued while the server runs.
-func (rs *runs) remember(r *run, out agent.Outcome, t session.Turn, cfg agent.Config) {
+func (rs *runs) remember(r *run, out agent.Outcome, t session.Turn, cfg config.Config) {
 	if len(out.Messages) > 0 {
 		r.conv = out.Messages
 	}

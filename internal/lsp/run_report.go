@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
 
@@ -27,7 +28,7 @@ const maxEventOutput = 16 << 10
 type runReporter struct {
 	s        *Server
 	r        *run
-	command  agent.Command // this turn's: once it ended, a reply may change r's
+	command  config.Command // this turn's: once it ended, a reply may change r's
 	turn     int
 	progress *Progress
 	lastCall map[string]string // call id → "tool target", for the result's report

@@ -2,8 +2,7 @@ package lsp
 
 import (
 	"context"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -11,7 +10,7 @@ import (
 // The settings that the tools and the guard act on follow the
 // configuration as it is now, not as it was at initialize: a project
 // trusted (or untrusted) since, or a changed editor setting, applies to
-// the next run without a restart. agent.Load decides what applies (the
+// the next run without a restart. config.Load decides what applies (the
 // one merge of every source, trust included); this file only reads it
 // when it may have changed.
 //
@@ -25,13 +24,13 @@ import (
 // currentConfig is the editor's settings over the configuration files of
 // the primary workspace folder. A malformed file is logged and the
 // editor's settings alone are used.
-func (s *Server) currentConfig() agent.Config {
+func (s *Server) currentConfig() config.Config {
 	cfg := s.AgentConfig()
 	roots := s.Guard().Roots()
 	if len(roots) == 0 {
 		return cfg
 	}
-	loaded, err := agent.LoadConfig(roots[0], cfg)
+	loaded, err := config.LoadConfig(roots[0], cfg)
 	if err != nil {
 		s.log.Warn("configuration: using the editor's settings only", "root", roots[0], "error", err)
 		return cfg
@@ -40,7 +39,7 @@ func (s *Server) currentConfig() agent.Config {
 }
 
 // toolOptions are the tool options for a call outside a run.
-func (s *Server) toolOptions() tools.Options { return s.currentConfig().ToolOptions() }
+func (s *Server) toolOptions() tools.Options { return tools.OptionsFrom(s.currentConfig().Tools) }
 
 // withToolOptions gives ctx the tool options of the current configuration.
 func (s *Server) withToolOptions(ctx context.Context) context.Context {
@@ -71,7 +70,7 @@ func (s *Server) syncMode() {
 // withModeFlag puts serve's --mode below the editor's settings (which
 // win over it, as initializationOptions always did) and above the
 // configuration files. auto is the flag's default and sets nothing.
-func withModeFlag(cfg agent.Config, m guard.Mode) agent.Config {
+func withModeFlag(cfg config.Config, m guard.Mode) config.Config {
 	if cfg.Mode == "" && m != guard.ModeAuto {
 		cfg.Mode = m.String()
 	}

@@ -10,15 +10,13 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/mcp"
 	"github.com/catbuddy/cb-ls/internal/tools"
-	"github.com/catbuddy/cb-ls/internal/trust"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent exit
@@ -35,7 +33,7 @@ type Options struct {
 	RegisterTools func(reg *tools.Registry, tc *tools.ToolContext) error
 	// Agent holds the agent configuration defaults (from flags, environment
 	// and config files); initializationOptions override them.
-	Agent agent.Config
+	Agent config.Config
 	// Mode is the default guard mode; the "mode" initializationOption wins.
 	Mode guard.Mode
 	// EditGrace bounds how long an edit the editor reported as applied may
@@ -47,7 +45,7 @@ type Options struct {
 	// OnRunConfig, if set, sees the editor's settings each run starts
 	// from (before the config files): tests check that every setting the
 	// editor sends reaches the run.
-	OnRunConfig func(agent.Config)
+	OnRunConfig func(config.Config)
 }
 
 // CommandHandler runs one workspace/executeCommand. args are the
@@ -101,13 +99,13 @@ type Server struct {
 	exitOK   bool     // shutdown came before exit
 	caps     protocol.ClientCapabilities
 	encoding protocol.PositionEncodingKind
-	agentCfg agent.Config
+	agentCfg config.Config
 	progress map[string]*Progress               // by token, for window/workDoneProgress/cancel
 	inflight map[jsonrpc2.ID]context.CancelFunc // async calls, for $/cancelRequest
 	mcp      *mcp.Manager                       // external MCP servers (lsp/mcp.go)
 	// askedTrust records the project states already asked about, so a
 	// "Not now" is not asked again on this connection (lsp/trust.go).
-	askedTrust map[trust.Project]bool
+	askedTrust map[config.ProjectState]bool
 }
 
 func newServer(opts Options) *Server {
@@ -242,7 +240,7 @@ func (s *Server) Client() protocol.Client { return s.client }
 
 // AgentConfig returns the agent configuration: the Options defaults
 // merged with initializationOptions and later configuration changes.
-func (s *Server) AgentConfig() agent.Config {
+func (s *Server) AgentConfig() config.Config {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.agentCfg

@@ -4,20 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"strings"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
 )
 
 // editorSettings decodes one of the editor's settings payloads
 // (initializationOptions, a workspace/configuration answer, the catbuddy
 // section of didChangeConfiguration) with the parser every source uses,
-// agent.ParseSettings. Unknown keys are named in the log: a misspelt
+// config.ParseSettings. Unknown keys are named in the log: a misspelt
 // setting must not vanish silently, nor stop the others from applying.
-func (s *Server) editorSettings(source string, raw []byte) (agent.Config, error) {
-	set, err := agent.ParseSettings(raw)
+func (s *Server) editorSettings(source string, raw []byte) (config.Config, error) {
+	set, err := config.ParseSettings(raw)
 	if err != nil {
-		return agent.Config{}, fmt.Errorf("%s: %w", source, err)
+		return config.Config{}, fmt.Errorf("%s: %w", source, err)
 	}
 	if len(set.Unknown) > 0 {
 		s.log.Warn("ignoring unknown catbuddy settings", "source", source, "keys", strings.Join(set.Unknown, ", "))

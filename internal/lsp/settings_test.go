@@ -11,22 +11,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-	"go.lsp.dev/protocol"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/lsp"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
+	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
 )
 
 // sampleSettings returns a settings object that sets every key of the
-// documented shape (agent.Config's json tags, walked by reflection, so a
+// documented shape (config.Config's json tags, walked by reflection, so a
 // key added to Config is covered here with no edit) to a non-zero value,
 // plus apiKey.
 func sampleSettings(t *testing.T) map[string]any {
 	t.Helper()
-	out := sampleObject(reflect.TypeOf(agent.Config{}), "")
+	out := sampleObject(reflect.TypeOf(config.Config{}), "")
 	// Values the run validates, and a model that answers at once.
 	model := agenttest.NewServer(t, agenttest.Script{APIKey: testKey, Turns: []agenttest.Turn{{Text: "ok"}, {Text: "ok"}, {Text: "ok"}}})
 	out["baseUrl"] = model.URL()
@@ -96,7 +95,7 @@ func zeroLeaves(v reflect.Value, path string, out *[]string) {
 
 // settingsEditor starts a fake editor whose server reports the editor's
 // settings each run starts from.
-func settingsEditor(t *testing.T, opts fake.Options) (*fake.Editor, string, <-chan agent.Config) {
+func settingsEditor(t *testing.T, opts fake.Options) (*fake.Editor, string, <-chan config.Config) {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -106,10 +105,10 @@ func settingsEditor(t *testing.T, opts fake.Options) (*fake.Editor, string, <-ch
 	if err := os.WriteFile(calc, []byte(calcGo), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	seen := make(chan agent.Config, 1)
+	seen := make(chan config.Config, 1)
 	var once sync.Once
 	opts.Folders = []string{dir}
-	opts.Server = lsp.Options{OnRunConfig: func(c agent.Config) { once.Do(func() { seen <- c }) }}
+	opts.Server = lsp.Options{OnRunConfig: func(c config.Config) { once.Do(func() { seen <- c }) }}
 	ed := fake.New(t, opts)
 	ed.OpenFile(calc)
 	return ed, calc, seen
@@ -123,7 +122,7 @@ func TestEverySettingReachesTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := agent.ParseSettings(raw)
+	parsed, err := config.ParseSettings(raw)
 	if err != nil || len(parsed.Unknown) > 0 {
 		t.Fatalf("the sample does not parse: %v %v", err, parsed.Unknown)
 	}
@@ -139,7 +138,7 @@ func TestEverySettingReachesTheRun(t *testing.T) {
 		name string
 		opts fake.Options
 		send func(ed *fake.Editor)
-		want agent.Config
+		want config.Config
 	}{
 		{"initializationOptions", fake.Options{InitializationOptions: sample}, nil, parsed.Config},
 		{"didChangeConfiguration", fake.Options{}, func(ed *fake.Editor) {

@@ -7,12 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/mcp"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/mcp"
-	"github.com/catbuddy/cb-ls/internal/trust"
 )
 
 // Trust commands (docs/PROTOCOL.md).
@@ -43,7 +41,7 @@ type projectTrust struct {
 func (p projectTrust) needsQuestion() bool { return len(p.Servers)+len(p.Settings) > 0 }
 
 // store is the user's trust store.
-func (s *Server) store() trust.Store { return trust.DefaultStore() }
+func (s *Server) store() config.TrustStore { return config.DefaultTrustStore() }
 
 // projectTrusted is the MCP manager's check.
 func (s *Server) projectTrusted(root string) bool {
@@ -57,13 +55,13 @@ func (s *Server) projectTrusted(root string) bool {
 // describeTrust lists what root's .catbuddy files ask for.
 func (s *Server) describeTrust(root string) projectTrust {
 	p := projectTrust{Root: root, Servers: []string{}, Settings: []string{}, Ignored: []string{}}
-	loaded, err := agent.Load(agent.LoadOptions{Root: root, Over: []agent.Config{s.AgentConfig()}})
+	loaded, err := config.Load(config.LoadOptions{Root: root, Over: []config.Config{s.AgentConfig()}})
 	if err != nil {
 		s.log.Warn("project configuration", "root", root, "error", err)
 	}
 	p.Trusted = loaded.Trusted
 	for _, ig := range loaded.Ignored {
-		if strings.HasPrefix(ig.Reason, agent.ReasonNeedsTrust) {
+		if strings.HasPrefix(ig.Reason, config.ReasonNeedsTrust) {
 			p.Settings = append(p.Settings, ig.Key+" = "+ig.Value)
 		} else {
 			p.Ignored = append(p.Ignored, ig.String())
@@ -122,14 +120,14 @@ func (s *Server) checkTrust(ctx context.Context) {
 		}
 		s.log.Warn("project settings ignored until the project is trusted (Agent: Trust This Project… / :CatbuddyTrust)",
 			"root", root, "servers", strings.Join(p.Servers, "; "), "settings", strings.Join(p.Settings, "; "))
-		id, err := trust.Identify(root)
+		id, err := config.IdentifyProject(root)
 		if err != nil {
 			continue
 		}
 		s.mu.Lock()
 		asked := s.askedTrust[id]
 		if s.askedTrust == nil {
-			s.askedTrust = map[trust.Project]bool{}
+			s.askedTrust = map[config.ProjectState]bool{}
 		}
 		s.askedTrust[id] = true
 		s.mu.Unlock()
@@ -141,7 +139,7 @@ func (s *Server) checkTrust(ctx context.Context) {
 
 // askTrust asks the question for the project in state id and acts on the
 // answer. A dismissed question or an error is "Not now".
-func (s *Server) askTrust(ctx context.Context, id trust.Project, p projectTrust) bool {
+func (s *Server) askTrust(ctx context.Context, id config.ProjectState, p projectTrust) bool {
 	answer, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
 		Type:    protocol.MessageTypeWarning,
 		Message: trustMessage(p),
@@ -218,7 +216,7 @@ func (s *Server) registerTrustCommands() {
 		if err != nil {
 			return nil, err
 		}
-		id, err := trust.Identify(root)
+		id, err := config.IdentifyProject(root)
 		if err != nil {
 			return nil, err
 		}

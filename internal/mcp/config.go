@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/catbuddy/cb-ls/internal/userdir"
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // ServerConfig is one entry of the common `mcpServers` format: a
@@ -93,9 +93,9 @@ func (c Config) Names() []string {
 }
 
 // UserConfigPath returns mcp.json in the user's configuration directory
-// (userdir.Config, the same as config.json's), or "" when there is none.
+// (config.UserDir, the same as config.json's), or "" when there is none.
 func UserConfigPath() string {
-	dir := userdir.Config(os.Getenv)
+	dir := config.UserDir(os.Getenv)
 	if dir == "" {
 		return ""
 	}

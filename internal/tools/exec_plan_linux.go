@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
-	"github.com/catbuddy/cb-ls/internal/userdir"
 )
 
 // planInput is everything one command's confinement depends on. Paths
@@ -44,7 +44,7 @@ func (in planInput) stateDirs() []string {
 			out = append(out, real) // a .catbuddy that is a symlink hides its target
 		}
 	}
-	for _, d := range []string{userdir.Config(os.Getenv), userdir.State(os.Getenv)} {
+	for _, d := range []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)} {
 		if d != "" {
 			out = append(out, realOr(d))
 		}

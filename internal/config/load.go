@@ -1,4 +1,4 @@
-package agent
+package config
 
 import (
 	"errors"
@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
-	"github.com/catbuddy/cb-ls/internal/trust"
-	"github.com/catbuddy/cb-ls/internal/userdir"
 )
 
 // Defaults. Model names age: every one
@@ -25,8 +23,11 @@ const (
 	defaultOllamaModel  = "qwen2.5-coder:7b"
 	defaultOpenAIModel  = "gpt-4.1"
 	defaultClaudeModel  = "claude-sonnet-4-5"
-	defaultMaxTokens    = 8192
 )
+
+// MinContextWindow is the smallest contextWindow setting accepted: the
+// system prompt and the tools alone take a few thousand tokens.
+const MinContextWindow = 2048
 
 // ProjectConfigFile is the project's configuration, relative to its root.
 const ProjectConfigFile = ".catbuddy/config.json"
@@ -60,12 +61,12 @@ type Loaded struct {
 //  2. the environment: CB_PROVIDER, CB_MODEL, CB_BASE_URL, CB_MAX_STEPS;
 //  3. <root>/.catbuddy/config.json: its harmless settings, and the rest
 //     only when the project is trusted (see splitProject);
-//  4. the user's config.json in userdir.Config;
+//  4. the user's config.json in UserDir;
 //  5. defaults (see resolve).
 //
 // A missing file is fine; a malformed one is an error naming it.
 func Load(o LoadOptions) (Loaded, error) {
-	return load(o, os.Getenv, userConfigFile(os.Getenv), trust.DefaultStore())
+	return load(o, os.Getenv, userConfigFile(os.Getenv), DefaultTrustStore())
 }
 
 // LoadConfig is Load without the report: the configuration for root with
@@ -76,11 +77,11 @@ func LoadConfig(root string, over ...Config) (Config, error) {
 }
 
 func loadConfig(root string, getenv func(string) string, userFile string, over ...Config) (Config, error) {
-	l, err := load(LoadOptions{Root: root, Over: over}, getenv, userFile, trust.Store{})
+	l, err := load(LoadOptions{Root: root, Over: over}, getenv, userFile, TrustStore{})
 	return l.Config, err
 }
 
-func load(o LoadOptions, getenv func(string) string, userFile string, store trust.Store) (Loaded, error) {
+func load(o LoadOptions, getenv func(string) string, userFile string, store TrustStore) (Loaded, error) {
 	var out Loaded
 	var cfg Config
 	if userFile != "" {
@@ -120,7 +121,7 @@ func load(o LoadOptions, getenv func(string) string, userFile string, store trus
 
 // projectTrusted asks the store about the project's current config. A
 // store that cannot be read trusts nothing (and says so).
-func projectTrusted(root string, store trust.Store) bool {
+func projectTrusted(root string, store TrustStore) bool {
 	ok, err := store.TrustedRoot(root)
 	if err != nil {
 		slog.Warn("project trust", "error", err)
@@ -128,9 +129,9 @@ func projectTrusted(root string, store trust.Store) bool {
 	return ok
 }
 
-// userConfigFile returns the user's config.json (see userdir.Config).
+// userConfigFile returns the user's config.json (see UserDir).
 func userConfigFile(getenv func(string) string) string {
-	dir := userdir.Config(getenv)
+	dir := UserDir(getenv)
 	if dir == "" {
 		return ""
 	}
@@ -202,8 +203,8 @@ func (c Config) validate() error {
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
 	}
-	if c.ContextWindow < 0 || c.ContextWindow > 0 && c.ContextWindow < minContextWindow {
-		return fmt.Errorf("contextWindow %d: want at least %d tokens", c.ContextWindow, minContextWindow)
+	if c.ContextWindow < 0 || c.ContextWindow > 0 && c.ContextWindow < MinContextWindow {
+		return fmt.Errorf("contextWindow %d: want at least %d tokens", c.ContextWindow, MinContextWindow)
 	}
 	if c.Tools.ExecTimeout < 0 || c.Tools.ExecMaxTimeout < 0 {
 		return fmt.Errorf("tools.execTimeout / tools.execMaxTimeout: want a positive number of seconds")

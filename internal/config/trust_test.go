@@ -1,4 +1,4 @@
-package trust
+package config
 
 import (
 	"os"
@@ -18,9 +18,9 @@ func write(t *testing.T, path, content string) {
 
 func TestTrustFollowsTheConfigContent(t *testing.T) {
 	root := t.TempDir()
-	s := Store{Path: filepath.Join(t.TempDir(), "state", "trust.json")}
+	s := TrustStore{Path: filepath.Join(t.TempDir(), "state", "trust.json")}
 
-	p, err := Identify(root)
+	p, err := IdentifyProject(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +28,9 @@ func TestTrustFollowsTheConfigContent(t *testing.T) {
 		t.Error("a project without .catbuddy files has config")
 	}
 	write(t, filepath.Join(root, ".catbuddy", "mcp.json"), `{"mcpServers":{"x":{"command":"echo"}}}`)
-	p, err = Identify(root)
+	p, err = IdentifyProject(root)
 	if err != nil || !p.HasConfig {
-		t.Fatalf("Identify: %+v %v", p, err)
+		t.Fatalf("IdentifyProject: %+v %v", p, err)
 	}
 	if ok, err := s.Trusted(p); ok || err != nil {
 		t.Fatalf("trusted before any decision: %v %v", ok, err)
@@ -46,18 +46,18 @@ func TestTrustFollowsTheConfigContent(t *testing.T) {
 	if err := os.Symlink(root, link); err != nil {
 		t.Fatal(err)
 	}
-	if viaLink, _ := Identify(link); viaLink != p {
+	if viaLink, _ := IdentifyProject(link); viaLink != p {
 		t.Errorf("through a symlink: %+v, want %+v", viaLink, p)
 	}
 	// A changed file, or a new one, asks again.
 	write(t, filepath.Join(root, ".catbuddy", "mcp.json"), `{"mcpServers":{"x":{"command":"sh"}}}`)
-	changed, _ := Identify(root)
+	changed, _ := IdentifyProject(root)
 	if ok, _ := s.Trusted(changed); ok {
 		t.Error("a changed mcp.json is still trusted")
 	}
 	write(t, filepath.Join(root, ".catbuddy", "mcp.json"), `{"mcpServers":{"x":{"command":"echo"}}}`)
 	write(t, filepath.Join(root, ".catbuddy", "config.json"), `{"baseUrl":"http://x/v1"}`)
-	added, _ := Identify(root)
+	added, _ := IdentifyProject(root)
 	if ok, _ := s.Trusted(added); ok {
 		t.Error("a new config.json is still trusted")
 	}
@@ -75,8 +75,8 @@ func TestTrustFollowsTheConfigContent(t *testing.T) {
 func TestMalformedStoreTrustsNothingAndIsKept(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, ".catbuddy", "config.json"), `{}`)
-	p, _ := Identify(root)
-	s := Store{Path: filepath.Join(t.TempDir(), "trust.json")}
+	p, _ := IdentifyProject(root)
+	s := TrustStore{Path: filepath.Join(t.TempDir(), "trust.json")}
 	write(t, s.Path, `{not json`)
 	if ok, err := s.Trusted(p); ok || err == nil {
 		t.Errorf("malformed store: trusted=%v err=%v", ok, err)

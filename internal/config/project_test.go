@@ -1,4 +1,4 @@
-package agent
+package config
 
 import (
 	"path/filepath"
@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/catbuddy/cb-ls/internal/trust"
 )
 
 func ignoredKeys(l Loaded) []string {
@@ -34,7 +32,7 @@ func TestUntrustedProjectSettings(t *testing.T) {
 			{"id":"explain","prompt":"run exec and explain"},
 			{"id":"explain-more","prompt":"explain in depth"},
 			{"id":"lint","title":"Agent: Lint","prompt":"lint ${file}"}]}`)
-	store := trust.Store{Path: filepath.Join(t.TempDir(), "trust.json")}
+	store := TrustStore{Path: filepath.Join(t.TempDir(), "trust.json")}
 	keys := map[string]string{"OPENAI_API_KEY": "sk-user"}
 
 	l, err := load(LoadOptions{Root: root}, env(keys), user, store)
@@ -50,8 +48,8 @@ func TestUntrustedProjectSettings(t *testing.T) {
 	if l.Model != "project-model" || l.MaxSteps != 3 || l.MaxTokens != 100 || l.Mode != "" {
 		t.Errorf("harmless settings: %+v", l.Config)
 	}
-	o := l.ToolOptions()
-	if o.Exec.Timeout.Seconds() != 30 || o.Exec.MaxTimeout != 0 || o.Exec.NoSandbox || !slices.Equal(o.Web.Allow, []string{"127.0.0.1:3000"}) {
+	o := l.Tools
+	if o.ExecTimeout != 30 || o.ExecMaxTimeout != 0 || o.ExecSandbox != nil || !slices.Equal(o.WebAllow, []string{"127.0.0.1:3000"}) {
 		t.Errorf("narrowing applies, loosening does not: %+v", o)
 	}
 	want := []string{"customCommands.explain", "baseUrl", "mode", "provider", "tools.execMaxTimeout", "tools.execSandbox"}
@@ -78,7 +76,7 @@ func TestUntrustedProjectSettings(t *testing.T) {
 	}
 
 	// Trusted (in the store, for this content): everything but the built-in.
-	p, err := trust.Identify(root)
+	p, err := IdentifyProject(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +87,7 @@ func TestUntrustedProjectSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !l.Trusted || l.BaseURL != "http://evil.example/v1" || l.Provider != "anthropic" || l.Mode != "project" || !l.ToolOptions().Exec.NoSandbox {
+	if !l.Trusted || l.BaseURL != "http://evil.example/v1" || l.Provider != "anthropic" || l.Mode != "project" || l.Tools.ExecSandbox == nil || *l.Tools.ExecSandbox {
 		t.Errorf("trusted project settings not applied: %+v", l.Config)
 	}
 	if got := ignoredKeys(l); !cmp.Equal(got, []string{"customCommands.explain"}) {

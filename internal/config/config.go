@@ -1,4 +1,4 @@
-package agent
+package config
 
 // Command is a user-invokable agent command (built-in or custom).
 type Command struct {
@@ -10,7 +10,7 @@ type Command struct {
 }
 
 // Config is the agent's configuration after merging every source (see
-// LoadConfig for the precedence). The zero value of a field means "not
+// Load for the precedence). The zero value of a field means "not
 // set here" while merging, and "the default" once resolved.
 type Config struct {
 	Provider       string    `json:"provider,omitempty"` // "openai" or "anthropic"
@@ -40,8 +40,8 @@ type Config struct {
 	Mode string `json:"mode,omitempty"`
 }
 
-// maxRetries returns the SDK retry count.
-func (c Config) maxRetries() int {
+// Retries returns the SDK retry count MaxRetries stands for.
+func (c Config) Retries() int {
 	switch {
 	case c.MaxRetries < 0:
 		return 0

@@ -1,10 +1,9 @@
-package agent
+package config
 
 import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 )
 
 func TestToolSettings(t *testing.T) {
@@ -19,18 +18,18 @@ func TestToolSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := cfg.ToolOptions()
-	if o.Exec.Timeout != 30*time.Second || o.Exec.MaxTimeout != 60*time.Second {
-		t.Errorf("exec timeouts = %v / %v, want 30s / 60s", o.Exec.Timeout, o.Exec.MaxTimeout)
+	o := cfg.Tools
+	if o.ExecTimeout != 30 || o.ExecMaxTimeout != 60 {
+		t.Errorf("exec timeouts = %v / %v, want 30 / 60", o.ExecTimeout, o.ExecMaxTimeout)
 	}
-	if o.Exec.NoSandbox {
+	if o.ExecSandbox != nil {
 		t.Error("a project config turned the exec sandbox off")
 	}
-	if !slices.Equal(o.Web.Allow, []string{"127.0.0.1:3000"}) {
-		t.Errorf("web allow-list = %v, want only the user's entry", o.Web.Allow)
+	if !slices.Equal(o.WebAllow, []string{"127.0.0.1:3000"}) {
+		t.Errorf("web allow-list = %v, want only the user's entry", o.WebAllow)
 	}
-	if !slices.Equal(o.Exec.Env, []string{"MY_TOOL_*"}) {
-		t.Errorf("exec env additions = %v, want only the user's (a project may not pass GITHUB_TOKEN)", o.Exec.Env)
+	if !slices.Equal(o.ExecEnv, []string{"MY_TOOL_*"}) {
+		t.Errorf("exec env additions = %v, want only the user's (a project may not pass GITHUB_TOKEN)", o.ExecEnv)
 	}
 
 	// The editor's settings (and flags) are the user's own: they may loosen.
@@ -38,8 +37,8 @@ func TestToolSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o = Merge(cfg, over.Config).ToolOptions()
-	if !o.Exec.NoSandbox || !slices.Equal(o.Web.Allow, []string{"localhost:5173"}) {
+	o = Merge(cfg, over.Config).Tools
+	if o.ExecSandbox == nil || *o.ExecSandbox || !slices.Equal(o.WebAllow, []string{"localhost:5173"}) {
 		t.Errorf("editor settings not applied: %+v", o)
 	}
 
@@ -47,8 +46,5 @@ func TestToolSettings(t *testing.T) {
 		t.Fatal(err)
 	} else if _, err := loadConfig("", env(nil), "", neg.Config); err == nil {
 		t.Error("a negative exec timeout was accepted")
-	}
-	if (Config{}).ToolOptions().Exec.Timeout != 0 {
-		t.Error("unset settings must leave the tools' defaults")
 	}
 }

@@ -1,4 +1,4 @@
-package userdir
+package config
 
 import (
 	"path/filepath"
@@ -17,11 +17,11 @@ func TestDirs(t *testing.T) {
 		{"relative xdg is ignored", map[string]string{"XDG_CONFIG_HOME": "cfg", "XDG_STATE_HOME": "st", "HOME": "/h"}, "/h/.config/catbuddy", "/h/.local/state/catbuddy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Config(env(tc.env)); got != filepath.FromSlash(tc.config) {
-				t.Errorf("Config = %q, want %q", got, tc.config)
+			if got := UserDir(env(tc.env)); got != filepath.FromSlash(tc.config) {
+				t.Errorf("UserDir = %q, want %q", got, tc.config)
 			}
-			if got := State(env(tc.env)); got != filepath.FromSlash(tc.state) {
-				t.Errorf("State = %q, want %q", got, tc.state)
+			if got := StateDir(env(tc.env)); got != filepath.FromSlash(tc.state) {
+				t.Errorf("StateDir = %q, want %q", got, tc.state)
 			}
 		})
 	}

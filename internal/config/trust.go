@@ -1,11 +1,11 @@
-// Package trust keeps the user's decisions about which projects may apply
-// the settings that need trust: a project's MCP servers, its provider and
-// endpoint, settings that loosen a guard. Decisions live in the user's
-// state directory ($XDG_STATE_HOME/catbuddy/trust.json), never in the
-// project, and are keyed by the project's real path and a hash of its
-// .catbuddy configuration files: a changed file asks again. It imports
-// only userdir.
-package trust
+package config
+
+// The trust store keeps the user's decisions about which projects may
+// apply the settings that need trust: a project's MCP servers, its
+// provider and endpoint, settings that loosen a guard. Decisions live in
+// the user's state directory ($XDG_STATE_HOME/catbuddy/trust.json), never
+// in the project, and are keyed by the project's real path and a hash of
+// its .catbuddy configuration files: a changed file asks again.
 
 import (
 	"crypto/sha256"
@@ -18,40 +18,38 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-
-	"github.com/catbuddy/cb-ls/internal/userdir"
 )
 
-// ConfigFiles are the project files a decision covers, relative to the
+// ProjectFiles are the project files a decision covers, relative to the
 // project root.
-var ConfigFiles = []string{".catbuddy/config.json", ".catbuddy/mcp.json"}
+var ProjectFiles = []string{".catbuddy/config.json", ".catbuddy/mcp.json"}
 
-// Project identifies one state of a project's configuration.
-type Project struct {
+// ProjectState identifies one state of a project's configuration.
+type ProjectState struct {
 	// Root is the project's real path (symlinks resolved).
 	Root string
-	// Hash covers the content (or absence) of every ConfigFiles entry.
+	// Hash covers the content (or absence) of every ProjectFiles entry.
 	Hash string
-	// HasConfig is false when none of ConfigFiles exists: nothing to trust.
+	// HasConfig is false when none of ProjectFiles exists: nothing to trust.
 	HasConfig bool
 }
 
-// Identify returns root's identity as it is now.
-func Identify(root string) (Project, error) {
+// IdentifyProject returns root's identity as it is now.
+func IdentifyProject(root string) (ProjectState, error) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return Project{}, fmt.Errorf("trust: project %s: %w", root, err)
+		return ProjectState{}, fmt.Errorf("trust: project %s: %w", root, err)
 	}
 	h := sha256.New()
-	p := Project{Root: real}
-	for _, rel := range ConfigFiles {
+	p := ProjectState{Root: real}
+	for _, rel := range ProjectFiles {
 		data, err := os.ReadFile(filepath.Join(real, filepath.FromSlash(rel)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			fmt.Fprintf(h, "%s absent\x00", rel)
 			continue
 		case err != nil:
-			return Project{}, fmt.Errorf("trust: read %s: %w", filepath.Join(real, rel), err)
+			return ProjectState{}, fmt.Errorf("trust: read %s: %w", filepath.Join(real, rel), err)
 		}
 		p.HasConfig = true
 		fmt.Fprintf(h, "%s %d\x00", rel, len(data))
@@ -61,36 +59,36 @@ func Identify(root string) (Project, error) {
 	return p, nil
 }
 
-// Store is a trust.json file.
-type Store struct {
+// TrustStore is a trust.json file.
+type TrustStore struct {
 	// Path is the file; "" means decisions are not kept (nothing is trusted).
 	Path string
 }
 
-// DefaultStore is trust.json in the user's state directory.
-func DefaultStore() Store {
-	dir := userdir.State(os.Getenv)
+// DefaultTrustStore is trust.json in the user's state directory.
+func DefaultTrustStore() TrustStore {
+	dir := StateDir(os.Getenv)
 	if dir == "" {
-		return Store{}
+		return TrustStore{}
 	}
-	return Store{Path: filepath.Join(dir, "trust.json")}
+	return TrustStore{Path: filepath.Join(dir, "trust.json")}
 }
 
-type entry struct {
+type trustEntry struct {
 	Hash    string    `json:"hash"`
 	Trusted time.Time `json:"trusted"`
 }
 
-type file struct {
-	Projects map[string]entry `json:"projects"`
+type trustFile struct {
+	Projects map[string]trustEntry `json:"projects"`
 }
 
-// mu serialises this process's read-modify-write cycles; the rename
+// trustMu serialises this process's read-modify-write cycles; the rename
 // keeps the file whole for other processes.
-var mu sync.Mutex
+var trustMu sync.Mutex
 
-func (s Store) read() (file, error) {
-	f := file{Projects: map[string]entry{}}
+func (s TrustStore) read() (trustFile, error) {
+	f := trustFile{Projects: map[string]trustEntry{}}
 	if s.Path == "" {
 		return f, nil
 	}
@@ -102,15 +100,15 @@ func (s Store) read() (file, error) {
 		return f, fmt.Errorf("trust: read %s: %w", s.Path, err)
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return file{Projects: map[string]entry{}}, fmt.Errorf("trust: %s is malformed (%v); no project counts as trusted until it is fixed or removed", s.Path, err)
+		return trustFile{Projects: map[string]trustEntry{}}, fmt.Errorf("trust: %s is malformed (%v); no project counts as trusted until it is fixed or removed", s.Path, err)
 	}
 	if f.Projects == nil {
-		f.Projects = map[string]entry{}
+		f.Projects = map[string]trustEntry{}
 	}
 	return f, nil
 }
 
-func (s Store) write(f file) error {
+func (s TrustStore) write(f trustFile) error {
 	if s.Path == "" {
 		return errors.New("trust: no state directory ($XDG_STATE_HOME or $HOME) to keep the decision in")
 	}
@@ -141,9 +139,9 @@ func (s Store) write(f file) error {
 
 // Trusted reports whether p, in exactly this state, was trusted. A
 // project with no configuration needs no trust and reports false.
-func (s Store) Trusted(p Project) (bool, error) {
-	mu.Lock()
-	defer mu.Unlock()
+func (s TrustStore) Trusted(p ProjectState) (bool, error) {
+	trustMu.Lock()
+	defer trustMu.Unlock()
 	f, err := s.read()
 	if err != nil {
 		return false, err
@@ -153,23 +151,23 @@ func (s Store) Trusted(p Project) (bool, error) {
 }
 
 // Trust records that p, in this state, is trusted.
-func (s Store) Trust(p Project) error {
-	mu.Lock()
-	defer mu.Unlock()
+func (s TrustStore) Trust(p ProjectState) error {
+	trustMu.Lock()
+	defer trustMu.Unlock()
 	f, err := s.read()
 	if err != nil && s.Path != "" {
 		if _, statErr := os.Stat(s.Path); statErr == nil {
 			return err // never overwrite a file we could not read
 		}
 	}
-	f.Projects[p.Root] = entry{Hash: p.Hash, Trusted: time.Now().UTC().Round(time.Second)}
+	f.Projects[p.Root] = trustEntry{Hash: p.Hash, Trusted: time.Now().UTC().Round(time.Second)}
 	return s.write(f)
 }
 
 // Untrust forgets any decision for the project at root (a real path).
-func (s Store) Untrust(root string) error {
-	mu.Lock()
-	defer mu.Unlock()
+func (s TrustStore) Untrust(root string) error {
+	trustMu.Lock()
+	defer trustMu.Unlock()
 	f, err := s.read()
 	if err != nil {
 		return err
@@ -184,8 +182,8 @@ func (s Store) Untrust(root string) error {
 // TrustedRoot reports whether the project at root, as its configuration
 // is now, is trusted. Errors (an unreadable store or project) count as
 // not trusted and are returned for the log.
-func (s Store) TrustedRoot(root string) (bool, error) {
-	p, err := Identify(root)
+func (s TrustStore) TrustedRoot(root string) (bool, error) {
+	p, err := IdentifyProject(root)
 	if err != nil {
 		return false, err
 	}

@@ -1,4 +1,4 @@
-package agent
+package config
 
 import (
 	"fmt"
@@ -7,9 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/catbuddy/cb-ls/internal/tools"
-	"github.com/catbuddy/cb-ls/internal/trust"
 )
 
 // A project may add refusals (deny rules, approval readOnly) but can
@@ -25,17 +22,17 @@ func TestExecSettingsPrecedence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := cfg.ToolOptions().Exec
+	o := cfg.Tools.Exec
 	if o.Approval != "" || !slices.Equal(o.Allow, []string{"go generate"}) || !slices.Equal(o.Deny, []string{"terraform apply", "npm publish"}) {
 		t.Errorf("project granted: %+v", o)
 	}
 
 	// Not even a trusted project grants.
-	l, err := load(LoadOptions{Root: root, TrustProject: true}, env(nil), user, trust.Store{})
+	l, err := load(LoadOptions{Root: root, TrustProject: true}, env(nil), user, TrustStore{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := l.Config.ToolOptions().Exec; o.Approval != "" || slices.Contains(o.Allow, "rm") || !slices.Contains(o.Deny, "npm publish") {
+	if o := l.Config.Tools.Exec; o.Approval != "" || slices.Contains(o.Allow, "rm") || !slices.Contains(o.Deny, "npm publish") {
 		t.Errorf("a trusted project granted: %+v", o)
 	}
 	if !strings.Contains(fmt.Sprint(l.Ignored), ReasonNeverGrants) {
@@ -45,14 +42,14 @@ func TestExecSettingsPrecedence(t *testing.T) {
 	writeJSON(t, user, `{"tools":{"exec":{"approval":"allowAll"}}}`)
 	writeJSON(t, proj, `{"tools":{"exec":{"approval":"readOnly"}}}`)
 	cfg, _ = loadConfig(root, env(nil), user)
-	if got := cfg.ToolOptions().Exec.Approval; got != tools.ApprovalReadOnly {
+	if got := cfg.Tools.Exec.Approval; got != ApprovalReadOnly {
 		t.Errorf("a project's readOnly over the user's allowAll = %q", got)
 	}
 
 	writeJSON(t, user, `{"tools":{"exec":{"approval":"readOnly"}}}`)
 	writeJSON(t, proj, `{"tools":{"exec":{"approval":"ask"}}}`)
 	cfg, _ = loadConfig(root, env(nil), user)
-	if got := cfg.ToolOptions().Exec.Approval; got != tools.ApprovalReadOnly {
+	if got := cfg.Tools.Exec.Approval; got != ApprovalReadOnly {
 		t.Errorf("a project's ask loosened the user's readOnly: %q", got)
 	}
 
@@ -62,7 +59,7 @@ func TestExecSettingsPrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, _ = loadConfig(root, env(nil), user, over.Config)
-	if o := cfg.ToolOptions().Exec; o.Approval != tools.ApprovalAllowAll || !slices.Contains(o.Allow, "make") {
+	if o := cfg.Tools.Exec; o.Approval != ApprovalAllowAll || !slices.Contains(o.Allow, "make") {
 		t.Errorf("editor settings not applied: %+v", o)
 	}
 

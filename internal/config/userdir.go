@@ -1,26 +1,26 @@
-// Package userdir names the directories where cb-ls keeps the user's own
-// files: one configuration directory for every configuration file
-// (config.json, mcp.json) and one state directory (the trust decisions).
-// Both follow the XDG base directory variables on every platform, so the
-// documented path ~/.config/catbuddy is the same on Linux and macOS.
-// It imports nothing of ours.
-package userdir
+package config
+
+// cb-ls keeps the user's own files in two directories: one configuration
+// directory for every configuration file (config.json, mcp.json) and one
+// state directory (the trust decisions). Both follow the XDG base
+// directory variables on every platform, so the documented path
+// ~/.config/catbuddy is the same on Linux and macOS.
 
 import (
 	"os"
 	"path/filepath"
 )
 
-// Config returns $XDG_CONFIG_HOME/catbuddy, else ~/.config/catbuddy, or
+// UserDir returns $XDG_CONFIG_HOME/catbuddy, else ~/.config/catbuddy, or
 // "" when neither the variable nor a home directory is known. getenv is
 // os.Getenv outside tests.
-func Config(getenv func(string) string) string {
+func UserDir(getenv func(string) string) string {
 	return dir(getenv, "XDG_CONFIG_HOME", ".config")
 }
 
-// State returns $XDG_STATE_HOME/catbuddy, else ~/.local/state/catbuddy,
+// StateDir returns $XDG_STATE_HOME/catbuddy, else ~/.local/state/catbuddy,
 // or "" when neither is known.
-func State(getenv func(string) string) string {
+func StateDir(getenv func(string) string) string {
 	return dir(getenv, "XDG_STATE_HOME", filepath.Join(".local", "state"))
 }
 

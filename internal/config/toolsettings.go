@@ -1,13 +1,10 @@
-package agent
+package config
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // ToolSettings tune the tools that reach past the file API. They live in
@@ -28,6 +25,18 @@ type ToolSettings struct {
 	// Exec is tools.exec: when a command is asked about.
 	Exec ExecSettings `json:"exec,omitzero"`
 }
+
+// Values of tools.exec.approval.
+const (
+	// ApprovalAsk asks the user before a command gets write or network
+	// access (the default).
+	ApprovalAsk = "ask"
+	// ApprovalReadOnly refuses such requests without asking.
+	ApprovalReadOnly = "readOnly"
+	// ApprovalAllowAll grants them without asking; only the user's own
+	// settings may say so.
+	ApprovalAllowAll = "allowAll"
+)
 
 // ExecSettings decide which commands need the user's approval.
 type ExecSettings struct {
@@ -55,7 +64,7 @@ func (s ExecSettings) refusalsOnly() (ExecSettings, []Ignored) {
 		b, _ := json.Marshal(s.Allow)
 		ignored = append(ignored, Ignored{Key: "tools.exec.allow", Value: string(b), Reason: ReasonNeverGrants})
 	}
-	if s.Approval != "" && s.Approval != tools.ApprovalReadOnly {
+	if s.Approval != "" && s.Approval != ApprovalReadOnly {
 		b, _ := json.Marshal(s.Approval)
 		ignored = append(ignored, Ignored{Key: "tools.exec.approval", Value: string(b), Reason: ReasonNeverGrants})
 		s.Approval = ""
@@ -84,7 +93,7 @@ func union(a, b []string) []string {
 // validate checks the values of tools.exec.
 func (s ExecSettings) validate() error {
 	switch s.Approval {
-	case "", tools.ApprovalAsk, tools.ApprovalReadOnly, tools.ApprovalAllowAll:
+	case "", ApprovalAsk, ApprovalReadOnly, ApprovalAllowAll:
 	default:
 		return fmt.Errorf("tools.exec.approval %q: want ask, readOnly or allowAll", s.Approval)
 	}
@@ -94,20 +103,4 @@ func (s ExecSettings) validate() error {
 		}
 	}
 	return nil
-}
-
-// ToolOptions returns the tools.Options these settings ask for; unset
-// fields keep the tools' defaults.
-func (c Config) ToolOptions() tools.Options {
-	var o tools.Options
-	t := c.Tools
-	o.Exec.Timeout = time.Duration(t.ExecTimeout) * time.Second
-	o.Exec.MaxTimeout = time.Duration(t.ExecMaxTimeout) * time.Second
-	o.Exec.NoSandbox = t.ExecSandbox != nil && !*t.ExecSandbox
-	o.Exec.Env = append([]string(nil), t.ExecEnv...)
-	o.Web.Allow = append([]string(nil), t.WebAllow...)
-	o.Exec.Approval = t.Exec.Approval
-	o.Exec.Allow = slices.Clone(t.Exec.Allow)
-	o.Exec.Deny = slices.Clone(t.Exec.Deny)
-	return o
 }
