@@ -51,6 +51,11 @@ func TestExecute(t *testing.T) {
 		{"null args", "echo", `null`, `missing required argument "path"`, true},
 		{"wrong type", "echo", `{"path":3}`, `argument "path" must be of type string, got integer`, true},
 		{"float for int", "echo", `{"path":"x","count":1.5}`, `"count" must be of type integer`, true},
+		{"quoted integer", "echo", `{"path":"c.go","count":"10"}`, "c.go", false},
+		{"quoted boolean", "echo", `{"path":"d.go","flag":"true"}`, "d.go", false},
+		{"quoted nonsense for int", "echo", `{"path":"x","count":"ten"}`, `argument "count" must be of type integer, got string`, true},
+		{"quoted float for int", "echo", `{"path":"x","count":"1.5"}`, `"count" must be of type integer, got string`, true},
+		{"quoted yes for bool", "echo", `{"path":"x","flag":"yes"}`, `argument "flag" must be of type boolean, got string`, true},
 		{"unknown argument", "echo", `{"path":"x","pth":"y"}`, `unknown argument "pth"`, true},
 		{"not an object", "echo", `["x"]`, "must be a JSON object", true},
 		{"malformed JSON", "echo", `{"path":`, "not valid JSON", true},
@@ -67,6 +72,24 @@ func TestExecute(t *testing.T) {
 				t.Errorf("got %+v, want IsError=%v and output containing %q", res, tt.isError, tt.want)
 			}
 		})
+	}
+}
+
+// TestQuotedScalarsArriveTyped: "10" and "true" reach the tool as the
+// integer and boolean its schema asks for.
+func TestQuotedScalarsArriveTyped(t *testing.T) {
+	r := NewRegistry()
+	var got echoInput
+	mustRegister(t, r, NewTool("typed", "records", func(ctx context.Context, in echoInput) (Result, error) {
+		got = in
+		return Text("ok"), nil
+	}))
+	res, err := r.Execute(t.Context(), "typed", json.RawMessage(`{"path":"7","count":" 10 ","flag":"TRUE"}`))
+	if err != nil || res.IsError {
+		t.Fatalf("Execute = %+v, %v", res, err)
+	}
+	if got != (echoInput{Path: "7", Count: 10, Flag: true}) {
+		t.Errorf("the tool got %+v, want path \"7\" (a string stays a string), count 10, flag true", got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -116,12 +117,24 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 			return in, fmt.Errorf("missing required argument %q", name)
 		}
 	}
+	coerced := false
 	for name, raw := range fields {
 		prop, ok := schema.Properties[name]
 		if !ok {
 			return in, fmt.Errorf("unknown argument %q (expected one of %s)", name, propertyNames(schema))
 		}
+		if v, ok := coerceScalar(prop, raw); ok {
+			fields[name], raw, coerced = v, v, true
+		}
 		if err := checkType(name, prop, raw); err != nil {
+			return in, err
+		}
+	}
+	if coerced {
+		// Rare (small models), and the arguments are then small: the
+		// re-encoding costs nothing that matters.
+		var err error
+		if args, err = json.Marshal(fields); err != nil {
 			return in, err
 		}
 	}
@@ -135,6 +148,44 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 		return in, err
 	}
 	return in, nil
+}
+
+// coerceScalar turns a string argument into the integer, number or
+// boolean the schema asks for when the string is exactly one ("10",
+// "true"): small local models often quote every value. Anything else is
+// left for checkType to reject.
+func coerceScalar(prop *jsonschema.Schema, raw json.RawMessage) (json.RawMessage, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return nil, false
+	}
+	want := prop.Types
+	if prop.Type != "" {
+		want = []string{prop.Type}
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	s = strings.TrimSpace(s)
+	for _, w := range want {
+		switch w {
+		case "string":
+			return nil, false // a string is welcome as it is
+		case "integer":
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return json.RawMessage(strconv.FormatInt(n, 10)), true
+			}
+		case "number":
+			if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), true
+			}
+		case "boolean":
+			if strings.EqualFold(s, "true") || strings.EqualFold(s, "false") {
+				return json.RawMessage(strings.ToLower(s)), true
+			}
+		}
+	}
+	return nil, false
 }
 
 // checkType compares the JSON kind of raw with the schema's type (or
