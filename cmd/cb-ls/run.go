@@ -157,7 +157,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1
 	}
-	runner := &agent.Runner{Registry: reg, Config: cfg, WorkRoot: g.WorkRoot, Files: tc}
+	runner := &agent.Runner{Registry: reg, Config: cfg, WorkRoot: g.WorkRoot, Files: tc, Headless: true}
 	p.start(cfg)
 	var changed []string
 	emit := func(ev agent.Event) {
@@ -168,7 +168,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	var out agent.Outcome
 	var log *session.Log
-	header := session.TranscriptHeader{Command: config.CommandAsk, Model: cfg.Model, Input: instruction, Started: time.Now()}
+	header := session.TranscriptHeader{Command: config.CommandRun, Model: cfg.Model, Input: instruction, Started: time.Now()}
 	prior := ""
 	if continued != nil {
 		fmt.Fprintf(stderr, "cb-ls run: continuing %s (%s, %d turn(s))\n", continued.RunID, continued.TitleText(), continued.Turns)
@@ -193,7 +193,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			out.Messages = continued.Messages // refused before the model was asked
 		}
 	} else {
-		out, err = runner.Run(ctx, agent.Task{Command: config.CommandAsk, Input: instruction}, record)
+		out, err = runner.Run(ctx, agent.Task{Command: config.CommandRun, Input: instruction}, record)
 	}
 	p.done()
 	storeRun(stderr, log, tr, prior, turnOf(instruction, out, err, changed), out, err, cfg.APIKey)

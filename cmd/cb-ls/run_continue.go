@@ -75,7 +75,7 @@ func pickContinued(roots []string, c continueFlag, args []string) (*session.Sess
 
 // headlessLog returns where a new headless run's conversation is stored.
 func headlessLog(root, input string, cfg config.Config) *session.Log {
-	cmd, _ := config.FindCommand(cfg, config.CommandAsk)
+	cmd, _ := config.FindCommand(cfg, config.CommandRun)
 	return session.NewLog(root, session.Header{
 		RunID: session.NewRunID(), Command: cmd.ID, Title: cmd.Title, Input: input, Started: time.Now(),
 		Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps,

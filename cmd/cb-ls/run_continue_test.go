@@ -37,7 +37,7 @@ func TestRunContinue(t *testing.T) {
 		t.Fatalf("stored runs: %+v, %v", list, err)
 	}
 	first := list[0]
-	if first.Command != "ask" || first.TitleText() != "fix Add" || !slices.Equal(first.Files, []string{"calc.go"}) || first.Outcome != "done" {
+	if first.Command != "run" || first.Title != "cb-ls run" || first.TitleText() != "fix Add" || !slices.Equal(first.Files, []string{"calc.go"}) || first.Outcome != "done" {
 		t.Errorf("stored run = %+v", first)
 	}
 	run("another question")

@@ -117,6 +117,9 @@ type Runner struct {
 	// Provider, if set, is used instead of the one Config names (tests,
 	// benchmarks, embedders with their own transport).
 	Provider Provider
+	// Headless is true for runs from the command line (cb-ls run): the
+	// system prompt then does not speak of an editor.
+	Headless bool
 	// Files, if set, reads project files for the run's own context: the
 	// rules files (AGENTS.md …) and @-mentioned files. Nil reads none.
 	Files ProjectFiles

@@ -8,23 +8,26 @@ import (
 	"github.com/catbuddy/cb-ls/internal/config"
 )
 
-// SystemPrompt states the workspace, the tools and the rules that make
-// them work. readOnly is true for answer-only commands.
-func SystemPrompt(workRoot string, tools []ToolSpec, readOnly bool) string {
+// SystemPrompt states the workspace, the environment and the rules that
+// make the tools work. readOnly is true for answer-only commands. The
+// tools are not listed: each request carries their definitions.
+func SystemPrompt(workRoot string, tools []ToolSpec, readOnly bool, env Environment) string {
 	var b strings.Builder
-	b.WriteString("You are a coding agent working inside the user's editor. ")
-	b.WriteString("You act on the project only through the tools below; every change you make is shown to the user, who may accept or reject it.\n\n")
-	if workRoot != "" {
-		fmt.Fprintf(&b, "Workspace: %s\nRelative paths are resolved against it.\n\n", workRoot)
+	if env.Headless {
+		b.WriteString("You are a coding agent run from the command line on the user's project; the user reads your final answer. ")
+		b.WriteString("You act on the project only through your tools; the user sees every change you make.\n\n")
+	} else {
+		b.WriteString("You are a coding agent working inside the user's editor. ")
+		b.WriteString("You act on the project only through your tools; every change you make is shown to the user, who may accept or reject it.\n\n")
 	}
-	if len(tools) > 0 {
-		b.WriteString("Tools:\n")
-		for _, t := range tools {
-			desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
-			fmt.Fprintf(&b, "- %s: %s\n", t.Name, desc)
-		}
+	if workRoot != "" {
+		fmt.Fprintf(&b, "Workspace: %s\nRelative paths are resolved against it.\n", workRoot)
+	}
+	if env.OS != "" {
+		b.WriteString(env.line())
 		b.WriteString("\n")
 	}
+	b.WriteString("\n")
 	b.WriteString("Rules:\n")
 	if readOnly {
 		b.WriteString("- Answer only. Do not change any file; read what you need to answer precisely.\n")

@@ -82,16 +82,16 @@ func TestFenceOutgrowsBackticks(t *testing.T) {
 
 func TestSystemPromptExecRules(t *testing.T) {
 	specs := []ToolSpec{{Name: "exec", Description: "Run a shell command."}, {Name: "edit_file", Description: "Edit."}}
-	p := SystemPrompt("/w", specs, false)
+	p := SystemPrompt("/w", specs, false, Environment{})
 	for _, want := range []string{"exec commands are read-only", "write: true", "short reason", "prefer edit_file for source changes, which the user reviews"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, p)
 		}
 	}
-	if p := SystemPrompt("/w", specs, true); !strings.Contains(p, "do not ask for write") || strings.Contains(p, "write: true") {
+	if p := SystemPrompt("/w", specs, true, Environment{}); !strings.Contains(p, "do not ask for write") || strings.Contains(p, "write: true") {
 		t.Errorf("read-only prompt:\n%s", p)
 	}
-	if p := SystemPrompt("/w", specs[1:], false); strings.Contains(p, "exec commands") {
+	if p := SystemPrompt("/w", specs[1:], false, Environment{}); strings.Contains(p, "exec commands") {
 		t.Errorf("exec rules without exec:\n%s", p)
 	}
 }

@@ -74,7 +74,8 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 		tr:       newTranscript(cmd, task, cfg, workRoot),
 		failures: map[string]int{},
 	}
-	l.ctx = newRunContext(ctx, r.Files, workRoot, SystemPrompt(workRoot, specs, cmd.ReadOnly), task.Path)
+	env := detectEnvironment(ctx, workRoot, r.Headless)
+	l.ctx = newRunContext(ctx, r.Files, workRoot, SystemPrompt(workRoot, specs, cmd.ReadOnly, env), task.Path)
 	req := ModelRequest{
 		System:   l.ctx.system(),
 		Messages: start(cmd, workRoot),

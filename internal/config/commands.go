@@ -5,7 +5,14 @@ const (
 	CommandFix     = "fix"
 	CommandExplain = "explain"
 	CommandAsk     = "ask"
+	// CommandRun is a run from the command line (cb-ls run): the
+	// instruction is the whole prompt. It is not offered in the editor,
+	// but a stored run of it can be continued there.
+	CommandRun = "run"
 )
+
+// runCommand is CommandRun's definition.
+var runCommand = Command{ID: CommandRun, Title: "cb-ls run", Prompt: "${input}"}
 
 // builtinCommands are offered in every project. Their prompts are
 // templates like custom commands'; the task's context (file excerpt,
@@ -58,6 +65,9 @@ func FindCommand(cfg Config, id string) (Command, bool) {
 		if c.ID == id {
 			return c, true
 		}
+	}
+	if id == CommandRun {
+		return runCommand, true
 	}
 	return Command{}, false
 }
