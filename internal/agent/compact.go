@@ -114,8 +114,12 @@ func (l *loop) compact(ctx context.Context, step int, req *ModelRequest, before 
 	msgs := req.Messages
 	start := tailStart(msgs, keepTurns)
 	if start <= 1 {
-		// Nothing between the task and the last turns: only trimming is left.
-		n := l.trim(req, 0)
+		// Nothing between the task and the last turns: only trimming is
+		// left, and cutting the results the model has not seen yet.
+		n := l.trim(req, 1)
+		if l.budget.over(req, compactTo) {
+			n += l.fitLatest(req)
+		}
 		if n > 0 {
 			l.announce(step, fmt.Sprintf("Trimmed %d tool outputs to fit the context window (about %d → %d of %d tokens).", n, before, l.budget.tokens(req), l.budget.window))
 		}
@@ -139,7 +143,10 @@ func (l *loop) compact(ctx context.Context, step int, req *ModelRequest, before 
 	l.budget.reset(0)
 	l.forgetReads()
 	if l.budget.over(req, compactTo) {
-		l.trim(req, 0)
+		l.trim(req, 1)
+		if l.budget.over(req, compactTo) {
+			l.fitLatest(req)
+		}
 	}
 	l.announce(step, fmt.Sprintf("Compacted the conversation to fit the context window: %d earlier messages replaced by a summary (about %d → %d of %d tokens).",
 		start-1, before, l.budget.tokens(req), l.budget.window))

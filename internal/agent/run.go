@@ -82,7 +82,11 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 		Tools:    specs,
 	}
 	l.tr.rules(l.ctx.rules.labels())
-	l.budget, l.states = newBudget(ContextWindow(cfg)), filestate.FromContext(ctx)
+	window, err := runWindow(ctx, cfg, req)
+	if err != nil {
+		return Outcome{}, err
+	}
+	l.budget, l.states = newBudget(window), filestate.FromContext(ctx)
 	l.tr.user(req.Messages[len(req.Messages)-1].Text)
 	out, err := l.run(ctx, req)
 	out.Usage.add(l.extraUsage)

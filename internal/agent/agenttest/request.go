@@ -24,6 +24,10 @@ type Request struct {
 	Header http.Header    `json:"header"`
 	Body   map[string]any `json:"body"`
 	Raw    []byte         `json:"-"`
+	// Truncated is set when a Served Ollama server dropped the start of
+	// this request because it was longer than its window, as Ollama does
+	// without a word.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Stream reports whether the client asked for SSE.

@@ -29,6 +29,12 @@ type Script struct {
 	// tokens than this (Tokens of its size) with the provider's
 	// context-length error, without consuming a turn.
 	ContextWindow int `json:"context_window,omitempty"`
+	// Served, if set, makes the server report the context window it runs
+	// the model with, as Ollama, llama.cpp, vLLM, LM Studio or OpenRouter
+	// do (served.go). For Ollama, a request longer than that window is
+	// answered as Ollama does: its start is dropped and the request is
+	// marked Truncated.
+	Served *Served `json:"served,omitempty"`
 }
 
 // Turn is one model answer: text and/or tool calls, or an injected

@@ -36,6 +36,7 @@ type Server struct {
 	mu       sync.Mutex
 	n        int // requests that consumed a turn
 	requests []Request
+	probes   []string      // window requests Served answered
 	changed  chan struct{} // closed and replaced at each request
 	done     chan struct{} // closed by Close: releases hanging handlers
 	closed   sync.Once
@@ -59,6 +60,10 @@ func Start(script Script, addr string) (*Server, error) {
 		if err := t.validate(); err != nil {
 			return nil, fmt.Errorf("turn %d: %w", i, err)
 		}
+	}
+	if script.Served != nil {
+		sv := *script.Served // the server changes it (loading): not the caller's
+		script.Served = &sv
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -113,6 +118,9 @@ func (s *Server) WaitRequests(ctx context.Context, n int) ([]Request, error) {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
+	if s.serveWindow(w, r, path) {
+		return
+	}
 	var format Format
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(path, "/models"):
@@ -156,6 +164,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, format, http.StatusBadRequest, "context_length_exceeded", msg)
 		}
 		return
+	}
+	if sv := s.script.Served; sv != nil && sv.Kind == "ollama" && Tokens(len(raw)) > int64(sv.Window) {
+		req.Truncated = true
 	}
 	turn, ok := s.take(&req)
 	if !ok {
