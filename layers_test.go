@@ -12,7 +12,8 @@ const mod = "github.com/catbuddy/cb-ls"
 
 // TestLayers keeps the architecture honest mechanically: guard and
 // filestate import nothing of ours, config only guard (so the tools and
-// everything above may read settings), tools never reaches
+// everything above may read settings), the subsystems beneath the tools
+// (search, safefile) reach nothing above them, tools never reaches
 // lsp/agent/mcp/cmd, agent, mcp and session never reach lsp or cmd, and
 // mcp not agent either.
 func TestLayers(t *testing.T) {
@@ -20,9 +21,13 @@ func TestLayers(t *testing.T) {
 		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},
 		"filestate": {"guard", "tools", "agent", "lsp", "mcp", "cmd"},
 		"tools":     {"agent", "lsp", "mcp", "cmd"},
-		"agent":     {"lsp", "cmd"},
-		"mcp":       {"agent", "lsp", "cmd"},
-		"session":   {"lsp", "cmd"},
+		// The safe file layer imports nothing of ours; search only guard
+		// (for admitted paths and the state directory's name) and it.
+		"safefile": {"guard", "filestate", "config", "search", "tools", "agent", "lsp", "mcp", "cmd", "session"},
+		"search":   {"filestate", "config", "tools", "agent", "lsp", "mcp", "cmd", "session"},
+		"agent":    {"lsp", "cmd"},
+		"mcp":      {"agent", "lsp", "cmd"},
+		"session":  {"lsp", "cmd"},
 		// Settings are data: reading them must not pull in what they
 		// configure.
 		"config": {"filestate", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},

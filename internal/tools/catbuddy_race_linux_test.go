@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
+	"golang.org/x/sys/unix"
 )
 
 // TestCatbuddyRace swaps a directory with a symlink to .catbuddy/ in a
@@ -27,8 +27,8 @@ import (
 func TestCatbuddyRace(t *testing.T) {
 	t.Run("openat2", raceCatbuddy)
 	t.Run("openat", func(t *testing.T) {
-		was := noOpenat2.Swap(true)
-		defer noOpenat2.Store(was)
+		was := safefile.UseOpenat2(false)
+		defer safefile.UseOpenat2(was)
 		raceCatbuddy(t)
 	})
 }

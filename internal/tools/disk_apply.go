@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 // ApplyAll implements MultiApplier, all or nothing across files: every
@@ -30,7 +32,7 @@ func (w DiskWorkspace) ApplyAll(ctx context.Context, cs []Change) ([]Document, e
 		mu.Lock()
 		defer mu.Unlock()
 	}
-	roots := map[string]*dirFD{}
+	roots := map[string]*safefile.Dir{}
 	staged := make([]stagedWrite, 0, len(cs))
 	defer func() {
 		for _, st := range staged {
@@ -43,14 +45,14 @@ func (w DiskWorkspace) ApplyAll(ctx context.Context, cs []Change) ([]Document, e
 	cleanup := func() {
 		for _, st := range staged {
 			if st.tmp != "" {
-				_ = st.dir.remove(st.tmp)
+				_ = st.dir.Remove(st.tmp)
 			}
 		}
 	}
 	for _, c := range cs {
 		root, ok := roots[c.Path.Root]
 		if !ok {
-			r, err := openBeneath(c.Path.Root, ".")
+			r, err := safefile.OpenBeneath(c.Path.Root, ".")
 			if err != nil {
 				cleanup()
 				return nil, fmt.Errorf("open root %s: %w", c.Path.Root, err)
@@ -80,7 +82,7 @@ func (w DiskWorkspace) ApplyAll(ctx context.Context, cs []Change) ([]Document, e
 	}
 	for _, st := range staged {
 		if st.aside != "" {
-			_ = st.dir.remove(st.aside)
+			_ = st.dir.Remove(st.aside)
 		}
 	}
 	return docs, nil
@@ -90,7 +92,7 @@ func (w DiskWorkspace) ApplyAll(ctx context.Context, cs []Change) ([]Document, e
 // ready to be moved into place.
 type stagedWrite struct {
 	c     Change
-	dir   *dirFD // the file's directory, opened beneath its root
+	dir   *safefile.Dir // the file's directory, opened beneath its root
 	name  string
 	tmp   string // the new content (none for a delete)
 	fi    fs.FileInfo
@@ -101,7 +103,7 @@ type stagedWrite struct {
 // stage checks c against the disk and writes its new content beside it.
 // On success the returned stagedWrite holds the open directory; on
 // failure it holds nothing to close.
-func (w DiskWorkspace) stage(root *dirFD, c Change) (stagedWrite, error) {
+func (w DiskWorkspace) stage(root *safefile.Dir, c Change) (stagedWrite, error) {
 	parent, name := path.Split(c.Path.Rel)
 	parent = strings.TrimSuffix(parent, "/")
 	if parent == "" {
@@ -110,18 +112,18 @@ func (w DiskWorkspace) stage(root *dirFD, c Change) (stagedWrite, error) {
 	st := stagedWrite{c: c, name: name}
 	var err error
 	if c.Create {
-		st.dir, err = root.mkdirAll(filepath.FromSlash(parent))
+		st.dir, err = root.MkdirAll(filepath.FromSlash(parent))
 		if err != nil {
 			return stagedWrite{}, fmt.Errorf("create directory %s: %w", parent, err)
 		}
-	} else if st.dir, err = root.openDir(filepath.FromSlash(parent)); err != nil {
+	} else if st.dir, err = root.OpenDir(filepath.FromSlash(parent)); err != nil {
 		return stagedWrite{}, err
 	}
 	fail := func(err error) (stagedWrite, error) {
 		st.dir.Close()
 		return stagedWrite{}, err
 	}
-	same, mode, err := holds(st.dir, name, c.Path.Rel, c.Base.Content)
+	same, mode, err := st.dir.Holds(name, c.Path.Rel, c.Base.Content)
 	st.mode = mode
 	switch {
 	case c.Create && err == nil:
@@ -135,7 +137,7 @@ func (w DiskWorkspace) stage(root *dirFD, c Change) (stagedWrite, error) {
 	if c.Delete {
 		return st, nil
 	}
-	st.tmp, st.fi, err = writeTemp(st.dir, name, c.After, mode, c.Create, w.Durable)
+	st.tmp, st.fi, err = st.dir.WriteTemp(name, c.After, mode, c.Create, w.Durable)
 	if err != nil {
 		return fail(fmt.Errorf("write %s: %w", c.Path.Rel, err))
 	}
@@ -148,21 +150,21 @@ func (st *stagedWrite) commit() (Document, error) {
 	switch {
 	case c.Delete:
 		st.aside = "." + st.name + ".cb-deleted"
-		if err := st.dir.rename(st.name, st.aside); err != nil {
+		if err := st.dir.Rename(st.name, st.aside); err != nil {
 			st.aside = ""
 			return Document{}, fmt.Errorf("delete %s: %w", c.Path.Rel, err)
 		}
 		return Document{}, nil
 	case c.Create:
-		err := st.dir.link(st.tmp, st.name)
+		err := st.dir.Link(st.tmp, st.name)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			// A filesystem without hard links: fall back to a checked
 			// rename, which leaves only a tiny window for a racing create.
-			if ok, serr := st.dir.exists(st.name); serr == nil && !ok {
-				err = st.dir.rename(st.tmp, st.name)
+			if ok, serr := st.dir.Exists(st.name); serr == nil && !ok {
+				err = st.dir.Rename(st.tmp, st.name)
 			}
 		}
-		_ = st.dir.remove(st.tmp)
+		_ = st.dir.Remove(st.tmp)
 		st.tmp = ""
 		if errors.Is(err, fs.ErrExist) {
 			return Document{}, fmt.Errorf("%w: %s was created by someone else meanwhile; read it first", ErrRejected, c.Path.Rel)
@@ -171,7 +173,7 @@ func (st *stagedWrite) commit() (Document, error) {
 			return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
 		}
 	default:
-		if err := st.dir.rename(st.tmp, st.name); err != nil {
+		if err := st.dir.Rename(st.tmp, st.name); err != nil {
 			return Document{}, fmt.Errorf("write %s: %w", c.Path.Rel, err)
 		}
 		st.tmp = ""
@@ -185,18 +187,18 @@ func (st *stagedWrite) rollback() error {
 	c := st.c
 	switch {
 	case c.Delete:
-		err := st.dir.rename(st.aside, st.name)
+		err := st.dir.Rename(st.aside, st.name)
 		st.aside = ""
 		return err
 	case c.Create:
-		return st.dir.remove(st.name)
+		return st.dir.Remove(st.name)
 	}
-	tmp, _, err := writeTemp(st.dir, st.name, c.Base.Content, st.mode, false, false)
+	tmp, _, err := st.dir.WriteTemp(st.name, c.Base.Content, st.mode, false, false)
 	if err != nil {
 		return err
 	}
-	if err := st.dir.rename(tmp, st.name); err != nil {
-		_ = st.dir.remove(tmp)
+	if err := st.dir.Rename(tmp, st.name); err != nil {
+		_ = st.dir.Remove(tmp)
 		return err
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 func diskPath(t *testing.T, dir, rel string) guard.Path {
@@ -154,7 +155,7 @@ func TestDiskRead(t *testing.T) {
 	writeTestFile(t, filepath.Join(dir, "d", "x"), "x")
 	big := filepath.Join(dir, "big")
 	writeTestFile(t, big, "")
-	if err := os.Truncate(big, maxFileSize+1); err != nil { // sparse: costs no disk
+	if err := os.Truncate(big, safefile.MaxFileSize+1); err != nil { // sparse: costs no disk
 		t.Fatal(err)
 	}
 	ws := DiskWorkspace{}

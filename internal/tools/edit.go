@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 const editFileDescription = `Replace one exact piece of text in a file. old_string must occur exactly once in the file: copy it from read_file output (without the line number and tab prefix), with enough surrounding lines to be unique. new_string replaces it literally.
@@ -38,7 +40,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 	if err != nil {
 		return docErrorAt(in.Path, p, err), ctx.Err()
 	}
-	if LooksBinary(doc.Content) {
+	if safefile.LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file; edit_file edits text files only", in.Path), nil
 	}
 	if in.OldString == "" && len(doc.Content) > 0 {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
+	"github.com/catbuddy/cb-ls/internal/search"
 )
 
 // ExecChange is one workspace file a command created, changed or deleted.
@@ -114,16 +116,16 @@ func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) work
 		// Chunks per worker: nothing shared on the hot path, and no slice
 		// regrown and copied as it fills.
 		parts := make([][][]scanFile, runtime.GOMAXPROCS(0))
-		_, err := walkTree(ctx, r.start, walkOptions{Workers: len(parts)}, func(worker int, dir *dirFD, e walkEntry) {
+		_, err := search.Walk(ctx, r.start, search.Options{Workers: len(parts)}, func(worker int, dir *safefile.Dir, e search.Entry) {
 			if e.Type.IsDir() {
 				return
 			}
 			f := scanFile{rel: e.Rel}
 			var ok bool
 			if keep != nil && e.Type.IsRegular() {
-				f.st, f.prior, f.copy, ok = dir.copyFile(e.Name, keep)
+				f.st, f.prior, f.copy, ok = copyFile(dir, e.Name, keep)
 			} else {
-				f.st, ok = dir.stamp(e.Name)
+				f.st, ok = stampIn(dir, e.Name)
 				if keep != nil {
 					f.copy = notRegular
 				}
@@ -155,7 +157,7 @@ func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) work
 			}
 		}
 		for _, rel := range runsLaterProbes {
-			if f, ok := probeFile(rs.base, relJoin(r.start.Rel, rel), keep); ok {
+			if f, ok := probeFile(rs.base, search.RelJoin(r.start.Rel, rel), keep); ok {
 				rs.files = append(rs.files, f)
 			}
 		}
@@ -226,12 +228,12 @@ func probeFile(base, rel string, keep *copyBudget) (scanFile, bool) {
 		return f, true
 	}
 	f.copy = unreadable
-	dir, err := openBeneath(base, path.Dir(rel))
+	dir, err := safefile.OpenBeneath(base, path.Dir(rel))
 	if err != nil {
 		return f, true
 	}
 	defer dir.Close()
-	if st, prior, c, ok := dir.copyFile(path.Base(rel), keep); ok {
+	if st, prior, c, ok := copyFile(dir, path.Base(rel), keep); ok {
 		f.st, f.prior, f.copy = st, prior, c
 	}
 	return f, true

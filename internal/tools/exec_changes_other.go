@@ -5,12 +5,14 @@ package tools
 import (
 	"io/fs"
 	"os"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
-// stamp stats name in d without following a symlink; there are no inode
+// stampIn stats name in d without following a symlink; there are no inode
 // numbers here, so size, mtime and mode show a change.
-func (d *dirFD) stamp(name string) (fileStamp, bool) {
-	fi, err := d.r.Lstat(name)
+func stampIn(d *safefile.Dir, name string) (fileStamp, bool) {
+	fi, err := d.Lstat(name)
 	if err != nil {
 		return fileStamp{}, false
 	}

@@ -2,13 +2,16 @@
 
 package tools
 
-import "golang.org/x/sys/unix"
+import (
+	"github.com/catbuddy/cb-ls/internal/safefile"
+	"golang.org/x/sys/unix"
+)
 
-// stamp stats name in d without following a symlink. The inode counts:
+// stampIn stats name in d without following a symlink. The inode counts:
 // a file replaced by rename keeps its size and may keep its mtime.
-func (d *dirFD) stamp(name string) (fileStamp, bool) {
+func stampIn(d *safefile.Dir, name string) (fileStamp, bool) {
 	var st unix.Stat_t
-	if unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+	if unix.Fstatat(d.Fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return fileStamp{}, false
 	}
 	return stampOfStat(&st), true

@@ -7,23 +7,25 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 // copyFile stamps the regular file name in d and copies its content
 // within keep's budget; false if it is gone.
-func (d *dirFD) copyFile(name string, keep *copyBudget) (fileStamp, []byte, copyState, bool) {
-	f, err := d.openFile(name, os.O_RDONLY, 0)
+func copyFile(d *safefile.Dir, name string, keep *copyBudget) (fileStamp, []byte, copyState, bool) {
+	f, err := d.OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fileStamp{}, nil, notCopied, false
 		}
-		st, ok := d.stamp(name)
+		st, ok := stampIn(d, name)
 		return st, nil, unreadable, ok
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		st, ok := d.stamp(name)
+		st, ok := stampIn(d, name)
 		return st, nil, unreadable, ok
 	}
 	st := stampOfInfo(fi)

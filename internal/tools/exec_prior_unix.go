@@ -5,6 +5,7 @@ package tools
 import (
 	"errors"
 
+	"github.com/catbuddy/cb-ls/internal/safefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -12,13 +13,13 @@ import (
 // within keep's budget; false if it is gone. One open, fstat, read and
 // close on raw descriptors: a 20,000-file copy must not allocate more
 // than the content and must not involve the runtime's poller.
-func (d *dirFD) copyFile(name string, keep *copyBudget) (fileStamp, []byte, copyState, bool) {
-	fd, err := openForCopy(d.fd(), name)
+func copyFile(d *safefile.Dir, name string, keep *copyBudget) (fileStamp, []byte, copyState, bool) {
+	fd, err := openForCopy(d.Fd(), name)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) {
 			return fileStamp{}, nil, notCopied, false
 		}
-		st, ok := d.stamp(name)
+		st, ok := stampIn(d, name)
 		if errors.Is(err, unix.ELOOP) {
 			return st, nil, notRegular, ok // became a symlink
 		}
@@ -27,7 +28,7 @@ func (d *dirFD) copyFile(name string, keep *copyBudget) (fileStamp, []byte, copy
 	defer unix.Close(fd)
 	var sys unix.Stat_t
 	if unix.Fstat(fd, &sys) != nil {
-		st, ok := d.stamp(name)
+		st, ok := stampIn(d, name)
 		return st, nil, unreadable, ok
 	}
 	st := stampOfStat(&sys)

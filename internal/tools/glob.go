@@ -2,11 +2,8 @@ package tools
 
 import (
 	"context"
-	"fmt"
-	"path"
-	"slices"
-	"strings"
-	"sync"
+
+	"github.com/catbuddy/cb-ls/internal/search"
 )
 
 const globDescription = `Find files by name pattern. Returns matching paths relative to the workspace root, sorted; directories end with "/".
@@ -23,11 +20,6 @@ type globInput struct {
 	Limit   int    `json:"limit,omitempty" jsonschema:"most paths to show; default 500"`
 }
 
-const (
-	globDefaultLimit = 500
-	globMaxLimit     = 10000
-)
-
 // Glob is the glob tool: .gitignore-aware file name matching with **.
 func Glob(tc *ToolContext) Tool {
 	t := NewTool("glob", globDescription, func(ctx context.Context, in globInput) (Result, error) {
@@ -38,19 +30,9 @@ func Glob(tc *ToolContext) Tool {
 }
 
 func (tc *ToolContext) glob(ctx context.Context, in globInput) (Result, error) {
-	if path.IsAbs(in.Pattern) || strings.HasPrefix(in.Pattern, "../") || strings.Contains(in.Pattern, "/../") {
-		return Errorf("pattern %q must be relative and stay below path; put the directory in path instead", in.Pattern), nil
-	}
-	gs, err := compileGlobs(in.Pattern)
+	g, err := search.NewGlob(in.Pattern, in.Limit)
 	if err != nil {
 		return Errorf("%v", err), nil
-	}
-	if in.Limit < 0 {
-		return Errorf("limit must be positive, not %d", in.Limit), nil
-	}
-	limit := min(in.Limit, globMaxLimit)
-	if limit == 0 {
-		limit = globDefaultLimit
 	}
 	arg := in.Path
 	p, st, fail := tc.resolveSearchPath("glob", arg)
@@ -63,45 +45,12 @@ func (tc *ToolContext) glob(ctx context.Context, in globInput) (Result, error) {
 	if !st.IsDir() {
 		return Errorf("path %q is a file, not a directory; glob searches directories", arg), nil
 	}
-	disp := displayer(tc.WorkRoot(), p)
-	var mu sync.Mutex
-	var found []string
-	stats, err := walkTree(ctx, p, walkOptions{}, func(_ int, _ *dirFD, e walkEntry) {
-		if !matchAny(gs, relTo(p.Rel, e.Rel)) {
-			return
-		}
-		s := disp(e.Rel)
-		if e.Type.IsDir() {
-			s += "/"
-		}
-		mu.Lock()
-		found = append(found, s)
-		mu.Unlock()
-	})
+	out, err := g.Run(ctx, p, search.Displayer(tc.WorkRoot(), p), arg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, err
 		}
 		return Errorf("glob %s: %v", arg, err), nil
 	}
-	if len(found) == 0 {
-		msg := fmt.Sprintf("No files match %q in %q.", in.Pattern, arg)
-		if n := stats.Unreadable.Load(); n > 0 {
-			msg += fmt.Sprintf(" (%d directories could not be read)", n)
-		}
-		return Text(msg), nil
-	}
-	slices.Sort(found)
-	var b strings.Builder
-	for _, f := range found[:min(limit, len(found))] {
-		b.WriteString(f)
-		b.WriteByte('\n')
-	}
-	if rest := len(found) - limit; rest > 0 {
-		fmt.Fprintf(&b, "… and %d more paths (%d in all; narrow the pattern or path, or raise limit)\n", rest, len(found))
-	}
-	if n := stats.Unreadable.Load(); n > 0 {
-		fmt.Fprintf(&b, "(%d directories could not be read)\n", n)
-	}
-	return Text(strings.TrimRight(b.String(), "\n")), nil
+	return Text(out), nil
 }

@@ -2,14 +2,8 @@ package tools
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"strings"
 
-	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/search"
 )
 
 const grepDescription = `Search file contents with a regular expression (Go RE2 syntax) and report matching lines as path:line:text.
@@ -35,16 +29,6 @@ type grepInput struct {
 	Limit           int    `json:"limit,omitempty" jsonschema:"most matches (content) or files to show; default 100 matches / 200 files"`
 }
 
-const (
-	grepDefaultMatches = 100
-	grepDefaultFiles   = 200
-	grepMaxLimit       = 5000
-	grepMaxContext     = 20
-	grepMaxLineLen     = 400
-	grepMaxOutput      = 64 << 10 // bytes of output before the rest is only counted
-	grepMaxFileSize    = 64 << 20 // larger files are skipped (and counted)
-)
-
 // Grep is the grep tool: a parallel, .gitignore-aware regexp search.
 func Grep(tc *ToolContext) Tool {
 	t := NewTool("grep", grepDescription, func(ctx context.Context, in grepInput) (Result, error) {
@@ -54,61 +38,12 @@ func Grep(tc *ToolContext) Tool {
 	return t
 }
 
-// grepQuery is a validated grep request.
-type grepQuery struct {
-	m       *lineMatcher
-	globs   []globPattern // nil: every file
-	context int
-	mode    string
-	limit   int
-}
-
-func parseGrepInput(in grepInput) (grepQuery, error) {
-	q := grepQuery{context: in.Context, mode: in.OutputMode}
-	switch q.mode {
-	case "":
-		q.mode = "content"
-	case "content", "files_with_matches", "count":
-	default:
-		return q, fmt.Errorf("output_mode must be content, files_with_matches or count, not %q", in.OutputMode)
-	}
-	if q.context < 0 || q.context > grepMaxContext {
-		return q, fmt.Errorf("context must be between 0 and %d, not %d", grepMaxContext, q.context)
-	}
-	if in.Limit < 0 {
-		return q, fmt.Errorf("limit must be positive, not %d", in.Limit)
-	}
-	q.limit = min(in.Limit, grepMaxLimit)
-	if q.limit == 0 {
-		q.limit = grepDefaultMatches
-		if q.mode != "content" {
-			q.limit = grepDefaultFiles
-		}
-	}
-	g := in.Glob
-	if g != "" && in.Include != "" && g != in.Include {
-		return q, fmt.Errorf("give glob or include, not both")
-	}
-	if g == "" {
-		g = in.Include
-	}
-	if g != "" {
-		gs, err := compileGlobs(g)
-		if err != nil {
-			return q, err
-		}
-		q.globs = gs
-	}
-	m, err := newLineMatcher(in.Pattern, in.Literal, in.CaseInsensitive)
-	if err != nil {
-		return q, err
-	}
-	q.m = m
-	return q, nil
-}
-
 func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
-	q, err := parseGrepInput(in)
+	g, err := search.NewGrep(search.GrepQuery{
+		Pattern: in.Pattern, Literal: in.Literal, CaseInsensitive: in.CaseInsensitive,
+		Glob: in.Glob, Include: in.Include,
+		Context: in.Context, OutputMode: in.OutputMode, Limit: in.Limit,
+	})
 	if err != nil {
 		return Errorf("%v", err), nil
 	}
@@ -120,8 +55,7 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 	if arg == "" {
 		arg = "."
 	}
-	disp := displayer(tc.WorkRoot(), p)
-	col := newGrepCollector(q)
+	disp := search.Displayer(tc.WorkRoot(), p)
 	if !st.IsDir() {
 		// One named file: ask the Workspace, so an open editor buffer is
 		// searched as the user sees it.
@@ -129,147 +63,14 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 		if err != nil {
 			return Errorf("grep %s: %v", arg, err), nil
 		}
-		if isBinary(doc.Content) {
-			return Text(fmt.Sprintf("%s is a binary file; grep does not search binary files.", disp(p.Rel))), nil
-		}
-		col.add(searchBuffer(q, disp(p.Rel), doc.Content, col.keep(), nil))
-		return Text(col.render(in.Pattern, arg)), nil
+		return Text(g.File(disp(p.Rel), doc.Content, arg)), nil
 	}
-	workers := walkWorkers()
-	bufs := make([][]byte, workers)
-	scratch := make([][]byte, workers)
-	stats, err := walkTree(ctx, p, walkOptions{Workers: workers}, func(w int, dir *dirFD, e walkEntry) {
-		if !e.Type.IsRegular() {
-			return
-		}
-		if q.globs != nil && !matchAny(q.globs, relTo(p.Rel, e.Rel)) {
-			return
-		}
-		col.searched.Add(1)
-		content, skip := readForGrep(dir, e.Name, &bufs[w])
-		switch skip {
-		case skipNone:
-		case skipLarge:
-			col.large.Add(1)
-			return
-		default:
-			col.unreadable.Add(1)
-			return
-		}
-		if isBinary(content) {
-			col.binary.Add(1)
-			return
-		}
-		if h := searchBuffer(q, disp(e.Rel), content, col.keep(), &scratch[w]); h.count > 0 {
-			col.add(h)
-		}
-	})
+	out, err := g.Tree(ctx, p, disp, arg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, err
 		}
 		return Errorf("grep %s: %v", arg, err), nil
 	}
-	col.unreadable.Add(stats.Unreadable.Load())
-	return Text(col.render(in.Pattern, arg)), nil
-}
-
-type skipReason int
-
-const (
-	skipNone skipReason = iota
-	skipLarge
-	skipUnreadable
-)
-
-// readForGrep reads the regular file name of dir into *buf (reused
-// across files of one worker) and returns its content.
-func readForGrep(dir *dirFD, name string, buf *[]byte) ([]byte, skipReason) {
-	f, err := dir.openFile(name, os.O_RDONLY|nonblock, 0)
-	if err != nil {
-		return nil, skipUnreadable
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, skipUnreadable
-	}
-	size := fi.Size()
-	if size > grepMaxFileSize {
-		return nil, skipLarge
-	}
-	if int64(cap(*buf)) < size+1 {
-		*buf = make([]byte, size+1+size/8)
-	}
-	b := (*buf)[:cap(*buf)]
-	n := 0
-	for {
-		k, err := f.Read(b[n:])
-		n += k
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, skipUnreadable
-		}
-		if n == len(b) {
-			// The file grew while we read it: take a bigger buffer.
-			if int64(len(b)) > grepMaxFileSize {
-				return nil, skipLarge
-			}
-			nb := make([]byte, 2*len(b))
-			copy(nb, b)
-			b, *buf = nb, nb
-		}
-	}
-	return b[:n], skipNone
-}
-
-// resolveSearchPath admits arg (default: the work root) through the guard
-// and stats it, for the tools that search below a path. A non-nil Result
-// is the error answer for the model.
-func (tc *ToolContext) resolveSearchPath(tool, arg string) (guard.Path, fs.FileInfo, *Result) {
-	if arg == "" {
-		arg = "."
-	}
-	p, err := tc.Resolve(arg)
-	if err != nil {
-		r := Errorf("%v", err)
-		return p, nil, &r
-	}
-	st, err := statPath(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		r := Errorf("path %q does not exist", arg)
-		return p, nil, &r
-	}
-	if err != nil {
-		r := Errorf("%s %s: %v", tool, arg, err)
-		return p, nil, &r
-	}
-	return p, st, nil
-}
-
-// statPath stats an admitted path, reached from its root without
-// following a symlink (beneath.go): the guard has resolved them all.
-func statPath(p guard.Path) (fs.FileInfo, error) {
-	dir, base, err := openParent(p)
-	if err != nil {
-		return nil, err
-	}
-	defer dir.Close()
-	f, err := dir.openFile(base, os.O_RDONLY|nonblock, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.Stat()
-}
-
-// relTo returns rel (below the boundary root) relative to the search
-// directory dir (also below it), for matching globs.
-func relTo(dir, rel string) string {
-	if dir == "." || dir == "" {
-		return rel
-	}
-	return strings.TrimPrefix(rel, dir+"/")
+	return Text(out), nil
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 const multiEditDescription = `Make several edits to one file at once, all or nothing. Each edit is like edit_file: its old_string must occur exactly once, in the file as the edits before it left it. If any edit fails, none is applied. Read the file first.`
@@ -34,7 +36,7 @@ func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result
 	if err != nil {
 		return docErrorAt(in.Path, p, err), ctx.Err()
 	}
-	if LooksBinary(doc.Content) {
+	if safefile.LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file; multi_edit edits text files only", in.Path), nil
 	}
 	warning := tc.FileStates(ctx).CheckRead(p.Abs)

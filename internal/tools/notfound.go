@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 // similarFiles suggests up to three existing files for a path that does
@@ -18,12 +19,12 @@ func similarFiles(p guard.Path) []string {
 	if dir == "" {
 		dir = "."
 	}
-	d, err := openBeneath(p.Root, dir)
+	d, err := safefile.OpenBeneath(p.Root, dir)
 	if err != nil {
 		return nil
 	}
 	defer d.Close()
-	f, err := d.openSelf()
+	f, err := d.OpenSelf()
 	if err != nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/sourcegraph/go-diff/diff"
 )
 
@@ -109,7 +110,7 @@ func (tc *ToolContext) patchChange(ctx context.Context, fd *diff.FileDiff) (Chan
 	if err != nil {
 		return Change{}, "", fmt.Errorf("%s: %v", name, err)
 	}
-	if LooksBinary(doc.Content) {
+	if safefile.LooksBinary(doc.Content) {
 		return Change{}, "", fmt.Errorf("%s is a binary file; apply_patch patches text files only", name)
 	}
 	edits, err := locateHunks(name, doc.Content, fd.Hunks)

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 // Limits of one read_file answer. A model that needs more pages on with
@@ -57,7 +58,7 @@ func (tc *ToolContext) readFile(ctx context.Context, in readFileInput) (Result, 
 	if states.IsUnchanged(p.Abs, offset, limit, doc.Stamp, doc.Content) {
 		return Text(unchangedMessage), nil
 	}
-	if LooksBinary(doc.Content) {
+	if safefile.LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file (%d bytes); read_file shows text files only", in.Path, len(doc.Content)), nil
 	}
 	total := countLines(doc.Content)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 // ReadText returns the current text of path — the editor's buffer when
@@ -17,7 +18,7 @@ func (tc *ToolContext) ReadText(ctx context.Context, path string) (guard.Path, [
 	if err != nil {
 		return p, nil, err
 	}
-	if LooksBinary(doc.Content) {
+	if safefile.LooksBinary(doc.Content) {
 		return p, nil, fmt.Errorf("read %s: a binary file, not text", p.Rel)
 	}
 	return p, doc.Content, nil

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 const writeFileDescription = `Create a file, or replace the whole content of an existing one. Parent directories are created as needed. Creating a new file needs no prior read; to change part of an existing file prefer edit_file, and read a file before you overwrite it. An existing file keeps its line endings (CRLF) and byte order mark.`
@@ -32,7 +34,7 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 	if err != nil {
 		return docError(in.Path, err), ctx.Err()
 	}
-	if LooksBinary(doc.Content) {
+	if safefile.LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file; write_file does not overwrite binary files", in.Path), nil
 	}
 	after = keepConventions(doc.Content, after)

@@ -1,17 +1,14 @@
-package tools
+package search
 
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/catbuddy/cb-ls/internal/guard"
+	"unicode/utf8"
 )
 
 // grepLine is one output line of a file: a match, a context line, or a
@@ -63,10 +60,10 @@ func searchBuffer(q grepQuery, path string, content []byte, keep int, scratch *[
 		}
 		for off, n := from, fromNum; n < m.num; n++ {
 			e := lineEnd(content, off)
-			h.lines = append(h.lines, grepLine{num: n, text: clipLine(content[off:e], grepMaxLineLen)})
+			h.lines = append(h.lines, grepLine{num: n, text: clipLine(content[off:e], GrepMaxLineLen)})
 			off = e + 1
 		}
-		h.lines = append(h.lines, grepLine{num: m.num, text: clipLine(content[m.start:m.end], grepMaxLineLen), match: true})
+		h.lines = append(h.lines, grepLine{num: m.num, text: clipLine(content[m.start:m.end], GrepMaxLineLen), match: true})
 		nextLine = m.num + 1
 		// Context after, up to the next kept match.
 		stop := m.num + q.context
@@ -75,7 +72,7 @@ func searchBuffer(q grepQuery, path string, content []byte, keep int, scratch *[
 		}
 		for off := m.end + 1; nextLine <= stop && off < len(content); nextLine++ {
 			e := lineEnd(content, off)
-			h.lines = append(h.lines, grepLine{num: nextLine, text: clipLine(content[off:e], grepMaxLineLen)})
+			h.lines = append(h.lines, grepLine{num: nextLine, text: clipLine(content[off:e], GrepMaxLineLen)})
 			off = e + 1
 		}
 	}
@@ -234,24 +231,16 @@ func (c *grepCollector) notes(b *strings.Builder, none bool) {
 	}
 }
 
-// displayer returns a function that turns a path relative to p.Root
-// into the path the model sees: relative to the work root when inside
-// it, absolute otherwise (a second workspace folder).
-func displayer(work string, p guard.Path) func(rel string) string {
-	return func(rel string) string {
-		abs := p.Root
-		if rel != "." && rel != "" {
-			abs = filepath.Join(p.Root, relOS(rel))
-		}
-		if r, err := filepath.Rel(work, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(r)
-		}
-		return abs
+// clipLine shortens a displayed line to at most max bytes on a rune
+// boundary, saying how much was cut.
+func clipLine(line []byte, max int) string {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) <= max {
+		return string(line)
 	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… [%d more bytes]", line[:cut], len(line)-cut)
 }
-
-func relOS(rel string) string { return filepath.FromSlash(rel) }
-
-// walkWorkers is the size of the search pool: one goroutine per CPU,
-// and at least two so one slow file does not stall the walk.
-func walkWorkers() int { return max(2, runtime.GOMAXPROCS(0)) }

@@ -1,4 +1,4 @@
-package tools
+package search
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/testenv"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestGrepMatchesRipgrep generates a tree (nested .gitignore files with
@@ -21,8 +21,16 @@ import (
 // lines ripgrep reports, for literal and regexp patterns.
 func TestGrepMatchesRipgrep(t *testing.T) {
 	rg := testenv.NeedsTool(t, "rg", "comparing grep's matches with ripgrep's", "apt-get install ripgrep")
-	e := newSearchEnv(t, "")
-	genTree(t, e.dir, rand.New(rand.NewPCG(7, 11)))
+	dir := writeTree(t, "")
+	genTree(t, dir, rand.New(rand.NewPCG(7, 11)))
+	g, err := guard.New([]string{dir}, guard.ModeProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := g.Resolve(".")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		pattern       string
 		literal, fold bool
@@ -44,8 +52,15 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		{pattern: `x*`},
 	}
 	for _, c := range cases {
-		args := map[string]any{"pattern": c.pattern, "literal": c.literal, "case_insensitive": c.fold, "limit": grepMaxLimit}
-		ours := grepKeys(t, e.ok("grep", args))
+		grep, err := NewGrep(GrepQuery{Pattern: c.pattern, Literal: c.literal, CaseInsensitive: c.fold, Limit: GrepMaxLimit})
+		if err != nil {
+			t.Fatalf("%q: %v", c.pattern, err)
+		}
+		res, err := grep.Tree(t.Context(), start, Displayer(dir, start), ".")
+		if err != nil {
+			t.Fatalf("grep %q: %v", c.pattern, err)
+		}
+		ours := grepKeys(t, res)
 		rgArgs := []string{"--no-config", "--no-ignore-global", "--no-require-git", "--hidden", "-g", "!.git/", "-g", "!.catbuddy/",
 			"-n", "--no-heading", "--color", "never", "--no-messages"}
 		if c.literal {
@@ -55,7 +70,7 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 			rgArgs = append(rgArgs, "-i")
 		}
 		cmd := exec.Command(rg, append(rgArgs, "-e", c.pattern, ".")...)
-		cmd.Dir = e.dir
+		cmd.Dir = dir
 		out, err := cmd.Output()
 		if err != nil && len(out) > 0 {
 			t.Fatalf("rg %q: %v", c.pattern, err)
@@ -75,7 +90,10 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 func grepKeys(t *testing.T, out string) []string {
 	t.Helper()
 	var keys []string
-	for _, l := range lines(out) {
+	for _, l := range strings.Split(out, "\n") {
+		if l == "" {
+			continue
+		}
 		if strings.HasPrefix(l, "No matches") {
 			continue
 		}

@@ -1,37 +1,34 @@
-package tools
+package search
 
 import (
 	"context"
-	"io"
 	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
-// walkEntry is one directory entry met by a walk.
-type walkEntry struct {
+// Entry is one directory entry met by a walk.
+type Entry struct {
 	Rel  string      // slash path relative to the walk's boundary root
 	Name string      // last element
 	Type fs.FileMode // type bits only (fs.ModeDir, fs.ModeSymlink, 0 for regular)
 }
 
-// walkVisit is called for every entry that is neither skipped nor
+// Visit is called for every entry that is neither skipped nor
 // ignored, on one of the walk's goroutines. worker identifies the
 // goroutine (0 ≤ worker < workers) so callers can keep per-worker
 // buffers; dir is the entry's directory, reached without following a
-// symlink, through which the entry may be opened by Name (beneath.go).
-type walkVisit func(worker int, dir *dirFD, e walkEntry)
+// symlink, through which the entry may be opened by Name (internal/safefile).
+type Visit func(worker int, dir *safefile.Dir, e Entry)
 
-// walkOptions tune a walk.
-type walkOptions struct {
+// Options tune a walk.
+type Options struct {
 	// NoIgnore disables .gitignore handling (.git and .catbuddy are
 	// skipped regardless).
 	NoIgnore bool
@@ -39,8 +36,8 @@ type walkOptions struct {
 	Workers int
 }
 
-// walkStats counts what a walk could not do.
-type walkStats struct {
+// Stats counts what a walk could not do.
+type Stats struct {
 	Unreadable atomic.Int64 // directories that could not be opened or listed
 }
 
@@ -50,16 +47,16 @@ func alwaysSkipped(name string) bool {
 	return name == ".git" || strings.EqualFold(name, guard.StateDir)
 }
 
-// walkTree walks the directory start (admitted by the guard) with a
+// Walk walks the directory start (admitted by the guard) with a
 // bounded pool of goroutines. Symlinks are reported but never followed,
 // so a walk cannot leave the root. .git and .catbuddy are always skipped, and entries ignored by
 // a .gitignore (from the boundary root down to each directory) unless
 // NoIgnore. Every directory is opened from the root with no symlink on
-// the way (beneath.go), so one swapped for a symlink to .catbuddy/ is not
+// the way (internal/safefile), so one swapped for a symlink to .catbuddy/ is not
 // entered. Entries of one directory are visited in name order, but
 // directories run concurrently: callers sort what they collect.
-func walkTree(ctx context.Context, start guard.Path, opt walkOptions, visit walkVisit) (*walkStats, error) {
-	root, err := openBeneath(start.Root, ".")
+func Walk(ctx context.Context, start guard.Path, opt Options, visit Visit) (*Stats, error) {
+	root, err := safefile.OpenBeneath(start.Root, ".")
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +69,7 @@ func walkTree(ctx context.Context, start guard.Path, opt walkOptions, visit walk
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, visit: visit, stats: &walkStats{}}
+	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, visit: visit, stats: &Stats{}}
 	w.cond = sync.NewCond(&w.mu)
 	w.push(walkJob{rel: start.Rel, chain: chain})
 	var wg sync.WaitGroup
@@ -94,12 +91,12 @@ type walkJob struct {
 	chain *ignoreChain
 	// For a file batch:
 	dir   *sharedRoot
-	files []walkEntry
+	files []Entry
 }
 
 // sharedRoot closes a directory once every batch that uses it is done.
 type sharedRoot struct {
-	*dirFD
+	*safefile.Dir
 	refs atomic.Int32
 }
 
@@ -111,10 +108,10 @@ func (s *sharedRoot) release() {
 
 type walker struct {
 	ctx      context.Context
-	root     *dirFD
+	root     *safefile.Dir
 	noIgnore bool
-	visit    walkVisit
-	stats    *walkStats
+	visit    Visit
+	stats    *Stats
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -146,7 +143,7 @@ func (w *walker) work(id int) {
 		w.mu.Unlock()
 
 		if j.dir != nil {
-			w.visitFiles(id, j.dir.dirFD, j.files)
+			w.visitFiles(id, j.dir.Dir, j.files)
 			j.dir.release()
 		} else {
 			w.list(id, j)
@@ -170,15 +167,15 @@ func (w *walker) list(id int, j walkJob) {
 	if w.ctx.Err() != nil {
 		return
 	}
-	dir, err := w.root.openDir(filepath.FromSlash(j.rel))
+	dir, err := w.root.OpenDir(filepath.FromSlash(j.rel))
 	if err != nil {
 		w.stats.Unreadable.Add(1)
 		return
 	}
-	shared := &sharedRoot{dirFD: dir}
+	shared := &sharedRoot{Dir: dir}
 	shared.refs.Store(1)
 	defer shared.release()
-	ents, err := dir.readDir()
+	ents, err := dir.ReadDir()
 	if err != nil {
 		w.stats.Unreadable.Add(1)
 		return
@@ -187,23 +184,23 @@ func (w *walker) list(id int, j walkJob) {
 	if !w.noIgnore {
 		for _, e := range ents {
 			if e.Name() == ".gitignore" && e.Type().IsRegular() {
-				chain = chain.push(loadIgnore(dir, ".gitignore", relJoin(j.rel, "")))
+				chain = chain.push(loadIgnore(dir, ".gitignore", RelJoin(j.rel, "")))
 				break
 			}
 		}
 	}
-	var files []walkEntry
+	var files []Entry
 	for _, e := range ents {
 		name := e.Name()
 		t := e.Type()
-		rel := relJoin(j.rel, name)
+		rel := RelJoin(j.rel, name)
 		if alwaysSkipped(name) {
 			continue
 		}
 		if !w.noIgnore && chain.ignored(rel, t.IsDir()) {
 			continue
 		}
-		we := walkEntry{Rel: rel, Name: name, Type: t}
+		we := Entry{Rel: rel, Name: name, Type: t}
 		if t.IsDir() {
 			w.visit(id, dir, we)
 			w.push(walkJob{rel: rel, chain: chain})
@@ -219,7 +216,7 @@ func (w *walker) list(id int, j walkJob) {
 	w.visitFiles(id, dir, files)
 }
 
-func (w *walker) visitFiles(id int, d *dirFD, files []walkEntry) {
+func (w *walker) visitFiles(id int, d *safefile.Dir, files []Entry) {
 	for _, f := range files {
 		if w.ctx.Err() != nil {
 			return
@@ -228,14 +225,8 @@ func (w *walker) visitFiles(id int, d *dirFD, files []walkEntry) {
 	}
 }
 
-func sortEntries(ents []fs.DirEntry) {
-	// os.File.ReadDir does not sort; name order keeps per-directory
-	// output stable.
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-}
-
-// relJoin joins slash paths where "." is the root.
-func relJoin(dir, name string) string {
+// RelJoin joins slash paths where "." (or "") is the root.
+func RelJoin(dir, name string) string {
 	if dir == "." || dir == "" {
 		if name == "" {
 			return ""
@@ -246,45 +237,4 @@ func relJoin(dir, name string) string {
 		return dir
 	}
 	return dir + "/" + name
-}
-
-// maxIgnoreSize bounds a .gitignore file read into memory.
-const maxIgnoreSize = 1 << 20
-
-// loadIgnore parses name in dir as a .gitignore for relDir; nil if it
-// cannot be read.
-func loadIgnore(dir *dirFD, name, relDir string) *ignoreFile {
-	f, err := dir.openFile(name, os.O_RDONLY|nonblock, 0)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxIgnoreSize))
-	if err != nil {
-		return nil
-	}
-	return parseGitignore(relDir, b)
-}
-
-// ancestorIgnores loads .git/info/exclude and the .gitignore files from
-// the boundary root down to the directory rel, so that a search started
-// in a subdirectory obeys the rules written above it.
-func ancestorIgnores(root *dirFD, rel string) *ignoreChain {
-	var chain *ignoreChain
-	chain = chain.push(loadIgnore(root, filepath.Join(".git", "info", "exclude"), ""))
-	if rel == "." || rel == "" {
-		return chain // the walk reads the root's own .gitignore
-	}
-	chain = chain.push(loadIgnore(root, ".gitignore", ""))
-	dir := ""
-	parts := strings.Split(rel, "/")
-	for _, p := range parts[:len(parts)-1] {
-		dir = relJoin(dir, p)
-		chain = chain.push(loadIgnore(root, filepath.FromSlash(path.Join(dir, ".gitignore")), dir))
-	}
-	// rel itself is listed by the walk, which reads its .gitignore.
-	return chain
 }

@@ -1,4 +1,4 @@
-package tools
+package safefile
 
 import (
 	"errors"
@@ -49,3 +49,7 @@ func fileError(dirfd int, name string) bool {
 	}
 	return errors.Is(err, unix.EPERM)
 }
+
+// UseOpenat2 turns the openat2 path on or off and reports whether it
+// was on. Tests use it to run the openat fallback of kernels before 5.6.
+func UseOpenat2(on bool) (was bool) { return !noOpenat2.Swap(!on) }

@@ -1,4 +1,4 @@
-package tools
+package search
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"unicode/utf8"
 )
 
 // lineMatcher finds the lines of a buffer that match a pattern. Lines
@@ -249,24 +248,4 @@ func (m *lineMatcher) each(buf []byte, scratch *[]byte, fn func(start, end int) 
 		}
 		pos = end + 1
 	}
-}
-
-// isBinary reports whether content looks binary: it holds a NUL byte
-// (git's and ripgrep's test).
-func isBinary(content []byte) bool {
-	return bytes.IndexByte(content, 0) >= 0
-}
-
-// clipLine shortens a displayed line to at most max bytes on a rune
-// boundary, saying how much was cut.
-func clipLine(line []byte, max int) string {
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	if len(line) <= max {
-		return string(line)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(line[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… [%d more bytes]", line[:cut], len(line)-cut)
 }

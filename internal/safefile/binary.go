@@ -1,4 +1,4 @@
-package tools
+package safefile
 
 import (
 	"bytes"
@@ -38,4 +38,10 @@ func LooksBinary(content []byte) bool {
 	// Nearly a third suspicious: no editor would show it as text either,
 	// while Latin-1 prose stays well below.
 	return n > 0 && bad*10 > n*3
+}
+
+// HasNUL reports whether content holds a NUL byte, git's and ripgrep's
+// test for a binary file when searching.
+func HasNUL(content []byte) bool {
+	return bytes.IndexByte(content, 0) >= 0
 }

@@ -1,4 +1,4 @@
-package tools
+package search
 
 import (
 	"fmt"
@@ -20,12 +20,16 @@ type globPattern struct {
 	suffix string
 }
 
-// compileGlobs expands braces ("*.{ts,tsx}") and compiles each result.
-func compileGlobs(pattern string) ([]globPattern, error) {
+// Globs are the alternatives of one glob pattern as written: braces
+// ("*.{ts,tsx}") expand to one compiled pattern each.
+type Globs []globPattern
+
+// CompileGlobs expands braces and compiles each result.
+func CompileGlobs(pattern string) (Globs, error) {
 	if strings.TrimSpace(pattern) == "" {
 		return nil, fmt.Errorf("glob pattern is empty")
 	}
-	var out []globPattern
+	var out Globs
 	for _, p := range expandBraces(pattern) {
 		g, err := compileGlob(p)
 		if err != nil {
@@ -79,8 +83,9 @@ func (g globPattern) match(rel string) bool {
 	return matchSegs(g.segs, strings.Split(rel, "/"))
 }
 
-// matchAny reports whether rel matches one of gs.
-func matchAny(gs []globPattern, rel string) bool {
+// Match reports whether the slash-separated relative path rel matches
+// one of gs.
+func (gs Globs) Match(rel string) bool {
 	for _, g := range gs {
 		if g.match(rel) {
 			return true

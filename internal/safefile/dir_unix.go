@@ -1,6 +1,6 @@
 //go:build unix
 
-package tools
+package safefile
 
 import (
 	"errors"
@@ -13,52 +13,52 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// dirFD is an open directory that was reached without following a
+// Dir is an open directory that was reached without following a
 // symlink. Everything below it is opened relative to its descriptor.
-type dirFD struct {
+type Dir struct {
 	f *os.File
 }
 
-func (d *dirFD) fd() int { return int(d.f.Fd()) }
+func (d *Dir) Fd() int { return int(d.f.Fd()) }
 
 // Close closes the directory.
-func (d *dirFD) Close() error { return d.f.Close() }
+func (d *Dir) Close() error { return d.f.Close() }
 
-// openBeneath opens the directory rel (slash-separated, "." for root)
+// OpenBeneath opens the directory rel (slash-separated, "." for root)
 // below the real directory root, following no symlink.
-func openBeneath(root, rel string) (*dirFD, error) {
+func OpenBeneath(root, rel string) (*Dir, error) {
 	r, err := os.OpenFile(root, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
-	d := &dirFD{f: r}
+	d := &Dir{f: r}
 	if rel == "." || rel == "" {
 		return d, nil
 	}
 	defer d.Close()
-	return d.openDir(filepath.FromSlash(rel))
+	return d.OpenDir(filepath.FromSlash(rel))
 }
 
 // openDir opens the directory name (one or more components) below d.
-func (d *dirFD) openDir(name string) (*dirFD, error) {
+func (d *Dir) OpenDir(name string) (*Dir, error) {
 	f, err := d.open(name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &dirFD{f: f}, nil
+	return &Dir{f: f}, nil
 }
 
 // openFile opens the file name below d; a symlink anywhere on the way,
 // the last component included, is refused.
-func (d *dirFD) openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+func (d *Dir) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 	return d.open(name, flag, perm)
 }
 
-func (d *dirFD) open(name string, flag int, perm os.FileMode) (*os.File, error) {
+func (d *Dir) open(name string, flag int, perm os.FileMode) (*os.File, error) {
 	flag |= unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := openat2Beneath(d.fd(), name, flag, uint32(perm.Perm()))
+	fd, err := openat2Beneath(d.Fd(), name, flag, uint32(perm.Perm()))
 	if errors.Is(err, errNoOpenat2) {
-		fd, err = openatEach(d.fd(), name, flag, uint32(perm.Perm()))
+		fd, err = openatEach(d.Fd(), name, flag, uint32(perm.Perm()))
 	}
 	if err != nil {
 		return nil, pathErr("open", name, err)
@@ -109,15 +109,15 @@ func pathErr(op, name string, err error) error {
 
 // openSelf opens d again, for a listing: the listing offset is per open
 // file, so each listing needs its own.
-func (d *dirFD) openSelf() (*os.File, error) {
+func (d *Dir) OpenSelf() (*os.File, error) {
 	return d.open(".", unix.O_RDONLY|unix.O_DIRECTORY, 0)
 }
 
 // readlink returns the target of the symlink name in d.
-func (d *dirFD) readlink(name string) (string, error) {
+func (d *Dir) Readlink(name string) (string, error) {
 	for n := 256; ; n *= 2 {
 		buf := make([]byte, n)
-		k, err := unix.Readlinkat(d.fd(), name, buf)
+		k, err := unix.Readlinkat(d.Fd(), name, buf)
 		if err != nil {
 			return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
 		}
@@ -128,21 +128,21 @@ func (d *dirFD) readlink(name string) (string, error) {
 }
 
 // exists reports whether name exists in d, without following a symlink.
-func (d *dirFD) exists(name string) (bool, error) {
+func (d *Dir) Exists(name string) (bool, error) {
 	var st unix.Stat_t
-	err := unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	err := unix.Fstatat(d.Fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW)
 	if errors.Is(err, unix.ENOENT) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-func (d *dirFD) rename(from, to string) error {
-	return pathErr("rename", to, unix.Renameat(d.fd(), from, d.fd(), to))
+func (d *Dir) Rename(from, to string) error {
+	return pathErr("rename", to, unix.Renameat(d.Fd(), from, d.Fd(), to))
 }
 
-func (d *dirFD) link(from, to string) error {
-	err := unix.Linkat(d.fd(), from, d.fd(), to, 0)
+func (d *Dir) Link(from, to string) error {
+	err := unix.Linkat(d.Fd(), from, d.Fd(), to, 0)
 	if errors.Is(err, unix.EEXIST) {
 		return &fs.PathError{Op: "link", Path: to, Err: fs.ErrExist}
 	}
@@ -152,23 +152,23 @@ func (d *dirFD) link(from, to string) error {
 	return nil
 }
 
-func (d *dirFD) remove(name string) error { return unix.Unlinkat(d.fd(), name, 0) }
+func (d *Dir) Remove(name string) error { return unix.Unlinkat(d.Fd(), name, 0) }
 
 // mkdirAll opens the directory rel below d, creating what is missing
 // (mode 0777, umask applies), following no symlink.
-func (d *dirFD) mkdirAll(rel string) (*dirFD, error) {
+func (d *Dir) MkdirAll(rel string) (*Dir, error) {
 	cur := d
 	for _, p := range strings.Split(filepath.Clean(rel), string(filepath.Separator)) {
 		if p == "." {
 			continue
 		}
-		if err := unix.Mkdirat(cur.fd(), p, 0o777); err != nil && !errors.Is(err, unix.EEXIST) {
+		if err := unix.Mkdirat(cur.Fd(), p, 0o777); err != nil && !errors.Is(err, unix.EEXIST) {
 			if cur != d {
 				cur.Close()
 			}
 			return nil, &fs.PathError{Op: "mkdir", Path: p, Err: err}
 		}
-		next, err := cur.openDir(p)
+		next, err := cur.OpenDir(p)
 		if cur != d {
 			cur.Close()
 		}
@@ -178,7 +178,7 @@ func (d *dirFD) mkdirAll(rel string) (*dirFD, error) {
 		cur = next
 	}
 	if cur == d {
-		return d.openDir(".")
+		return d.OpenDir(".")
 	}
 	return cur, nil
 }

@@ -1,46 +1,11 @@
 package tools
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"path/filepath"
-	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
-
-func TestWalkStopsWhenCancelled(t *testing.T) {
-	var b strings.Builder
-	for i := range 1000 {
-		fmt.Fprintf(&b, "-- d%02d/f%04d.txt --\nx\n", i%20, i)
-	}
-	e := newSearchEnv(t, b.String())
-	g, err := guard.New([]string{e.dir}, guard.ModeProject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, err := g.Resolve(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	var visited atomic.Int64
-	_, err = walkTree(ctx, start, walkOptions{Workers: 2}, func(_ int, _ *dirFD, e walkEntry) {
-		if e.Type.IsRegular() && visited.Add(1) == 1 {
-			cancel()
-		}
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("walkTree = %v, want context.Canceled", err)
-	}
-	// The other worker may finish the file it holds; nothing more.
-	if n := visited.Load(); n > 2 {
-		t.Errorf("visited %d files after cancelling at the first", n)
-	}
-}
 
 func TestSearchSecondRoot(t *testing.T) {
 	e := newSearchEnv(t, "-- a.txt --\nneedle one\n")

@@ -1,0 +1,215 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
+)
+
+// GrepQuery is a grep request as the model writes it; NewGrep checks it.
+type GrepQuery struct {
+	Pattern         string // Go RE2, or the text itself with Literal
+	Literal         bool
+	CaseInsensitive bool
+	// Glob limits the search to matching files; Include is the same
+	// (the name other agents' grep tools use), and only one may be set
+	// unless both are equal.
+	Glob, Include string
+	Context       int    // lines around each match, 0 to GrepMaxContext
+	OutputMode    string // "content" (""), "files_with_matches" or "count"
+	Limit         int    // matches (content) or files shown; 0 for the default
+}
+
+// Limits of a grep.
+const (
+	GrepDefaultMatches = 100
+	GrepDefaultFiles   = 200
+	GrepMaxLimit       = 5000
+	GrepMaxContext     = 20
+	GrepMaxLineLen     = 400
+	grepMaxOutput      = 64 << 10 // bytes of output before the rest is only counted
+	grepMaxFileSize    = 64 << 20 // larger files are skipped (and counted)
+)
+
+// Grep is a validated grep request, ready to run over a tree or a file.
+type Grep struct {
+	pattern string
+	q       grepQuery
+}
+
+// grepQuery is what the search itself needs of a Grep.
+type grepQuery struct {
+	m       *lineMatcher
+	globs   Globs // nil: every file
+	context int
+	mode    string
+	limit   int
+}
+
+// NewGrep validates q; its errors are meant for the model as they are.
+func NewGrep(in GrepQuery) (*Grep, error) {
+	q := grepQuery{context: in.Context, mode: in.OutputMode}
+	switch q.mode {
+	case "":
+		q.mode = "content"
+	case "content", "files_with_matches", "count":
+	default:
+		return nil, fmt.Errorf("output_mode must be content, files_with_matches or count, not %q", in.OutputMode)
+	}
+	if q.context < 0 || q.context > GrepMaxContext {
+		return nil, fmt.Errorf("context must be between 0 and %d, not %d", GrepMaxContext, q.context)
+	}
+	if in.Limit < 0 {
+		return nil, fmt.Errorf("limit must be positive, not %d", in.Limit)
+	}
+	q.limit = min(in.Limit, GrepMaxLimit)
+	if q.limit == 0 {
+		q.limit = GrepDefaultMatches
+		if q.mode != "content" {
+			q.limit = GrepDefaultFiles
+		}
+	}
+	g := in.Glob
+	if g != "" && in.Include != "" && g != in.Include {
+		return nil, fmt.Errorf("give glob or include, not both")
+	}
+	if g == "" {
+		g = in.Include
+	}
+	if g != "" {
+		gs, err := CompileGlobs(g)
+		if err != nil {
+			return nil, err
+		}
+		q.globs = gs
+	}
+	m, err := newLineMatcher(in.Pattern, in.Literal, in.CaseInsensitive)
+	if err != nil {
+		return nil, err
+	}
+	q.m = m
+	return &Grep{pattern: in.Pattern, q: q}, nil
+}
+
+// File searches the content of one file, shown as path; where names
+// what was searched in the output. A binary file is not searched.
+func (g *Grep) File(path string, content []byte, where string) string {
+	if safefile.HasNUL(content) {
+		return fmt.Sprintf("%s is a binary file; grep does not search binary files.", path)
+	}
+	col := newGrepCollector(g.q)
+	col.add(searchBuffer(g.q, path, content, col.keep(), nil))
+	return col.render(g.pattern, where)
+}
+
+// Tree searches every file below the directory p that a Walk reaches,
+// in parallel; where names what was searched in the output. The error
+// is the walk's (ctx's, when cancelled).
+func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where string) (string, error) {
+	q := g.q
+	col := newGrepCollector(q)
+	workers := walkWorkers()
+	bufs := make([][]byte, workers)
+	scratch := make([][]byte, workers)
+	stats, err := Walk(ctx, p, Options{Workers: workers}, func(w int, dir *safefile.Dir, e Entry) {
+		if !e.Type.IsRegular() {
+			return
+		}
+		if q.globs != nil && !q.globs.Match(relTo(p.Rel, e.Rel)) {
+			return
+		}
+		col.searched.Add(1)
+		content, skip := readForGrep(dir, e.Name, &bufs[w])
+		switch skip {
+		case skipNone:
+		case skipLarge:
+			col.large.Add(1)
+			return
+		default:
+			col.unreadable.Add(1)
+			return
+		}
+		if safefile.HasNUL(content) {
+			col.binary.Add(1)
+			return
+		}
+		if h := searchBuffer(q, disp(e.Rel), content, col.keep(), &scratch[w]); h.count > 0 {
+			col.add(h)
+		}
+	})
+	if err != nil {
+		return "", err
+	}
+	col.unreadable.Add(stats.Unreadable.Load())
+	return col.render(g.pattern, where), nil
+}
+
+// walkWorkers is the size of the search pool: one goroutine per CPU,
+// and at least two so one slow file does not stall the walk.
+func walkWorkers() int { return max(2, runtime.GOMAXPROCS(0)) }
+
+type skipReason int
+
+const (
+	skipNone skipReason = iota
+	skipLarge
+	skipUnreadable
+)
+
+// readForGrep reads the regular file name of dir into *buf (reused
+// across files of one worker) and returns its content.
+func readForGrep(dir *safefile.Dir, name string, buf *[]byte) ([]byte, skipReason) {
+	f, err := dir.OpenFile(name, os.O_RDONLY|safefile.NonBlock, 0)
+	if err != nil {
+		return nil, skipUnreadable
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, skipUnreadable
+	}
+	size := fi.Size()
+	if size > grepMaxFileSize {
+		return nil, skipLarge
+	}
+	if int64(cap(*buf)) < size+1 {
+		*buf = make([]byte, size+1+size/8)
+	}
+	b := (*buf)[:cap(*buf)]
+	n := 0
+	for {
+		k, err := f.Read(b[n:])
+		n += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, skipUnreadable
+		}
+		if n == len(b) {
+			// The file grew while we read it: take a bigger buffer.
+			if int64(len(b)) > grepMaxFileSize {
+				return nil, skipLarge
+			}
+			nb := make([]byte, 2*len(b))
+			copy(nb, b)
+			b, *buf = nb, nb
+		}
+	}
+	return b[:n], skipNone
+}
+
+// relTo returns rel (below the boundary root) relative to the search
+// directory dir (also below it), for matching globs.
+func relTo(dir, rel string) string {
+	if dir == "." || dir == "" {
+		return rel
+	}
+	return strings.TrimPrefix(rel, dir+"/")
+}
