@@ -15,19 +15,22 @@ const mod = "github.com/catbuddy/cb-ls"
 // everything above may read settings), the subsystems beneath the tools
 // (search, safefile) reach nothing above them, tools never reaches
 // lsp/agent/mcp/cmd, agent, mcp and session never reach lsp or cmd, and
-// mcp not agent either.
+// mcp not agent either; app, the run assembly, is beneath every front
+// end and above everything else.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
 		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},
 		"filestate": {"guard", "tools", "agent", "lsp", "mcp", "cmd"},
-		"tools":     {"agent", "lsp", "mcp", "cmd"},
+		"tools":     {"agent", "lsp", "mcp", "cmd", "app"},
 		// The safe file layer imports nothing of ours; search only guard
 		// (for admitted paths and the state directory's name) and it.
-		"safefile": {"guard", "filestate", "config", "search", "tools", "agent", "lsp", "mcp", "cmd", "session"},
-		"search":   {"filestate", "config", "tools", "agent", "lsp", "mcp", "cmd", "session"},
-		"agent":    {"lsp", "cmd"},
-		"mcp":      {"agent", "lsp", "cmd"},
-		"session":  {"lsp", "cmd"},
+		"safefile": {"guard", "filestate", "config", "search", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"search":   {"filestate", "config", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"agent":    {"lsp", "cmd", "app", "session"},
+		"mcp":      {"agent", "lsp", "cmd", "app"},
+		"session":  {"lsp", "cmd", "app"},
+		// The one run assembly: every front end builds on it, it on none.
+		"app": {"lsp", "cmd"},
 		// Settings are data: reading them must not pull in what they
 		// configure.
 		"config": {"filestate", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},

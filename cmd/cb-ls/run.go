@@ -9,12 +9,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/session"
@@ -112,6 +111,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return 2
 		}
 	}
+	// The guard is built before the configuration: --continue looks for
+	// the run under its (resolved) roots.
 	g, err := guard.New(roots, mode)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
@@ -129,9 +130,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, `cb-ls run: the instruction is empty, e.g. cb-ls run "fix the failing test in calc_test.go"`)
 		return 2
 	}
-	loaded, err := config.Load(config.LoadOptions{Root: g.Roots()[0], TrustProject: f.trust, Over: []config.Config{{
-		Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps,
-	}}})
+	flags := config.Config{Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps}
+	loaded, err := config.Load(config.LoadOptions{Root: g.Roots()[0], TrustProject: f.trust, Over: []config.Config{flags}})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 2
@@ -151,67 +151,46 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.review {
 		ws = &reviewWorkspace{Workspace: ws, p: ask}
 	}
-	reg := tools.NewRegistry()
-	tc := &tools.ToolContext{Guard: g, Workspace: ws, Options: tools.OptionsFrom(cfg.Tools), Approver: execApprover(f.yes, stdin, ask)}
-	if err := tools.RegisterBuiltins(reg, tc); err != nil {
+	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(f.yes, stdin, ask),
+		ProjectTrusted: projectTrust(f.trust, stderr), Headless: true, Version: version, Logger: mcpLogger(stderr)})
+	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1
 	}
-	runner := &agent.Runner{Registry: reg, Config: cfg, WorkRoot: g.WorkRoot, Files: tc, Headless: true}
-	p.start(cfg)
-	var changed []string
-	emit := func(ev agent.Event) {
-		if ev.Edit != nil && !ev.IsError && !slices.Contains(changed, ev.Edit.Rel) {
-			changed = append(changed, ev.Edit.Rel)
-		}
-		p.event(ev)
+	defer a.Close()
+	a.StartMCP(flags)
+	for _, s := range a.WaitMCP(ctx, mcpStartTimeout) {
+		fmt.Fprintf(stderr, "cb-ls run: MCP server %q is %s%s: its tools are missing from this run\n", s.Name, s.State, errSuffix(s.Error))
 	}
-	var out agent.Outcome
-	var log *session.Log
-	header := session.TranscriptHeader{Command: config.CommandRun, Model: cfg.Model, Input: instruction, Started: time.Now()}
-	prior := ""
+
+	var run *app.Run
 	if continued != nil {
 		fmt.Fprintf(stderr, "cb-ls run: continuing %s (%s, %d turn(s))\n", continued.RunID, continued.TitleText(), continued.Turns)
-		log = continued.Log()
-		header.Command, header.Title = continued.Command, fmt.Sprintf("%s — reply %d", continued.Title, continued.Turns)
-		if md, err := os.ReadFile(session.TranscriptPath(log.Path)); err == nil {
-			prior = string(md)
-		}
+		run = app.ResumeRun(continued)
 	} else {
-		log = headlessLog(g.Roots()[0], instruction, cfg)
-		header.Title = log.Header().Title
+		run = headlessRun(g.Roots()[0], instruction, cfg)
 	}
-	header.RunID = log.Header().RunID
-	tr := session.NewTranscript(header)
-	record := func(ev agent.Event) {
-		tr.Add(ev)
-		emit(ev)
-	}
-	if continued != nil {
-		out, err = runner.Reply(ctx, continued.Command, continued.Messages, instruction, record)
-		if len(out.Messages) == 0 {
-			out.Messages = continued.Messages // refused before the model was asked
-		}
-	} else {
-		out, err = runner.Run(ctx, agent.Task{Command: config.CommandRun, Input: instruction}, record)
-	}
+	run.Begin()
+	p.start(cfg)
+	res := a.Do(ctx, run, app.Turn{Config: cfg, Task: agent.Task{Command: config.CommandRun, Input: instruction},
+		Input: instruction, Emit: p.event})
 	p.done()
-	storeRun(stderr, log, tr, prior, turnOf(instruction, out, err, changed), out, err, cfg.APIKey)
-	if out.Answer != "" {
-		fmt.Fprintln(stdout, strings.TrimSpace(out.Answer))
+	reportStored(stderr, run, res)
+	if res.Answer != "" {
+		fmt.Fprintln(stdout, strings.TrimSpace(res.Answer))
 	}
 	switch {
-	case err == nil:
-		fmt.Fprintf(stderr, "done in %d steps (%s)\n", out.Steps, out.Usage)
+	case res.Err == nil:
+		fmt.Fprintf(stderr, "done in %d steps (%s)\n", res.Steps, res.Usage)
 		return 0
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "cb-ls run: interrupted")
 		return 130
-	case errors.Is(err, agent.ErrStepLimit):
+	case errors.Is(res.Err, agent.ErrStepLimit):
 		fmt.Fprintf(stderr, "cb-ls run: stopped at the step limit (%d); raise it with --max-steps\n", cfg.MaxSteps)
 		return 1
 	}
-	fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
+	fmt.Fprintf(stderr, "cb-ls run: %v\n", res.Err)
 	return 1
 }
 

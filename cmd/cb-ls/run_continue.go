@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
-	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
@@ -73,55 +70,32 @@ func pickContinued(roots []string, c continueFlag, args []string) (*session.Sess
 	return s, args, err
 }
 
-// headlessLog returns where a new headless run's conversation is stored.
-func headlessLog(root, input string, cfg config.Config) *session.Log {
+// headlessRun starts a new headless run, stored under root.
+func headlessRun(root, input string, cfg config.Config) *app.Run {
 	cmd, _ := config.FindCommand(cfg, config.CommandRun)
-	return session.NewLog(root, session.Header{
-		RunID: session.NewRunID(), Command: cmd.ID, Title: cmd.Title, Input: input, Started: time.Now(),
-		Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps,
-	})
+	return app.NewRun(root, cmd, session.Header{Input: input, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps})
 }
 
-// turnOf is the stored record of a turn that ended with out and err.
-func turnOf(input string, out agent.Outcome, err error, files []string) session.Turn {
-	t := session.Turn{Input: input, Outcome: "done", Steps: out.Steps, Usage: out.Usage, Files: files, Ended: time.Now()}
+// reportStored tells on stderr what became of the turn and what can be
+// done next. Only a conversation that reached the model can be
+// continued: a run refused before that (bad settings) stores nothing. A
+// failed run can be, once its cause is fixed, and the message says so.
+func reportStored(stderr io.Writer, r *app.Run, res app.Result) {
 	switch {
-	case errors.Is(err, context.Canceled):
-		t.Outcome, t.Error = "cancelled", "interrupted"
-	case err != nil:
-		t.Outcome, t.Error = "error", err.Error()
-	}
-	return t
-}
-
-// storeRun stores a turn that ended (the conversation and its markdown
-// transcript, beside each other in .catbuddy/sessions, as an editor's run
-// is stored) and tells on stderr what can be done next. Only a
-// conversation that reached the model can be continued: a run refused
-// before that (bad settings) stores nothing. A failed run can be, once
-// its cause is fixed, and the message says so.
-func storeRun(stderr io.Writer, log *session.Log, tr *session.Transcript, prior string, t session.Turn, out agent.Outcome, err error, key string) {
-	if len(out.Messages) == 0 {
+	case len(r.Messages) == 0:
 		return
-	}
-	if serr := log.AppendTurn(out.Messages, t, key); serr != nil {
-		fmt.Fprintf(stderr, "cb-ls run: the conversation was not stored, so it cannot be continued: %v\n", serr)
-		return
-	}
-	path, terr := log.WriteTranscript(session.JoinTurns(prior, tr.Finish(t.Outcome, out, err)), key)
-	if terr != nil {
-		fmt.Fprintf(stderr, "cb-ls run: the transcript was not written: %v\n", terr)
-	}
-	id := log.Header().RunID
-	switch {
-	case err == nil:
-		fmt.Fprintf(stderr, "run %s stored; reply with: cb-ls run --continue \"…\"\n", id)
-	case t.Outcome == "cancelled":
-		fmt.Fprintf(stderr, "run %s was interrupted and stored as far as it got; go on with: cb-ls run --continue \"…\"\n", id)
+	case res.StoreErr != nil:
+		fmt.Fprintf(stderr, "cb-ls run: the conversation was not stored, so it cannot be continued: %v\n", res.StoreErr)
+	case res.Err == nil:
+		fmt.Fprintf(stderr, "run %s stored; reply with: cb-ls run --continue \"…\"\n", r.ID)
+	case res.Status == "cancelled":
+		fmt.Fprintf(stderr, "run %s was interrupted and stored as far as it got; go on with: cb-ls run --continue \"…\"\n", r.ID)
 	default:
-		fmt.Fprintf(stderr, "run %s failed and is stored as far as it got; once the cause is fixed, go on with: cb-ls run --continue \"…\"\n", id)
+		fmt.Fprintf(stderr, "run %s failed and is stored as far as it got; once the cause is fixed, go on with: cb-ls run --continue \"…\"\n", r.ID)
 	}
-	if terr == nil {
-		fmt.Fprintf(stderr, "transcript: %s\n", path)
+	if res.TranscriptErr != nil {
+		fmt.Fprintf(stderr, "cb-ls run: the transcript was not written: %v\n", res.TranscriptErr)
+	} else if res.TranscriptPath != "" {
+		fmt.Fprintf(stderr, "transcript: %s\n", res.TranscriptPath)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -100,16 +101,11 @@ func toolsFlags(name string, args []string, stderr io.Writer, more func(*flag.Fl
 
 // newToolRegistry builds the built-in tools over a disk workspace.
 func newToolRegistry(roots []string, mode guard.Mode, onEdit tools.EditListener, approver tools.Approver) (*tools.Registry, *guard.PathGuard, error) {
-	g, err := guard.New(roots, mode)
+	a, err := app.New(app.Options{Roots: roots, Mode: mode, OnEdit: onEdit, Approver: approver})
 	if err != nil {
 		return nil, nil, err
 	}
-	reg := tools.NewRegistry()
-	tc := &tools.ToolContext{Guard: g, Workspace: tools.DiskWorkspace{}, OnEdit: onEdit, Approver: approver}
-	if err := tools.RegisterBuiltins(reg, tc); err != nil {
-		return nil, nil, err
-	}
-	return reg, g, nil
+	return a.Registry, a.Guard, nil
 }
 
 func toolsList(args []string, stdout, stderr io.Writer) int {

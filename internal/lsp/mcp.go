@@ -3,7 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/mcp"
 )
 
@@ -35,27 +35,19 @@ func (s *Server) registerMCPCommands() {
 
 // startMCP starts the configured MCP servers in the background; their
 // tools join the registry as they become ready. It never blocks
-// initialize on a server.
+// initialize on a server. A project's HTTP servers may reach the hosts
+// the user's own web allow-list opens (their config file and editor
+// settings, never the project's).
 func (s *Server) startMCP() {
-	// A project's HTTP servers may reach hosts the user's own web
-	// allow-list opens (their config file and editor settings, never the
-	// project's).
-	user, err := config.LoadConfig("", s.AgentConfig())
-	if err != nil {
-		s.log.Warn("MCP: the user's web allow-list", "error", err)
+	if a := s.assembly(); a != nil {
+		a.StartMCP(s.AgentConfig())
 	}
-	m := mcp.NewManager(s.registry, mcp.Options{Version: s.version(), Logger: s.log.With("component", "mcp"),
-		ProjectTrusted: s.projectTrusted, URLAllow: user.Tools.WebAllow})
-	s.mu.Lock()
-	s.mcp = m
-	s.mu.Unlock()
-	m.Start(s.Guard().Roots())
 }
 
 // stopMCP stops every MCP server (on shutdown).
 func (s *Server) stopMCP() {
-	if m := s.mcpManager(); m != nil {
-		m.Shutdown()
+	if a := s.assembly(); a != nil {
+		a.Close()
 	}
 }
 
@@ -68,7 +60,15 @@ func (s *Server) mcpRootsChanged() {
 }
 
 func (s *Server) mcpManager() *mcp.Manager {
+	if a := s.assembly(); a != nil {
+		return a.MCP()
+	}
+	return nil
+}
+
+// assembly returns the connection's app, nil before initialize.
+func (s *Server) assembly() *app.App {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.mcp
+	return s.app
 }

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/session"
-	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // Agent runs in the editor. catbuddy.run answers with a run id at once;
@@ -47,26 +47,21 @@ type runs struct {
 }
 
 // run is one agent run: a conversation of one or more turns (the first
-// request, then each catbuddy.reply). While a turn goes on, its execute
-// goroutine owns the conversation fields; between turns rs.mu does.
+// request, then each catbuddy.reply), kept by app.Run. While a turn goes
+// on, its execute goroutine owns the conversation; between turns rs.mu
+// does.
 type run struct {
-	id      string
-	command config.Command
+	*app.Run
 	target  target
 	started time.Time
 	cancel  context.CancelCauseFunc // this turn's; set under rs.mu before it starts
 	done    chan struct{}           // likewise
 
-	conv   []agent.Message       // the conversation so far
 	states *filestate.FileStates // what the model read and wrote, across turns
-	log    *session.Log          // nil without a workspace folder
-	turn   int                   // 1 for the first request
-	prior  string                // transcript of the turns before this one
 	sum    session.Summary       // for catbuddy.listRuns
 
-	mu         sync.Mutex // guards tr and transcript
-	tr         *session.Transcript
-	transcript string // path once written
+	mu         sync.Mutex // guards transcript
+	transcript string     // path once written
 
 	// ledger records the files the run changed, across its turns, and
 	// their content before it, for catbuddy.undoRun.
@@ -141,21 +136,22 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	}
 	task := buildTask(a, t, s.PositionEncoding())
 
-	r := &run{id: session.NewRunID(), command: cmd, target: t, started: time.Now(), states: s.NewFileStates(), turn: 1, ledger: filestate.NewLedger()}
-	r.sum.Header = session.Header{RunID: r.id, Command: cmd.ID, Title: cmd.Title, Path: t.path, File: t.rel, Input: a.Input,
-		Started: r.started, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps}
-	if root := s.rootFor(t.path); root != "" {
-		r.log = session.NewLog(root, r.sum.Header)
-		r.sum.Log = r.log.Path
+	conv := app.NewRun(s.rootFor(t.path), cmd, session.Header{Path: t.path, File: t.rel, Input: a.Input,
+		Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps})
+	conv.Begin()
+	r := &run{Run: conv, target: t, started: conv.Header().Started, states: s.NewFileStates(), ledger: filestate.NewLedger()}
+	r.sum.Header = conv.Header()
+	if conv.Log != nil {
+		r.sum.Log = conv.Log.Path
 	}
 	// The request's context ends when this handler returns; the run lives
 	// until it finishes, is cancelled, or the connection goes away.
-	runCtx, err := rs.claim(ctx, r, func() { rs.keepLedger(r.id, r.ledger) })
+	runCtx, err := rs.claim(ctx, r, func() { rs.keepLedger(r.ID, r.ledger) })
 	if err != nil {
 		return nil, err
 	}
 	go rs.execute(runCtx, r, task, cfg, prov, a)
-	return map[string]string{"runId": r.id}, nil
+	return map[string]string{"runId": r.ID}, nil
 }
 
 // claim makes r the active run of its document for a new turn, or
@@ -165,24 +161,24 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 func (rs *runs) claim(ctx context.Context, r *run, prepare func()) (context.Context, error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if _, going := rs.active[r.id]; going {
-		return nil, fmt.Errorf("%w: run %s is still going; wait for it to end or %s", errRunBusy, r.id, cancelHint(r.id))
+	if _, going := rs.active[r.ID]; going {
+		return nil, fmt.Errorf("%w: run %s is still going; wait for it to end or %s", errRunBusy, r.ID, cancelHint(r.ID))
 	}
 	if t := r.target; t.path != "" {
 		if other, busy := rs.byDoc[t.path]; busy {
 			return nil, fmt.Errorf("%w: %s, started %s ago on %s; wait for it to end or %s",
-				errRunBusy, other.command.Title, time.Since(other.started).Round(time.Second), t.rel, cancelHint(other.id))
+				errRunBusy, other.Command.Title, time.Since(other.started).Round(time.Second), t.rel, cancelHint(other.ID))
 		}
 	}
 	prepare()
 	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	r.cancel, r.done = cancel, make(chan struct{})
-	delete(rs.idle, r.id)
-	rs.active[r.id] = r
+	delete(rs.idle, r.ID)
+	rs.active[r.ID] = r
 	if r.target.path != "" {
 		rs.byDoc[r.target.path] = r
 	}
-	rs.last = r.id
+	rs.last = r.ID
 	go rs.watchConnection(r.done, cancel)
 	return runCtx, nil
 }
@@ -209,67 +205,21 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 		cancel(nil)
 		close(done)
 	}()
-	header := session.TranscriptHeader{RunID: r.id, Command: r.command.ID, Title: r.command.Title, File: r.target.rel,
-		StartLine: task.StartLine, EndLine: task.EndLine, Model: cfg.Model, Input: a.Input, Started: r.started}
-	if r.turn > 1 {
-		header.Title = fmt.Sprintf("%s — reply %d", r.command.Title, r.turn-1)
-		header.Started = time.Now()
-	}
-	r.mu.Lock()
-	r.tr = session.NewTranscript(header)
-	r.mu.Unlock()
-
 	rep := newRunReporter(s, r)
 	rep.begin(ctx, a)
 
 	// The run's FileStates carry over from turn to turn: what the model
 	// read stays deduplicated, and "read before edit" stays satisfied.
 	// Edits made by the run report on its progress too (see onEdit).
-	runCtx := withRunID(withProgress(filestate.NewContext(ctx, r.states), rep.progress), r.id)
+	runCtx := withRunID(withProgress(filestate.NewContext(ctx, r.states), rep.progress), r.ID)
 	runCtx = filestate.NewLedgerContext(runCtx, r.ledger)
-	runner := &agent.Runner{Registry: s.Registry(), Config: cfg, WorkRoot: s.Guard().WorkRoot, Provider: prov,
-		Files: &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace}}
-	var changed []string
-	emit := func(ev agent.Event) {
-		if ev.Edit != nil && !ev.IsError {
-			changed = appendNew(changed, s.displayPath(ev.Edit.Path))
-		}
-		r.mu.Lock()
-		r.tr.Add(ev)
-		r.mu.Unlock()
-		rep.event(ctx, ev)
-	}
-	var out agent.Outcome
-	var err error
-	if r.turn == 1 {
-		out, err = runner.Run(runCtx, task, emit)
-	} else {
-		out, err = runner.Reply(runCtx, r.command.ID, r.conv, a.Input, emit)
-	}
-
-	status := "done"
-	switch {
-	case err != nil && ctx.Err() != nil:
-		status = "cancelled"
-		err = context.Cause(ctx)
-	case err != nil:
-		status = "error"
-	}
-	r.mu.Lock()
-	text := r.tr.Finish(status, out, err)
-	r.mu.Unlock()
-	text = session.JoinTurns(r.prior, text)
-	r.prior = text
-	rs.remember(r, out, session.Turn{Input: a.Input, Outcome: status, Error: errorText(err), Steps: out.Steps,
-		Usage: out.Usage, Files: changed, Ended: time.Now()}, cfg)
-	path, terr := rs.writeTranscript(r, text, cfg)
-	if terr != nil {
-		s.log.Error("run transcript not written", "run", r.id, "error", terr)
-	}
+	res := s.assembly().Do(runCtx, r.Run, app.Turn{Config: cfg, Provider: prov, Task: task, Input: a.Input,
+		Emit: func(ev agent.Event) { rep.event(ctx, ev) }})
+	rs.remember(r, res)
 	// The document is free before anyone hears that the run ended, so a
 	// client may start the next run as soon as it sees the end.
 	rs.release(r, done)
-	rep.end(ctx, status, out, err, path)
+	rep.end(ctx, res.Status, res.Outcome, res.Err, res.TranscriptPath)
 }
 
 // release frees r's document and records where its transcript went, if
@@ -279,35 +229,26 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 func (rs *runs) release(r *run, done chan struct{}) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.active[r.id] != r || r.done != done {
+	if rs.active[r.ID] != r || r.done != done {
 		return
 	}
-	delete(rs.active, r.id)
+	delete(rs.active, r.ID)
 	if rs.byDoc[r.target.path] == r {
 		delete(rs.byDoc, r.target.path)
 	}
-	rs.idle[r.id] = r
+	rs.idle[r.ID] = r
 	r.mu.Lock()
 	if r.transcript != "" {
-		rs.ended[r.id] = r.transcript
+		rs.ended[r.ID] = r.transcript
 	}
 	r.mu.Unlock()
 }
 
-// writeTranscript writes r's transcript (final or, while it runs, as far
-// as it got) beside its session file and remembers its path.
-func (rs *runs) writeTranscript(r *run, text string, cfg config.Config) (string, error) {
-	if r.log == nil {
-		return "", errors.New("no workspace folder to hold " + session.Dir)
-	}
-	path, err := r.log.WriteTranscript(text, cfg.APIKey)
-	if err != nil {
-		return "", err
-	}
+// noteTranscript remembers where r's transcript was written.
+func (r *run) noteTranscript(path string) {
 	r.mu.Lock()
 	r.transcript = path
 	r.mu.Unlock()
-	return path, nil
 }
 
 // rootFor returns the workspace folder holding path, or the primary one.

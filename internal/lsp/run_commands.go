@@ -87,13 +87,11 @@ func (rs *runs) transcriptCommand(ctx context.Context, args []json.RawMessage) (
 	case r == nil:
 		return nil, fmt.Errorf("no transcript for run %q (unknown run, or its transcript could not be written)", id)
 	}
-	r.mu.Lock()
-	text := r.tr.Snapshot("running")
-	r.mu.Unlock()
-	path, err = rs.writeTranscript(r, text, rs.s.AgentConfig())
+	path, err = r.Snapshot(rs.s.AgentConfig().APIKey)
 	if err != nil {
 		return nil, err
 	}
+	r.noteTranscript(path)
 	return map[string]uri.URI{"uri": uri.File(path)}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
@@ -57,9 +58,9 @@ func (rs *runs) replyCommand(ctx context.Context, args []json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	cmd, ok := config.FindCommand(cfg, r.command.ID)
+	cmd, ok := config.FindCommand(cfg, r.Command.ID)
 	if !ok {
-		return nil, fmt.Errorf("run %s used the command %q, which is no longer configured; start a new run", r.id, r.command.ID)
+		return nil, fmt.Errorf("run %s used the command %q, which is no longer configured; start a new run", r.ID, r.Command.ID)
 	}
 	prov, err := agent.NewProvider(cfg)
 	if err != nil {
@@ -67,15 +68,14 @@ func (rs *runs) replyCommand(ctx context.Context, args []json.RawMessage) (any, 
 	}
 	var turn int
 	runCtx, err := rs.claim(ctx, r, func() {
-		r.command = cmd
-		r.turn++
-		turn = r.turn
+		r.Command = cmd
+		turn = r.Begin()
 	})
 	if err != nil {
 		return nil, err
 	}
 	go rs.execute(runCtx, r, agent.Task{}, cfg, prov, runArgs{Command: cmd.ID, Input: a.Input})
-	return map[string]any{"runId": r.id, "turn": turn}, nil
+	return map[string]any{"runId": r.ID, "turn": turn}, nil
 }
 
 // runFor returns the ended run id, from this connection's memory or from
@@ -115,31 +115,27 @@ func (rs *runs) load(ctx context.Context, id string) (*run, error) {
 			t = now
 		}
 	}
-	r := &run{id: id, command: config.Command{ID: sess.Command, Title: sess.Title}, target: t, started: sess.Started,
-		conv: sess.Messages, states: rs.s.NewFileStates(), log: sess.Log(), turn: sess.Turns, sum: sess.Summary}
-	// The transcript goes on in the same file.
-	if md, err := os.ReadFile(session.TranscriptPath(path)); err == nil {
-		r.prior = string(md)
-	}
+	r := &run{Run: app.ResumeRun(sess), target: t, started: sess.Started, states: rs.s.NewFileStates(), sum: sess.Summary}
 	return r, nil
 }
 
-// remember keeps a turn that ended: the conversation for the next reply,
-// the totals for catbuddy.listRuns, and the session file for after a
-// restart. A session that cannot be written is logged: the run itself
-// succeeded, and it can still be continued while the server runs.
-func (rs *runs) remember(r *run, out agent.Outcome, t session.Turn, cfg config.Config) {
-	if len(out.Messages) > 0 {
-		r.conv = out.Messages
-	}
+// remember keeps what a turn that ended left: the totals for
+// catbuddy.listRuns and where its transcript went (app.Run keeps the
+// conversation for the next reply and stored it for after a restart). A
+// session or transcript that could not be written is logged: the run
+// itself succeeded, and it can still be continued while the server runs.
+func (rs *runs) remember(r *run, res app.Result) {
 	rs.mu.Lock()
-	r.sum.AddTurn(t)
+	r.sum.AddTurn(res.Record)
 	rs.mu.Unlock()
-	if r.log == nil {
-		return
+	if res.TranscriptPath != "" {
+		r.noteTranscript(res.TranscriptPath)
 	}
-	if err := r.log.AppendTurn(r.conv, t, cfg.APIKey); err != nil {
-		rs.s.log.Error("run conversation not stored; it cannot be continued after a restart", "run", r.id, "error", err)
+	if res.StoreErr != nil && r.Log != nil {
+		rs.s.log.Error("run conversation not stored; it cannot be continued after a restart", "run", r.ID, "error", res.StoreErr)
+	}
+	if res.TranscriptErr != nil {
+		rs.s.log.Error("run transcript not written", "run", r.ID, "error", res.TranscriptErr)
 	}
 }
 
@@ -195,11 +191,11 @@ func (rs *runs) listRunsCommand(ctx context.Context, args []json.RawMessage) (an
 		info := newRunInfo(r.sum)
 		info.Outcome, info.Updated = "running", time.Now()
 		out = append(out, info)
-		seen[r.id] = true
+		seen[r.ID] = true
 	}
 	for _, r := range rs.idle {
 		out = append(out, newRunInfo(r.sum))
-		seen[r.id] = true
+		seen[r.ID] = true
 	}
 	rs.mu.Unlock()
 	for _, s := range stored {

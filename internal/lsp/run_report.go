@@ -37,7 +37,7 @@ type runReporter struct {
 // newRunReporter reports r's current turn. It must be called before the
 // turn can end (a reply may then start the next one on the same r).
 func newRunReporter(s *Server, r *run) *runReporter {
-	return &runReporter{s: s, r: r, command: r.command, turn: r.turn, lastCall: map[string]string{}}
+	return &runReporter{s: s, r: r, command: r.Command, turn: r.Turn, lastCall: map[string]string{}}
 }
 
 // runEvent is the payload of catbuddy/runEvent; see docs/PROTOCOL.md.
@@ -81,7 +81,7 @@ type runEventEdit struct {
 }
 
 func (rep *runReporter) send(ctx context.Context, ev runEvent) {
-	ev.RunID = rep.r.id
+	ev.RunID = rep.r.ID
 	rep.s.notify(ctx, methodRunEvent, &ev)
 }
 
@@ -181,13 +181,13 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 		// turn: a reply continues the same file, which the editor already
 		// shows or which the user closed on purpose, so reopening it after
 		// every turn of a conversation would only pull it back into view.
-		if tURI != "" && status != "cancelled" && r.turn <= 1 {
+		if tURI != "" && status != "cancelled" && r.Turn <= 1 {
 			if _, err := s.showDocument(ctx, tURI, false); err != nil && !errors.Is(err, ErrUnsupported) {
-				s.log.Debug("showDocument for the transcript failed", "run", r.id, "error", err)
+				s.log.Debug("showDocument for the transcript failed", "run", r.ID, "error", err)
 			}
 		}
 	}
-	s.log.Info("run ended", "run", r.id, "command", rep.command.ID, "outcome", status, "steps", out.Steps, "transcript", transcriptPath)
+	s.log.Info("run ended", "run", r.ID, "command", rep.command.ID, "outcome", status, "steps", out.Steps, "transcript", transcriptPath)
 	// The end event comes last: a client that waits for it has seen
 	// everything the run sent, and may reply at once.
 	rep.send(ctx, ev)

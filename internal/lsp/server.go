@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
-	"github.com/catbuddy/cb-ls/internal/mcp"
 	"github.com/catbuddy/cb-ls/internal/tools"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -102,7 +102,7 @@ type Server struct {
 	agentCfg config.Config
 	progress map[string]*Progress               // by token, for window/workDoneProgress/cancel
 	inflight map[jsonrpc2.ID]context.CancelFunc // async calls, for $/cancelRequest
-	mcp      *mcp.Manager                       // external MCP servers (lsp/mcp.go)
+	app      *app.App                           // the run assembly: tools, MCP, runs (lsp/mcp.go, lsp/run.go)
 	// askedTrust records the project states already asked about, so a
 	// "Not now" is not asked again on this connection (lsp/trust.go).
 	askedTrust map[config.ProjectState]bool
@@ -187,22 +187,23 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	return err
 }
 
-// initTools builds the connection's registry over the LSP workspace. It
-// runs once, in initialize, when the guard's mode is known.
+// initTools assembles the connection's run machinery (internal/app) over
+// the LSP workspace: the registry, the tools' context, and later the MCP
+// servers. It runs once, in initialize, when the guard's mode is known.
 func (s *Server) initTools() error {
-	// No Options: every call carries its run's in its context
+	// No tool options: every call carries its run's in its context
 	// (lsp/run_settings.go), so the tools never hold stale settings.
-	tc := &tools.ToolContext{Guard: s.Guard(), Workspace: s.workspace, OnEdit: s.onEdit,
-		Diagnostics: &editorDiagnostics{s: s},
-		Approver:    tools.ApproverFunc(s.approveExec), OnExecChanges: s.onExecChanges}
-	s.toolCtx = tc
-	reg := s.opts.RegisterTools
-	if reg == nil {
-		reg = tools.RegisterBuiltins
+	a, err := app.New(app.Options{Guard: s.Guard(), Workspace: s.workspace, Registry: s.registry,
+		Approver: tools.ApproverFunc(s.approveExec), OnEdit: s.onEdit, OnExecChanges: s.onExecChanges,
+		Diagnostics: &editorDiagnostics{s: s}, RegisterTools: s.opts.RegisterTools,
+		ProjectTrusted: s.projectTrusted, DisplayPath: s.displayPath, Version: s.version(), Logger: s.log})
+	if err != nil {
+		return err
 	}
-	if err := reg(s.registry, tc); err != nil {
-		return fmt.Errorf("register tools: %w", err)
-	}
+	s.mu.Lock()
+	s.app = a
+	s.toolCtx = a.Tools
+	s.mu.Unlock()
 	return nil
 }
 

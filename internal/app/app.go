@@ -1,0 +1,146 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/mcp"
+	"github.com/catbuddy/cb-ls/internal/tools"
+)
+
+// Options are what a front end supplies. Everything else (the registry,
+// the tools' context, MCP, sessions and transcripts) App builds.
+type Options struct {
+	// Roots and Mode build the guard: the workspace folders (the first
+	// is the work root) and what the agent may touch.
+	Roots []string
+	Mode  guard.Mode
+	// Guard, if set, is used instead: a front end whose folders change
+	// while it runs (the editor) keeps its guard and changes its roots.
+	Guard *guard.PathGuard
+
+	// Workspace reads and writes documents: nil is the disk; the editor
+	// supplies buffers and reviewed workspace/applyEdit.
+	Workspace tools.Workspace
+	// Approver is how exec's questions reach the user. Nil refuses every
+	// command that would need approval.
+	Approver tools.Approver
+	// OnEdit, OnExecChanges and Diagnostics, if set, are the tools'
+	// listeners and diagnostics source (tools.ToolContext).
+	OnEdit        tools.EditListener
+	OnExecChanges tools.ExecChangeListener
+	Diagnostics   tools.DiagnosticsSource
+	// Registry, if set, is filled instead of a new one: a front end that
+	// hands its registry out before the tools are registered.
+	Registry *tools.Registry
+	// RegisterTools fills the registry; nil is tools.RegisterBuiltins.
+	RegisterTools func(*tools.Registry, *tools.ToolContext) error
+
+	// ProjectTrusted decides whether a project's settings that need
+	// trust apply, its MCP servers included. Nil asks the user's trust
+	// store (config.DefaultTrustStore).
+	ProjectTrusted func(root string) bool
+	// DisplayPath shows an absolute path to the user (the files a turn
+	// changed); nil uses the path relative to the work root.
+	DisplayPath func(path string) string
+
+	// Headless is true for a front end with no editor around it (the
+	// command line): the model's system prompt then says so.
+	Headless bool
+
+	// Version is reported to MCP servers; Logger gets App's logs
+	// (nil: slog.Default()).
+	Version string
+	Logger  *slog.Logger
+}
+
+// App is one front end's assembly: the guard, the tool registry over the
+// front end's Workspace, the tools' context and, once started, the MCP
+// servers. One App serves every run of its front end. It is safe for
+// concurrent use.
+type App struct {
+	// Guard admits every path the tools touch.
+	Guard *guard.PathGuard
+	// Registry holds the built-in tools and, once StartMCP ran, the MCP
+	// servers' as mcp_<server>_<tool>.
+	Registry *tools.Registry
+	// Tools is the context the built-in tools were registered over.
+	Tools *tools.ToolContext
+
+	opts Options
+	log  *slog.Logger
+
+	mu  sync.Mutex
+	mcp *mcp.Manager
+}
+
+// New builds the guard (unless given one), the registry and the tools'
+// context, and registers the tools.
+func New(o Options) (*App, error) {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Workspace == nil {
+		o.Workspace = tools.DiskWorkspace{}
+	}
+	if o.ProjectTrusted == nil {
+		store := config.DefaultTrustStore()
+		log := o.Logger
+		o.ProjectTrusted = func(root string) bool {
+			ok, err := store.TrustedRoot(root)
+			if err != nil {
+				log.Warn("project trust", "error", err)
+			}
+			return ok
+		}
+	}
+	g := o.Guard
+	if g == nil {
+		var err error
+		if g, err = guard.New(o.Roots, o.Mode); err != nil {
+			return nil, err
+		}
+	}
+	approver := o.Approver
+	if approver == nil {
+		approver = tools.ApproverFunc(refuse)
+	}
+	tc := &tools.ToolContext{Guard: g, Workspace: o.Workspace, Approver: approver,
+		OnEdit: o.OnEdit, OnExecChanges: o.OnExecChanges, Diagnostics: o.Diagnostics}
+	reg := o.Registry
+	if reg == nil {
+		reg = tools.NewRegistry()
+	}
+	register := o.RegisterTools
+	if register == nil {
+		register = tools.RegisterBuiltins
+	}
+	if err := register(reg, tc); err != nil {
+		return nil, fmt.Errorf("register tools: %w", err)
+	}
+	return &App{Guard: g, Registry: reg, Tools: tc, opts: o, log: o.Logger}, nil
+}
+
+// errNoApprover is what the model hears when the front end has nobody to
+// ask.
+var errNoApprover = errors.New("nobody can be asked to approve this command here, so it is refused")
+
+func refuse(context.Context, tools.ApprovalRequest) (tools.Decision, error) {
+	return tools.Rejected, errNoApprover
+}
+
+// ProjectTrusted reports whether the project at root is trusted, as
+// Options.ProjectTrusted decides.
+func (a *App) ProjectTrusted(root string) bool { return a.opts.ProjectTrusted(root) }
+
+// Close stops the MCP servers. The App is not used after.
+func (a *App) Close() {
+	if m := a.MCP(); m != nil {
+		m.Shutdown()
+	}
+}
