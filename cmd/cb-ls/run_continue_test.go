@@ -166,3 +166,28 @@ func TestRunContinueRefusals(t *testing.T) {
 		t.Errorf("refusals reached the model %d times", n)
 	}
 }
+
+// A reply in a new process knows which files the earlier turns read:
+// editing one of them brings no "not read" warning.
+func TestRunContinueRemembersReads(t *testing.T) {
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "calc.go"})),
+		agenttest.TextTurn("Add subtracts."),
+		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a - b", "new_string": "return a + b"})),
+		agenttest.TextTurn("Fixed."),
+	}})
+	root := runEnv(t, srv, "openai")
+	for _, args := range [][]string{{"what does Add do?"}, {"--continue", "fix it"}} {
+		var stdout, stderr strings.Builder
+		if code := runAgent(t.Context(), append([]string{"--root", root}, args...), strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("cb-ls run %q: exit %d\n%s", args, code, stderr.String())
+		}
+	}
+	res := srv.Requests()[3].ToolResults()
+	if len(res) != 2 || !strings.HasPrefix(res[1].Content, "Edited calc.go") || strings.Contains(res[1].Content, "not read") {
+		t.Errorf("the edit after --continue answered %+v, want no warning: calc.go was read in the first turn", res)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "calc.go")); !strings.Contains(string(data), "return a + b") {
+		t.Errorf("calc.go was not edited:\n%s", data)
+	}
+}

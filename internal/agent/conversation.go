@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/filestate"
 )
 
 // A run is a conversation: Outcome.Messages holds it when the run ends,
@@ -32,6 +33,12 @@ func (r *Runner) Reply(ctx context.Context, command string, history []Message, i
 	input = strings.TrimSpace(input)
 	if input == "" {
 		return Outcome{}, errors.New("empty reply: say what the agent should do next")
+	}
+	if filestate.FromContext(ctx) == nil {
+		ctx = filestate.NewContext(ctx, filestate.New())
+	}
+	if r.WorkRoot != nil {
+		restoreReads(filestate.FromContext(ctx), history, r.WorkRoot())
 	}
 	return r.converse(ctx, Task{Command: command, Input: input}, func(_ config.Command, workRoot string) []Message {
 		// @-mentions bring their files as in a new task's input.

@@ -44,6 +44,9 @@ type record struct {
 	read          bool // the model read it (not just the editor showed it)
 	written       bool
 	dedup         bool
+	// restored: known from an earlier turn's conversation only, at a
+	// state this FileStates never saw (RecordRestored).
+	restored bool
 }
 
 // FileStates is safe for concurrent use.
@@ -73,7 +76,23 @@ func (s *FileStates) RecordRead(path string, offset, limit int, stamp Stamp, con
 	defer s.mu.Unlock()
 	r := s.rec(path)
 	r.stamp, r.hash, r.hashed, r.offset, r.limit = stamp, h, true, offset, limit
-	r.read, r.dedup = true, true
+	r.read, r.dedup, r.restored = true, true, false
+}
+
+// RecordRestored notes that the model read or wrote path in an earlier
+// turn of the conversation, which this FileStates did not see (a reply
+// to a stored run, after a restart): the file counts as read, so edits
+// do not warn, but its state then is unknown, so ChangedSince cannot
+// tell and says no, and no read is answered "unchanged". A file already
+// known is left as it is.
+func (s *FileStates) RecordRestored(path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.files[path]; ok && (r.read || r.written) {
+		return
+	}
+	r := s.rec(path)
+	r.read, r.restored, r.dedup, r.hashed = true, true, false, false
 }
 
 // RecordWrite notes that the model wrote content to path, now at stamp.
@@ -93,7 +112,7 @@ func (s *FileStates) RecordWrite(path string, stamp Stamp, content []byte) {
 	defer s.mu.Unlock()
 	r := s.rec(path)
 	r.stamp, r.hash, r.hashed = stamp, h, hashed
-	r.written, r.dedup = true, false
+	r.written, r.dedup, r.restored = true, false, false
 }
 
 // writeHashLimit bounds the content RecordWrite hashes.
@@ -174,7 +193,7 @@ func (s *FileStates) CheckRead(path string) string {
 func (s *FileStates) ChangedSince(path string, stamp Stamp, content []byte) bool {
 	s.mu.Lock()
 	r, ok := s.files[path]
-	if !ok || !(r.read || r.written) || r.stamp.Equal(stamp) {
+	if !ok || !(r.read || r.written) || r.restored || r.stamp.Equal(stamp) {
 		s.mu.Unlock()
 		return false
 	}

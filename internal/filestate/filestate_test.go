@@ -207,3 +207,29 @@ func TestChangedSince(t *testing.T) {
 		t.Error("an unhashed write does not fall back to the stamp")
 	}
 }
+
+// TestRestored: a file known from an earlier turn's conversation counts
+// as read, is never "changed since" (its state then is unknown) and
+// never deduplicated; a real read afterwards takes over.
+func TestRestored(t *testing.T) {
+	s := New()
+	s.RecordRestored("/w/a")
+	now := Stamp{Version: 3}
+	if s.CheckRead("/w/a") != "" || !s.WasRead("/w/a") {
+		t.Error("a restored file does not count as read")
+	}
+	if s.ChangedSince("/w/a", now, []byte("x")) {
+		t.Error("a restored file counts as changed since: its state was never known")
+	}
+	if s.IsUnchanged("/w/a", 0, 0, now, []byte("x")) {
+		t.Error("a restored file is answered unchanged: the model may not have its content")
+	}
+	s.RecordRead("/w/a", 0, 0, now, []byte("x"))
+	if !s.ChangedSince("/w/a", Stamp{Version: 4}, []byte("y")) {
+		t.Error("after a real read a change is not seen")
+	}
+	s.RecordRestored("/w/a") // already known: left as it is
+	if !s.ChangedSince("/w/a", Stamp{Version: 4}, []byte("y")) {
+		t.Error("RecordRestored overwrote a real read")
+	}
+}
