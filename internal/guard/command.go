@@ -14,7 +14,9 @@ import (
 var ErrCommandRefused = errors.New("command refused")
 
 // CommandGuard refuses command lines that must never run from an agent.
-// It parses the line as bash so it sees every simple command — after
+// It parses the line in the dialect of the shell that runs it (bash, or
+// POSIX sh, refusing what bash would read differently) so it sees every
+// simple command — after
 // quoting, lists, pipes, substitutions, `sh -c` strings, eval and
 // wrappers such as env, nice or timeout — instead of matching the raw
 // string. It is a floor: the sandbox (Landlock) is the boundary.
@@ -28,6 +30,9 @@ type CommandGuard struct {
 	Home string
 	// URL judges the hosts of URLs and addresses named in commands.
 	URL *URLGuard
+	// Dialect is the language of the shell the line runs in: the zero
+	// value, DialectPOSIX, for /bin/sh; DialectBash when exec runs bash.
+	Dialect Dialect
 }
 
 // maxDepth bounds nested `sh -c` / eval re-parsing.
@@ -40,10 +45,13 @@ func (g *CommandGuard) Check(cmdline, cwd string) error {
 	if cwd == "" {
 		cwd = g.WorkRoot
 	}
-	return g.check(cmdline, cwd, 0)
+	return g.check(cmdline, cwd, 0, g.Dialect)
 }
 
-func (g *CommandGuard) check(src, cwd string, depth int) error {
+// check judges src, read in dialect d: nested scripts are read in the
+// dialect of the shell that runs them (`sh -c` in POSIX sh even when
+// the line itself runs in bash).
+func (g *CommandGuard) check(src, cwd string, depth int, d Dialect) error {
 	if depth > maxDepth {
 		return refuse(src, "nests shells or eval too deeply to inspect")
 	}
@@ -54,9 +62,9 @@ func (g *CommandGuard) check(src, cwd string, depth int) error {
 	if strings.ContainsRune(src, 0) {
 		return refuse(src, "contains a NUL byte")
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := parse(src, d)
 	if err != nil {
-		return refuse(src, fmt.Sprintf("cannot be parsed, so it cannot be checked: %v", err))
+		return err
 	}
 	var found error
 	// The walk meets nodes in source order, so a `cd` is seen before the
@@ -79,7 +87,7 @@ func (g *CommandGuard) check(src, cwd string, depth int) error {
 		case *syntax.Redirect:
 			found = g.checkRedirect(n, cwd)
 		case *syntax.CallExpr:
-			found = g.checkCall(n, cwd, depth)
+			found = g.checkCall(n, cwd, depth, d)
 			if found == nil {
 				cwd = g.followCd(n, cwd)
 			}
@@ -156,12 +164,12 @@ func (g *CommandGuard) checkPipeline(b *syntax.BinaryCmd, cwd string, depth int)
 			if !afterEcho {
 				return refuse(strings.Join(args, " "), "runs data piped into it as a program, known only at run time, so it cannot be checked; run the commands directly")
 			}
-			if err := g.check(echoed, cwd, depth+1); err != nil {
+			if err := g.check(echoed, cwd, depth+1, dialectOf(n)); err != nil {
 				return err
 			}
 		case i > 0 && afterEcho && isXargs(s):
 			// echo ~ | xargs rm -rf is rm -rf ~.
-			if err := g.check(xargsLine(args, echoed), cwd, depth+1); err != nil {
+			if err := g.check(xargsLine(args, echoed), cwd, depth+1, DialectBash); err != nil {
 				return err
 			}
 		}

@@ -32,7 +32,7 @@ func set(names ...string) map[string]bool {
 }
 
 // checkCall applies the rules to one simple command.
-func (g *CommandGuard) checkCall(c *syntax.CallExpr, cwd string, depth int) error {
+func (g *CommandGuard) checkCall(c *syntax.CallExpr, cwd string, depth int, d Dialect) error {
 	all := words(c.Args)
 	for _, w := range all {
 		for _, u := range urlsIn(w) {
@@ -92,12 +92,12 @@ func (g *CommandGuard) checkCall(c *syntax.CallExpr, cwd string, depth int) erro
 			return err
 		}
 	case name == "eval":
-		if err := g.check(strings.Join(rest, " "), cwd, depth+1); err != nil {
+		if err := g.check(strings.Join(rest, " "), cwd, depth+1, d); err != nil {
 			return err
 		}
 	case shells[name]:
 		if script, ok := shellScript(rest); ok {
-			if err := g.check(script, cwd, depth+1); err != nil {
+			if err := g.check(script, cwd, depth+1, dialectOf(name)); err != nil {
 				return err
 			}
 		}
@@ -358,6 +358,17 @@ func (g *CommandGuard) checkStmtStdin(s *syntax.Stmt, cwd string, depth int) err
 		return nil
 	}
 	name := commandName(args[0])
+	if isXargs(s) {
+		// xargs rm -rf <<< ~ is rm -rf ~.
+		for _, r := range s.Redirs {
+			if body := stdinText(r); body != nil {
+				if err := g.check(xargsLine(args, wordText(body)), cwd, depth+1, DialectBash); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	if !readsProgram(name, args[1:]) {
 		return nil
 	}
@@ -383,9 +394,21 @@ func (g *CommandGuard) checkStmtStdin(s *syntax.Stmt, cwd string, depth int) err
 		if !shells[name] {
 			continue
 		}
-		if err := g.check(text, cwd, depth+1); err != nil {
+		if err := g.check(text, cwd, depth+1, dialectOf(name)); err != nil {
 			return fmt.Errorf("here-document for %s: %w", name, err)
 		}
+	}
+	return nil
+}
+
+// stdinText is the text a here-document or here-string feeds a
+// command, or nil for any other redirection.
+func stdinText(r *syntax.Redirect) *syntax.Word {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		return r.Hdoc
+	case syntax.WordHdoc:
+		return r.Word
 	}
 	return nil
 }

@@ -44,6 +44,7 @@ func TestCommandGuardRuntimeParts(t *testing.T) {
 		if !errors.Is(err, ErrCommandRefused) || !strings.Contains(err.Error(), c.why) {
 			t.Errorf("Check(%q) = %q, want a refusal mentioning %q", c.cmd, err, c.why)
 		}
+		refusedInPOSIX(t, g, c.cmd, c.cwd)
 	}
 	for _, ok := range []string{
 		"echo 'ls -la' | sh",

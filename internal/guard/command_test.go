@@ -6,12 +6,30 @@ import (
 	"testing"
 )
 
+// testCommandGuard is a guard for lines run by bash; the cases' reasons
+// are bash's reading. posix returns the same guard for /bin/sh.
 func testCommandGuard() *CommandGuard {
 	return &CommandGuard{
 		Roots:    []string{"/work/proj"},
 		WorkRoot: "/work/proj",
 		Home:     "/home/u",
 		URL:      &URLGuard{Allow: []string{"127.0.0.1:5173"}},
+		Dialect:  DialectBash,
+	}
+}
+
+func posix(g *CommandGuard) *CommandGuard {
+	p := *g
+	p.Dialect = DialectPOSIX
+	return &p
+}
+
+// refusedInPOSIX checks that every line bash's reading refuses is
+// refused in /bin/sh too, for its own reason or for bash syntax.
+func refusedInPOSIX(t *testing.T, g *CommandGuard, cmd, cwd string) {
+	t.Helper()
+	if err := posix(g).Check(cmd, cwd); !errors.Is(err, ErrCommandRefused) {
+		t.Errorf("POSIX sh: Check(%q) = %v, want a refusal", cmd, err)
 	}
 }
 
@@ -149,6 +167,7 @@ func TestCommandGuardRefuses(t *testing.T) {
 		if !strings.Contains(err.Error(), c.why) {
 			t.Errorf("Check(%q) = %q, want it to mention %q", c.cmd, err, c.why)
 		}
+		refusedInPOSIX(t, g, c.cmd, "")
 	}
 }
 
@@ -190,6 +209,9 @@ func TestCommandGuardAllows(t *testing.T) {
 	} {
 		if err := g.Check(cmd, ""); err != nil {
 			t.Errorf("Check(%q) = %v, want nil", cmd, err)
+		}
+		if err := posix(g).Check(cmd, ""); err != nil {
+			t.Errorf("POSIX sh: Check(%q) = %v, want nil", cmd, err)
 		}
 	}
 }

@@ -27,7 +27,19 @@ func writeParts(b *strings.Builder, parts []syntax.WordPart, inDouble bool) {
 		case *syntax.Lit:
 			b.WriteString(unescape(p.Value, inDouble))
 		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
+			if !p.Dollar {
+				b.WriteString(p.Value)
+				break
+			}
+			// $'\x72m' is rm to bash: judge the decoded text, cut at a
+			// NUL as bash does.
+			v, _, err := expand.Format(nil, p.Value, nil)
+			if err != nil {
+				b.WriteString(dynamic)
+				break
+			}
+			v, _, _ = strings.Cut(v, "\x00")
+			b.WriteString(v)
 		case *syntax.DblQuoted:
 			writeParts(b, p.Parts, true)
 		case *syntax.ParamExp:
