@@ -156,14 +156,12 @@ func (o *Overlay) Change(u uri.URI, version int32, changes []protocol.TextDocume
 	for i, ch := range changes {
 		switch ch := ch.(type) {
 		case *protocol.TextDocumentContentChangePartial:
-			// A line past the end has no meaning (a character past the
-			// end of its line clamps, as the specification says): the
-			// editor's text is not the one we hold.
-			if last := uint32(b.text.Lines()); ch.Range.Start.Line > last || ch.Range.End.Line > last {
-				b.desynced = true
-				return fmt.Errorf("didChange %s: change %d: range %d:%d-%d:%d is past the last line (%d)",
-					u, i, ch.Range.Start.Line, ch.Range.Start.Character, ch.Range.End.Line, ch.Range.End.Character, last)
-			}
+			// Positions past the end clamp as vscode-languageserver's
+			// TextDocument does: a line past the last one is the end of
+			// the document (Neovim ends a whole-buffer change at
+			// (lineCount, 0), one past the last line of a text without
+			// a final newline), a character past its line's end is
+			// that line's end.
 			start := b.text.Offset(ch.Range.Start, enc)
 			end := b.text.Offset(ch.Range.End, enc)
 			if start > end {

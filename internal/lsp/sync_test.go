@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,28 +57,46 @@ func TestIncrementalChangesUnicode(t *testing.T) {
 	}
 }
 
-// TestPositionPastLineEnd: a character past the end of a line clamps to
-// the line's end (before "\r\n"), as the specification says; a line past
-// the last one has no meaning and marks the buffer out of sync.
-func TestPositionPastLineEnd(t *testing.T) {
+// TestPositionPastTheEndClamps: positions past the end clamp as
+// vscode-languageserver's TextDocument does, instead of putting the
+// buffer out of sync: a character past the end of a line is the line's
+// end (before "\r\n"), a line past the last one is the end of the
+// document — Neovim ends a whole-buffer change at (lineCount, 0), one
+// line past the last of a text without a final newline.
+func TestPositionPastTheEndClamps(t *testing.T) {
 	dir := writeTree(t, "-- x --\n")
 	e := newEditor(t, dir)
-	path := filepath.Join(dir, "c.txt")
-	u := e.OpenText(path, "ab\r\ncd")
-	change := func(v int32, pos protocol.Position, text string) {
-		e.Notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
-			ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: pos, End: pos}, Text: text}},
+	pos := func(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
+	cases := []struct {
+		name, text string
+		start, end protocol.Position
+		insert     string
+		want       string
+	}{
+		{"character past a CRLF line's end", "ab\r\ncd", pos(0, 99), pos(0, 99), "?", "ab?\r\ncd"},
+		{"character past the last line's end", "ab\r\ncd", pos(1, 99), pos(1, 99), "!", "ab\r\ncd!"},
+		{"Neovim's (lineCount, 0) end, no final newline", "one\ntwo", pos(0, 0), pos(2, 0), "new\n", "new\n"},
+		{"Neovim's (lineCount, 0) end, final newline", "one\ntwo\n", pos(1, 0), pos(2, 0), "2\n", "one\n2\n"},
+		{"insert at (lineCount, 0)", "one\ntwo", pos(2, 0), pos(2, 0), "\nthree", "one\ntwo\nthree"},
+		{"start and end far past the end", "one\n", pos(40, 3), pos(99, 99), "tail", "one\ntail"},
+		{"end far past the end", "one\ntwo\n", pos(0, 3), pos(7, 0), "!", "one!"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, fmt.Sprintf("c%d.txt", i))
+			u := e.OpenText(path, c.text)
+			e.EditRange(u, c.start, c.end, c.insert)
+			out, isErr := e.RunTool("test_read", map[string]string{"path": path})
+			if isErr {
+				t.Fatalf("read after the change: %s", out)
+			}
+			if out != c.want {
+				t.Errorf("server has %q, want %q", out, c.want)
+			}
+			if got := e.Text(u); got != c.want {
+				t.Errorf("the fake editor has %q, want %q (its own mapping clamps too)", got, c.want)
+			}
 		})
-	}
-	change(2, protocol.Position{Line: 0, Character: 99}, "?")
-	change(3, protocol.Position{Line: 1, Character: 99}, "!")
-	if got := readProbe(t, e, path); got != "ab?\r\ncd!" {
-		t.Errorf("got %q, want %q", got, "ab?\r\ncd!")
-	}
-	change(4, protocol.Position{Line: 2, Character: 0}, "x")
-	if out, isErr := e.RunTool("test_read", map[string]string{"path": path}); !isErr || !strings.Contains(out, "out of sync") {
-		t.Errorf("after a change on line 2 of a 2-line buffer: %q (error=%v), want out of sync", out, isErr)
 	}
 }
 

@@ -16,9 +16,10 @@ import (
 // hostile client might send: the server must never corrupt a buffer and
 // never go silent.
 
-// TestWireBadPositions: a didChange whose range is negative, a string, a
-// float or past the last line marks the buffer out of sync instead of
-// replacing it; a full-text change heals it.
+// TestWireBadPositions: a didChange whose range is negative, a string or
+// a float marks the buffer out of sync instead of replacing it; a
+// full-text change heals it. A range past the last line clamps to the
+// end of the document.
 func TestWireBadPositions(t *testing.T) {
 	dir := writeTree(t, "-- a.txt --\non disk\n")
 	p := startWire(t, dir)
@@ -27,7 +28,6 @@ func TestWireBadPositions(t *testing.T) {
 		`{"start":{"line":-1,"character":0},"end":{"line":0,"character":2}}`,
 		`{"start":{"line":"0","character":0},"end":{"line":0,"character":2}}`,
 		`{"start":{"line":0.5,"character":0},"end":{"line":0,"character":2}}`,
-		`{"start":{"line":40,"character":0},"end":{"line":40,"character":0}}`,
 	} {
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"languageId":"plaintext","version":1,"text":"one\ntwo\n"}}}`, u))
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":%q,"version":2},"contentChanges":[{"range":%s,"text":"WHOLE BUFFER"}]}}`, u, r))
@@ -41,6 +41,10 @@ func TestWireBadPositions(t *testing.T) {
 		}
 	}
 	p.awaitLog("out of sync", 1)
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":%q,"version":4},"contentChanges":[{"range":{"start":{"line":40,"character":0},"end":{"line":40,"character":0}},"text":"tail\n"}]}}`, u))
+	if out, isErr := p.readTool("clamped", "a.txt"); isErr || !strings.Contains(out, "healed 2\n     2\ttail") {
+		t.Errorf("a change at line 40 of a 1-line buffer: read_file said %q (error=%v), want it appended", out, isErr)
+	}
 }
 
 // TestWireWrongContentLength: a frame declaring too many bytes, one
