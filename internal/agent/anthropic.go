@@ -85,7 +85,7 @@ func (p *anthropicProvider) params(req ModelRequest) anthropic.MessageNewParams 
 	}
 	for _, t := range req.Tools {
 		var schema map[string]any
-		_ = json.Unmarshal(t.Schema, &schema)
+		_ = json.Unmarshal(t.InputSchema, &schema)
 		in := anthropic.ToolInputSchemaParam{Properties: schema["properties"], ExtraFields: map[string]any{}}
 		if req, ok := schema["required"].([]any); ok {
 			for _, r := range req {

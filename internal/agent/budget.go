@@ -58,7 +58,7 @@ func (b *budget) bytes(req *ModelRequest) int {
 	if b.fixedOf != req.System || b.fixedTools != len(req.Tools) {
 		n := wireLen(req.System)
 		for _, t := range req.Tools {
-			n += len(t.Name) + wireLen(t.Description) + len(t.Schema) + 40
+			n += len(t.Name) + wireLen(t.Description) + len(t.InputSchema) + 40
 		}
 		b.fixed, b.fixedOf, b.fixedTools = n, req.System, len(req.Tools)
 	}

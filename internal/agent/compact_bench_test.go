@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // BenchmarkCompactionDecision measures what the loop adds to every step
@@ -14,7 +16,7 @@ func BenchmarkCompactionDecision(b *testing.B) {
 	out := strings.Repeat("     1\tfunc main() { fmt.Println(\"hello\") }\n", 100) // ~4 KB
 	req := ModelRequest{System: strings.Repeat("system prompt line\n", 200)}
 	for i := range 10 {
-		req.Tools = append(req.Tools, ToolSpec{Name: fmt.Sprint("tool", i), Description: strings.Repeat("d", 300), Schema: []byte(`{"type":"object"}`)})
+		req.Tools = append(req.Tools, tools.Spec{Name: fmt.Sprint("tool", i), Description: strings.Repeat("d", 300), InputSchema: []byte(`{"type":"object"}`)})
 	}
 	turn := func(i int) []Message {
 		id := fmt.Sprint("call_", i)

@@ -77,7 +77,7 @@ func (p *openAIProvider) params(req ModelRequest) openai.ChatCompletionNewParams
 	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(p.model), Messages: msgs}
 	for _, t := range req.Tools {
 		var schema shared.FunctionParameters
-		if err := json.Unmarshal(t.Schema, &schema); err != nil || schema == nil {
+		if err := json.Unmarshal(t.InputSchema, &schema); err != nil || schema == nil {
 			schema = shared.FunctionParameters{"type": "object"}
 		}
 		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{

@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // SystemPrompt states the workspace, the environment and the rules that
 // make the tools work. readOnly is true for answer-only commands. The
 // tools are not listed: each request carries their definitions.
-func SystemPrompt(workRoot string, tools []ToolSpec, readOnly bool, env Environment) string {
+func SystemPrompt(workRoot string, offered []tools.Spec, readOnly bool, env Environment) string {
 	var b strings.Builder
 	if env.Headless {
 		b.WriteString("You are a coding agent run from the command line on the user's project; the user reads your final answer. ")
@@ -38,7 +39,7 @@ func SystemPrompt(workRoot string, tools []ToolSpec, readOnly bool, env Environm
 		b.WriteString("- Keep changes small and focused on the request. Do not reformat unrelated code.\n")
 		b.WriteString("- If an edit is rejected by the user, do not retry it: explain what you wanted to change and stop.\n")
 	}
-	if hasTool(tools, "exec") {
+	if hasTool(offered, "exec") {
 		if readOnly {
 			b.WriteString("- exec commands are read-only; do not ask for write access.\n")
 		} else {
@@ -152,8 +153,8 @@ func fenceFor(s string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
-func hasTool(tools []ToolSpec, name string) bool {
-	for _, t := range tools {
+func hasTool(offered []tools.Spec, name string) bool {
+	for _, t := range offered {
 		if t.Name == name {
 			return true
 		}

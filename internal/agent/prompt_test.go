@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/tools"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestCommandsListBuiltinsThenCustom(t *testing.T) {
@@ -81,7 +81,7 @@ func TestFenceOutgrowsBackticks(t *testing.T) {
 }
 
 func TestSystemPromptExecRules(t *testing.T) {
-	specs := []ToolSpec{{Name: "exec", Description: "Run a shell command."}, {Name: "edit_file", Description: "Edit."}}
+	specs := []tools.Spec{{Name: "exec", Description: "Run a shell command."}, {Name: "edit_file", Description: "Edit."}}
 	p := SystemPrompt("/w", specs, false, Environment{})
 	for _, want := range []string{"exec commands are read-only", "write: true", "short reason", "prefer edit_file for source changes, which the user reviews"} {
 		if !strings.Contains(p, want) {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // Provider is a model behind one wire format. Implementations are safe
@@ -28,7 +29,7 @@ type Provider interface {
 type ModelRequest struct {
 	System   string
 	Messages []Message
-	Tools    []ToolSpec // nil offers no tools (the final "summarise" turn)
+	Tools    []tools.Spec // nil offers no tools (the final "summarise" turn)
 }
 
 // Role is who wrote a message.
@@ -63,13 +64,6 @@ type ToolResult struct {
 	Name    string `json:"name"`
 	Output  string `json:"output"`
 	IsError bool   `json:"isError,omitempty"`
-}
-
-// ToolSpec is a tool as offered to the model.
-type ToolSpec struct {
-	Name        string
-	Description string
-	Schema      json.RawMessage
 }
 
 // ModelResponse is one model turn's answer.

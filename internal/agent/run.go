@@ -96,8 +96,8 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 
 // toolSpecs lists the tools offered for cmd: all of them, or only the
 // read-only ones for answer-only commands. readOnly is the set offered.
-func (r *Runner) toolSpecs(cmd config.Command) ([]ToolSpec, map[string]bool) {
-	var specs []ToolSpec
+func (r *Runner) toolSpecs(cmd config.Command) ([]tools.Spec, map[string]bool) {
+	var specs []tools.Spec
 	readOnly := map[string]bool{}
 	if r.Registry == nil {
 		return nil, readOnly
@@ -106,7 +106,7 @@ func (r *Runner) toolSpecs(cmd config.Command) ([]ToolSpec, map[string]bool) {
 		if cmd.ReadOnly && !t.ReadOnly {
 			continue
 		}
-		specs = append(specs, ToolSpec{Name: t.Name, Description: t.Description, Schema: t.InputSchema})
+		specs = append(specs, t.Spec)
 		if t.ReadOnly {
 			readOnly[t.Name] = true
 		}

@@ -2,14 +2,15 @@ package tools
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-const diagnosticsDescription = `List the current diagnostics (errors, warnings, hints) the editor shows for a file, from every source: language servers, linters, compilers. Without path: every file open in the editor.
-Edits already report the errors and warnings they introduce; use this to check a file before or after your work.`
+//go:embed diagnostics.md
+var diagnosticsDescription string
 
 type diagnosticsInput struct {
 	Path string `json:"path,omitempty" jsonschema:"the file: relative to the workspace root, or absolute inside the workspace; omit for every open file"`

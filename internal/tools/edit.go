@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,8 +11,8 @@ import (
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
-const editFileDescription = `Replace one exact piece of text in a file. old_string must occur exactly once in the file: copy it from read_file output (without the line number and tab prefix), with enough surrounding lines to be unique. new_string replaces it literally.
-The file's line endings, byte order mark, indentation and final newline are kept. To create a file, use write_file (or edit_file with an empty old_string on a file that does not exist). Read the file first.`
+//go:embed edit.md
+var editFileDescription string
 
 type editFileInput struct {
 	Path      string `json:"path" jsonschema:"the file to edit: relative to the workspace root, or absolute inside the workspace"`

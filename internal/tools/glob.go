@@ -2,17 +2,13 @@ package tools
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/catbuddy/cb-ls/internal/search"
 )
 
-const globDescription = `Find files by name pattern. Returns matching paths relative to the workspace root, sorted; directories end with "/".
-
-- pattern: a glob relative to path. "*" and "?" match within one path segment, "**" any number of segments, "[abc]" a set, "{a,b}" alternatives. Examples: "**/*.go", "src/**/*.{ts,tsx}", "cmd/*/main.go". A pattern without "/" matches file names at any depth ("*.md" = "**/*.md").
-- path: the directory to search in (default: the workspace root).
-- limit: the most paths to show (default 500).
-
-Files ignored by .gitignore, .git/ and .catbuddy/ are skipped; symlinks are listed but not followed.`
+//go:embed glob.md
+var globDescription string
 
 type globInput struct {
 	Pattern string `json:"pattern" jsonschema:"glob such as **/*.go or src/**/*.{ts,tsx}"`

@@ -2,20 +2,13 @@ package tools
 
 import (
 	"context"
+	_ "embed"
 
 	"github.com/catbuddy/cb-ls/internal/search"
 )
 
-const grepDescription = `Search file contents with a regular expression (Go RE2 syntax) and report matching lines as path:line:text.
-
-- path: a file or directory to search (default: the workspace root).
-- glob (or include): only search files whose path matches, e.g. "*.go", "**/*.{ts,tsx}", "src/**/test_*.py". Without a slash it matches the file name at any depth.
-- literal: search for the pattern text as is (no regexp). case_insensitive: ignore case.
-- context: lines of context before and after each match (0–20).
-- output_mode: "content" (default), "files_with_matches" (paths only) or "count" (matches per file).
-- limit: the most matches (content) or files (other modes) to show.
-
-Matches never span lines. Files ignored by .gitignore, binary files, .git/ and .catbuddy/ are skipped; symlinks are not followed. Paths are relative to the workspace root and sorted. The output says how many matches were left out.`
+//go:embed grep.md
+var grepDescription string
 
 type grepInput struct {
 	Pattern         string `json:"pattern" jsonschema:"the regular expression (Go RE2) or, with literal, the text to find"`

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,13 +11,8 @@ import (
 	"github.com/catbuddy/cb-ls/internal/search"
 )
 
-const listDirDescription = `List a directory. Paths are relative to the workspace root, in name order; directories end with "/", symlinks show their target ("name -> target") and are not followed.
-
-- path: the directory (default: the workspace root).
-- depth: how many levels to descend (1 = only the directory's own entries; at most 5).
-- limit: the most entries to show (default 500).
-
-Entries ignored by .gitignore are shown with "(gitignored)" and not descended into; .git/ and .catbuddy/ are left out. Use glob to find files by pattern and grep to search contents.`
+//go:embed listdir.md
+var listDirDescription string
 
 type listDirInput struct {
 	Path  string `json:"path,omitempty" jsonschema:"directory to list; default the workspace root"`

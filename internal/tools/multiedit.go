@@ -3,13 +3,15 @@ package tools
 import (
 	"cmp"
 	"context"
+	_ "embed"
 	"slices"
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
-const multiEditDescription = `Make several edits to one file at once, all or nothing. Each edit is like edit_file: its old_string must occur exactly once, in the file as the edits before it left it. If any edit fails, none is applied. Read the file first.`
+//go:embed multiedit.md
+var multiEditDescription string
 
 type multiEditInput struct {
 	Path  string          `json:"path" jsonschema:"the file to edit: relative to the workspace root, or absolute inside the workspace"`

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,9 +24,8 @@ const (
 // unchangedMessage answers a re-read of content the model already has.
 const unchangedMessage = "File unchanged since last read at the same offset/limit."
 
-const readFileDescription = `Read a text file of the workspace. The output shows each line with its 1-based line number and a tab before it (the number and the tab are not part of the file).
-By default up to 2000 lines from the start; use offset (1-based first line) and limit (number of lines) to page through large files. Lines longer than 2000 characters are cut.
-Reading the same range again while the file is unchanged returns a short notice instead of the content. Read a file before editing it.`
+//go:embed read.md
+var readFileDescription string
 
 type readFileInput struct {
 	Path   string `json:"path" jsonschema:"the file to read: relative to the workspace root, or absolute inside the workspace"`

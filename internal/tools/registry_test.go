@@ -139,12 +139,16 @@ func TestSchemaInferred(t *testing.T) {
 	if schema.Type != "object" || len(schema.Required) != 1 || schema.Required[0] != "path" || len(schema.Properties) != 3 {
 		t.Errorf("schema = %s", tool.InputSchema)
 	}
-	oa := OpenAITools(r.List())
-	if oa[1].Type != "function" || oa[1].Function.Name != "echo" || string(oa[1].Function.Parameters) != string(tool.InputSchema) {
-		t.Errorf("OpenAI shape = %+v", oa[1])
+	specs := Specs(r.List())
+	if specs[1].Name != "echo" || string(specs[1].InputSchema) != string(tool.InputSchema) {
+		t.Errorf("Spec = %+v", specs[1])
 	}
-	an := AnthropicTools(r.List())
-	if an[1].Name != "echo" || string(an[1].InputSchema) != string(tool.InputSchema) {
-		t.Errorf("Anthropic shape = %+v", an[1])
+	raw, err := json.Marshal(specs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wire map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &wire); err != nil || len(wire) != 3 || wire["name"] == nil || wire["description"] == nil || string(wire["input_schema"]) != string(tool.InputSchema) {
+		t.Errorf("Spec as JSON = %s, want name, description and input_schema", raw)
 	}
 }

@@ -15,12 +15,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// Tool is one capability offered to the model: a name, a description and
-// the JSON Schema of its input, plus the function that runs it.
+// Tool is one capability offered to the model: its Spec (name,
+// description, input schema) and the function that runs it.
 type Tool struct {
-	Name        string
-	Description string
-	InputSchema json.RawMessage
+	Spec
 	// ReadOnly tools change nothing; the agent may run several at once
 	// and offers them to answer-only commands such as "explain".
 	ReadOnly bool
@@ -73,9 +71,7 @@ func NewTool[In any](name, description string, run func(ctx context.Context, in 
 		panic(fmt.Sprintf("tool %s: marshal schema: %v", name, err))
 	}
 	return Tool{
-		Name:        name,
-		Description: description,
-		InputSchema: raw,
+		Spec: Spec{Name: name, Description: description, InputSchema: raw},
 		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
 			in, err := decodeArgs[In](schema, args)
 			if err != nil {
@@ -90,7 +86,7 @@ func NewTool[In any](name, description string, run func(ctx context.Context, in 
 // schema comes from elsewhere (MCP servers). run receives the arguments
 // as they came.
 func NewRawTool(name, description string, schema json.RawMessage, run func(ctx context.Context, args json.RawMessage) (Result, error)) Tool {
-	return Tool{Name: name, Description: description, InputSchema: schema, Run: run}
+	return Tool{Spec: Spec{Name: name, Description: description, InputSchema: schema}, Run: run}
 }
 
 // decodeArgs checks args against the tool's schema and decodes them.

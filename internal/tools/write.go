@@ -3,12 +3,14 @@ package tools
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
-const writeFileDescription = `Create a file, or replace the whole content of an existing one. Parent directories are created as needed. Creating a new file needs no prior read; to change part of an existing file prefer edit_file, and read a file before you overwrite it. An existing file keeps its line endings (CRLF) and byte order mark.`
+//go:embed write.md
+var writeFileDescription string
 
 type writeFileInput struct {
 	Path    string `json:"path" jsonschema:"the file to write: relative to the workspace root, or absolute inside the workspace"`
