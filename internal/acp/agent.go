@@ -1,0 +1,186 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// Options configure the agent.
+type Options struct {
+	// Version is cb-ls's version, announced in initialize.
+	Version string
+	// Logger receives diagnostics (stderr: stdout is the protocol).
+	Logger *slog.Logger
+	// Run is how each session builds its run; the front end fills it.
+	Run RunOptions
+}
+
+// Agent is one ACP connection's agent: the sessions a client created or
+// loaded, and what the client said it can do.
+type Agent struct {
+	conn *sdk.AgentSideConnection
+	opts Options
+	log  *slog.Logger
+
+	mu          sync.Mutex
+	initialized bool
+	caps        sdk.ClientCapabilities
+	sessions    map[string]*acpSession
+}
+
+// Serve runs the agent on one client connection (stdin and stdout of
+// `cb-ls acp`) until the client goes away or ctx ends.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*acpSession{}}
+	r, w := newWire(in, out, a.log)
+	a.conn = sdk.NewAgentSideConnection(a, w, r)
+	a.conn.SetLogger(a.log)
+	select {
+	case <-a.conn.Done():
+	case <-ctx.Done():
+	}
+	a.closeAll()
+	return ctx.Err()
+}
+
+// closeAll ends every session: its running turn and its MCP servers.
+func (a *Agent) closeAll() {
+	a.mu.Lock()
+	ss := make([]*acpSession, 0, len(a.sessions))
+	for _, s := range a.sessions {
+		ss = append(ss, s)
+	}
+	a.sessions = map[string]*acpSession{}
+	a.mu.Unlock()
+	for _, s := range ss {
+		s.close()
+	}
+}
+
+var (
+	_ sdk.Agent                  = (*Agent)(nil)
+	_ sdk.AgentLoader            = (*Agent)(nil)
+	_ sdk.ExtensionMethodHandler = (*Agent)(nil)
+)
+
+// Initialize implements sdk.Agent: cb-ls speaks v1, loads and lists
+// stored sessions, takes text, resource links and embedded resources in
+// prompts, and connects to the client's MCP servers over stdio and HTTP.
+func (a *Agent) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	a.mu.Lock()
+	a.initialized, a.caps = true, p.ClientCapabilities
+	a.mu.Unlock()
+	name := "client"
+	if p.ClientInfo != nil {
+		name = p.ClientInfo.Name + " " + p.ClientInfo.Version
+	}
+	a.log.Info("acp: initialize", "client", name, "protocol", p.ProtocolVersion,
+		"readTextFile", p.ClientCapabilities.Fs.ReadTextFile, "writeTextFile", p.ClientCapabilities.Fs.WriteTextFile)
+	title := "cb-ls"
+	return sdk.InitializeResponse{
+		ProtocolVersion: sdk.ProtocolVersionNumber,
+		AgentInfo:       &sdk.Implementation{Name: "cb-ls", Title: &title, Version: a.opts.Version},
+		AgentCapabilities: sdk.AgentCapabilities{
+			LoadSession:         true,
+			PromptCapabilities:  sdk.PromptCapabilities{EmbeddedContext: true},
+			McpCapabilities:     sdk.McpCapabilities{Http: true},
+			SessionCapabilities: sdk.SessionCapabilities{List: &sdk.SessionListCapabilities{}},
+		},
+		// The key comes from the environment or the user's config, as for
+		// every front end; a missing one is an auth_required error naming
+		// where to put it, not a login flow.
+		AuthMethods: []sdk.AuthMethod{},
+	}, nil
+}
+
+// clientCaps returns what the client said it can do, or an error before
+// initialize.
+func (a *Agent) clientCaps() (sdk.ClientCapabilities, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.initialized {
+		return sdk.ClientCapabilities{}, sdk.NewInvalidRequest(map[string]string{"error": "initialize first"})
+	}
+	return a.caps, nil
+}
+
+// session returns the live session id, or an invalid-params error
+// naming what to do.
+func (a *Agent) session(id sdk.SessionId) (*acpSession, error) {
+	if _, err := a.clientCaps(); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	s := a.sessions[string(id)]
+	a.mu.Unlock()
+	if s == nil {
+		return nil, sdk.NewInvalidParams(map[string]string{"error": "unknown session " + string(id) + ": create one with session/new or load it with session/load"})
+	}
+	return s, nil
+}
+
+// Authenticate implements sdk.Agent. No method is advertised: keys come
+// from the environment or the user's config.
+func (a *Agent) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
+	return sdk.AuthenticateResponse{}, sdk.NewInvalidParams(map[string]string{"error": "cb-ls has no authentication methods: " + keyHint})
+}
+
+// Cancel implements sdk.Agent. The SDK has already cancelled the
+// session's running prompt (its context), which stops the model request
+// and every command; the prompt then answers stopReason cancelled.
+func (a *Agent) Cancel(ctx context.Context, p sdk.CancelNotification) error {
+	if s, err := a.session(p.SessionId); err == nil {
+		s.cancelTurn()
+	}
+	return nil
+}
+
+// notSupported answers the methods cb-ls does not offer (and does not
+// advertise).
+func notSupported(method string) error { return sdk.NewMethodNotFound(method) }
+
+// Logout implements sdk.Agent.
+func (a *Agent) Logout(context.Context, sdk.LogoutRequest) (sdk.LogoutResponse, error) {
+	return sdk.LogoutResponse{}, notSupported(sdk.AgentMethodLogout)
+}
+
+// CloseSession implements sdk.Agent.
+func (a *Agent) CloseSession(context.Context, sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	return sdk.CloseSessionResponse{}, notSupported(sdk.AgentMethodSessionClose)
+}
+
+// ResumeSession implements sdk.Agent.
+func (a *Agent) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	return sdk.ResumeSessionResponse{}, notSupported(sdk.AgentMethodSessionResume)
+}
+
+// SetSessionConfigOption implements sdk.Agent.
+func (a *Agent) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	return sdk.SetSessionConfigOptionResponse{}, notSupported(sdk.AgentMethodSessionSetConfigOption)
+}
+
+// SetSessionMode implements sdk.Agent.
+func (a *Agent) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	return sdk.SetSessionModeResponse{}, notSupported(sdk.AgentMethodSessionSetMode)
+}
+
+// errorData wraps an error's text for a JSON-RPC error's data.
+func errorData(err error) map[string]string { return map[string]string{"error": err.Error()} }
+
+// asRequestError keeps an error the SDK would pass on as is, and makes
+// any other one an internal error carrying its text.
+func asRequestError(err error) error {
+	var re *sdk.RequestError
+	if errors.As(err, &re) {
+		return re
+	}
+	return sdk.NewInternalError(errorData(err))
+}

@@ -1,0 +1,52 @@
+package acp
+
+import (
+	"context"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/catbuddy/cb-ls/internal/agent"
+)
+
+// announceCommands sends available_commands_update once per session: the
+// built-in fix and explain and the user's custom commands, as slash
+// commands. It is sent right after session/new (and again with the
+// first prompt, for a client that drops updates of a session it does not
+// know yet).
+func (s *acpSession) announceCommands(ctx context.Context) {
+	s.mu.Lock()
+	sent := s.cmdSent
+	s.cmdSent = true
+	s.mu.Unlock()
+	if sent {
+		return
+	}
+	cfg, err := s.run.config(ctx)
+	if err != nil {
+		s.a.log.Warn("acp: commands not announced", "session", s.id, "error", err)
+		return
+	}
+	s.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: slashCommands(cfg)}})
+}
+
+// slashCommands lists the commands a prompt may start with. ask is the
+// default (a prompt without a command), so it is not listed.
+func slashCommands(cfg agent.Config) []sdk.AvailableCommand {
+	var out []sdk.AvailableCommand
+	for _, c := range agent.Commands(cfg) {
+		if c.ID == agent.CommandAsk {
+			continue
+		}
+		desc := strings.TrimPrefix(c.Title, "Agent: ")
+		hint := "what to do (attach the file with @)"
+		if c.ReadOnly {
+			hint = "what to explain (attach the file with @)"
+		}
+		out = append(out, sdk.AvailableCommand{
+			Name: c.ID, Description: desc,
+			Input: &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: hint}},
+		})
+	}
+	return out
+}

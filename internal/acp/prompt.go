@@ -1,0 +1,176 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/catbuddy/cb-ls/internal/agent"
+)
+
+// Prompt implements sdk.Agent: one turn of the session's run. The first
+// prompt starts the run (a slash command picks fix, explain or a custom
+// command; the first attached file is its document); later prompts are
+// replies to the same conversation.
+func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	s, err := a.session(p.SessionId)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	turnCtx, end, err := s.beginTurn(ctx)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	defer end()
+	s.announceCommands(turnCtx)
+	cfg, err := s.run.config(turnCtx)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	in, err := s.parsePrompt(turnCtx, p.Prompt, cfg)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	out, runErr := s.run.turn(turnCtx, in, cfg)
+	switch {
+	case turnCtx.Err() != nil:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usageOf(out.Usage)}, nil
+	case errors.Is(runErr, agent.ErrStepLimit):
+		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests, Usage: usageOf(out.Usage)}, nil
+	case errors.Is(runErr, agent.ErrAuth):
+		return sdk.PromptResponse{}, sdk.NewAuthRequired(errorData(runErr))
+	case runErr != nil:
+		return sdk.PromptResponse{}, sdk.NewInternalError(errorData(runErr))
+	}
+	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn, Usage: usageOf(out.Usage)}, nil
+}
+
+func usageOf(u agent.Usage) *sdk.Usage {
+	in, out := int(u.InputTokens), int(u.OutputTokens)
+	use := &sdk.Usage{InputTokens: in, OutputTokens: out, TotalTokens: in + out}
+	if u.CachedInputTokens > 0 {
+		use.CachedReadTokens = sdk.Ptr(int(u.CachedInputTokens))
+	}
+	if u.CacheWriteTokens > 0 {
+		use.CachedWriteTokens = sdk.Ptr(int(u.CacheWriteTokens))
+	}
+	return use
+}
+
+// turnInput is a prompt as cb-ls understands it.
+type turnInput struct {
+	command string     // "" for none: ask on the first turn, a reply later
+	task    agent.Task // the document and the user's text
+	text    string     // for a reply: the user's text and attached files
+}
+
+// parsePrompt reads the prompt's blocks: text (a leading /command picks
+// the command), resource links (files the user points at) and embedded
+// resources (their text as the user sees it). Images and audio are not
+// offered in initialize and are refused.
+func (s *acpSession) parsePrompt(ctx context.Context, blocks []sdk.ContentBlock, cfg agent.Config) (turnInput, error) {
+	var in turnInput
+	var text strings.Builder
+	var attached strings.Builder
+	for _, b := range blocks {
+		switch {
+		case b.Text != nil:
+			text.WriteString(b.Text.Text)
+		case b.ResourceLink != nil:
+			path, err := s.filePath(b.ResourceLink.Uri)
+			if err != nil {
+				return in, sdk.NewInvalidParams(errorData(err))
+			}
+			if in.task.Path == "" {
+				in.task.Path = path
+			} else {
+				fmt.Fprintf(&attached, "\n\nAttached file: %s", s.rel(path))
+			}
+		case b.Resource != nil && b.Resource.Resource.TextResourceContents != nil:
+			r := b.Resource.Resource.TextResourceContents
+			path, err := s.filePath(r.Uri)
+			if err != nil {
+				fmt.Fprintf(&attached, "\n\nAttached %s:\n```\n%s\n```", r.Uri, r.Text)
+				continue
+			}
+			s.ws.markSeen(path)
+			if in.task.Path == "" {
+				in.task.Path, in.task.Content = path, []byte(r.Text)
+			} else {
+				fmt.Fprintf(&attached, "\n\nAttached file %s, as the user sees it:\n```\n%s\n```", s.rel(path), r.Text)
+			}
+		default:
+			return in, sdk.NewInvalidParams(map[string]string{"error": "cb-ls takes text, resource links and text resources in a prompt; images, audio and binary resources are not supported"})
+		}
+	}
+	input := strings.TrimSpace(text.String())
+	if name, rest, ok := slashCommand(input); ok {
+		if _, known := agent.FindCommand(cfg, name); known {
+			in.command, input = name, rest
+		}
+	}
+	in.task.Input = input + attached.String()
+	in.task.Command = in.command
+	if in.task.Path != "" {
+		if in.task.Content == nil {
+			if err := s.readTarget(ctx, &in.task); err != nil {
+				return in, sdk.NewInvalidParams(errorData(err))
+			}
+		}
+	}
+	in.text = in.task.Input
+	if in.task.Path != "" {
+		in.text += fmt.Sprintf("\n\n(The file in question: %s)", s.rel(in.task.Path))
+	}
+	return in, nil
+}
+
+// slashCommand splits "/fix the test" into "fix" and "the test".
+func slashCommand(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, "/") {
+		return "", s, false
+	}
+	name, rest, _ = strings.Cut(s[1:], " ")
+	return name, strings.TrimSpace(rest), name != ""
+}
+
+// filePath turns a file:// URI (or an absolute path) into a path.
+func (s *acpSession) filePath(raw string) (string, error) {
+	if filepath.IsAbs(raw) {
+		return filepath.Clean(raw), nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "file" {
+		return "", fmt.Errorf("%q is not a file URI", raw)
+	}
+	return filepath.FromSlash(u.Path), nil
+}
+
+// readTarget reads the run's document through the workspace (the
+// client's buffer when it has one), within the guard.
+func (s *acpSession) readTarget(ctx context.Context, t *agent.Task) error {
+	p, err := s.run.resolve(t.Path)
+	if err != nil {
+		return err
+	}
+	doc, err := s.ws.Read(ctx, p)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p.Rel, err)
+	}
+	t.Path, t.Content = p.Abs, doc.Content
+	return nil
+}
+
+// rel names path for the model and the user: relative to the root when
+// inside it.
+func (s *acpSession) rel(path string) string {
+	if r, err := filepath.Rel(s.root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
