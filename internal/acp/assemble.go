@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/session"
@@ -23,7 +24,7 @@ type RunOptions struct {
 	// TrustProject applies the project's settings that need trust.
 	TrustProject bool
 	// Over are the command line's settings above the files.
-	Over agent.Config
+	Over config.Config
 }
 
 // runEnv is a session's run: the guard over its folder, the registry and
@@ -48,7 +49,7 @@ func assemble(ctx context.Context, s *acpSession, servers []sdk.McpServer) (*run
 	if err != nil {
 		return nil, err
 	}
-	r.tc = &tools.ToolContext{Guard: g, Workspace: s.ws, Options: cfg.ToolOptions(), Approver: approver{s}}
+	r.tc = &tools.ToolContext{Guard: g, Workspace: s.ws, Options: tools.OptionsFrom(cfg.Tools), Approver: approver{s}}
 	if err := tools.RegisterBuiltins(r.reg, r.tc); err != nil {
 		return nil, sdk.NewInternalError(errorData(err))
 	}
@@ -64,17 +65,17 @@ func (r *runEnv) resolve(path string) (guard.Path, error) { return r.guard.Resol
 
 // config is the configuration of a turn, read afresh: the user may have
 // changed a file or trusted the project since.
-func (r *runEnv) config(ctx context.Context) (agent.Config, error) {
-	l, err := agent.Load(agent.LoadOptions{Root: r.s.root, TrustProject: r.opts.TrustProject, Over: []agent.Config{r.opts.Over}})
+func (r *runEnv) config(ctx context.Context) (config.Config, error) {
+	l, err := config.Load(config.LoadOptions{Root: r.s.root, TrustProject: r.opts.TrustProject, Over: []config.Config{r.opts.Over}})
 	if err != nil {
-		return agent.Config{}, sdk.NewInvalidParams(errorData(err))
+		return config.Config{}, sdk.NewInvalidParams(errorData(err))
 	}
 	return l.Config, nil
 }
 
 // rememberAllow stores an "Always allow" answer as the user's rule.
 func (r *runEnv) rememberAllow(ctx context.Context, prefix string) {
-	path, err := agent.AddExecAllowRule(prefix)
+	path, err := config.AddExecAllowRule(prefix)
 	if err != nil {
 		r.s.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("%q is allowed for this session only: %v", prefix, err)))
 		return
@@ -86,7 +87,7 @@ func (r *runEnv) close() {}
 
 // turn runs one prompt: the run's first task, or a reply to its
 // conversation; then stores the turn beside every other front end's.
-func (r *runEnv) turn(ctx context.Context, in turnInput, cfg agent.Config) (agent.Outcome, error) {
+func (r *runEnv) turn(ctx context.Context, in turnInput, cfg config.Config) (agent.Outcome, error) {
 	s := r.s
 	ctx = filestate.NewLedgerContext(filestate.NewContext(ctx, s.states), s.ledger)
 	runner := &agent.Runner{Registry: r.reg, Config: cfg, WorkRoot: r.guard.WorkRoot, Files: r.tc}
@@ -110,9 +111,9 @@ func (r *runEnv) turn(ctx context.Context, in turnInput, cfg agent.Config) (agen
 	if log == nil {
 		command = in.command
 		if command == "" {
-			command = agent.CommandAsk
+			command = config.CommandAsk
 		}
-		cmd, _ := agent.FindCommand(cfg, command)
+		cmd, _ := config.FindCommand(cfg, command)
 		h := session.Header{RunID: s.id, Command: cmd.ID, Title: cmd.Title, Path: in.task.Path, File: s.rel(in.task.Path),
 			Input: in.task.Input, Started: header.Started, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps}
 		log = session.NewLog(s.root, h)
@@ -123,7 +124,7 @@ func (r *runEnv) turn(ctx context.Context, in turnInput, cfg agent.Config) (agen
 	} else {
 		text := in.text
 		if in.command != "" {
-			if cmd, ok := agent.FindCommand(cfg, in.command); ok {
+			if cmd, ok := config.FindCommand(cfg, in.command); ok {
 				text = agent.TaskPrompt(cmd, in.task, s.root)
 			}
 		}
@@ -175,7 +176,7 @@ func (s *acpSession) checkKey() error {
 	switch {
 	case cfg.Provider == "anthropic":
 		return sdk.NewAuthRequired(map[string]string{"error": "no API key for Anthropic: " + keyHint})
-	case cfg.Provider == "openai" && cfg.BaseURL == agent.DefaultOpenAIURL:
+	case cfg.Provider == "openai" && cfg.BaseURL == config.DefaultOpenAIURL:
 		return sdk.NewAuthRequired(map[string]string{"error": "no API key for OpenAI: " + keyHint})
 	}
 	return nil

@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // announceCommands sends available_commands_update once per session: the
@@ -32,10 +32,10 @@ func (s *acpSession) announceCommands(ctx context.Context) {
 
 // slashCommands lists the commands a prompt may start with. ask is the
 // default (a prompt without a command), so it is not listed.
-func slashCommands(cfg agent.Config) []sdk.AvailableCommand {
+func slashCommands(cfg config.Config) []sdk.AvailableCommand {
 	var out []sdk.AvailableCommand
-	for _, c := range agent.Commands(cfg) {
-		if c.ID == agent.CommandAsk {
+	for _, c := range config.Commands(cfg) {
+		if c.ID == config.CommandAsk {
 			continue
 		}
 		desc := strings.TrimPrefix(c.Title, "Agent: ")

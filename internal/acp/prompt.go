@@ -11,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // Prompt implements sdk.Agent: one turn of the session's run. The first
@@ -73,7 +74,7 @@ type turnInput struct {
 // the command), resource links (files the user points at) and embedded
 // resources (their text as the user sees it). Images and audio are not
 // offered in initialize and are refused.
-func (s *acpSession) parsePrompt(ctx context.Context, blocks []sdk.ContentBlock, cfg agent.Config) (turnInput, error) {
+func (s *acpSession) parsePrompt(ctx context.Context, blocks []sdk.ContentBlock, cfg config.Config) (turnInput, error) {
 	var in turnInput
 	var text strings.Builder
 	var attached strings.Builder
@@ -110,7 +111,7 @@ func (s *acpSession) parsePrompt(ctx context.Context, blocks []sdk.ContentBlock,
 	}
 	input := strings.TrimSpace(text.String())
 	if name, rest, ok := slashCommand(input); ok {
-		if _, known := agent.FindCommand(cfg, name); known {
+		if _, known := config.FindCommand(cfg, name); known {
 			in.command, input = name, rest
 		}
 	}
