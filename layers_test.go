@@ -49,3 +49,33 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestACPIsAFrontEnd keeps the ACP agent a front end like the LSP
+// server: it may use the run assembly and everything below it but not
+// the LSP, and nothing but cmd/cb-ls imports it.
+func TestACPIsAFrontEnd(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./internal/acp/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list acp: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == mod+"/internal/lsp" || strings.HasPrefix(dep, mod+"/internal/lsp/") || strings.HasPrefix(dep, mod+"/cmd/") {
+			t.Errorf("acp must not import %s", dep)
+		}
+	}
+	out, err = exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./internal/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], mod+"/internal/acp") {
+			continue
+		}
+		for _, imp := range f[1:] {
+			if imp == mod+"/internal/acp" || strings.HasPrefix(imp, mod+"/internal/acp/") {
+				t.Errorf("%s imports %s: only cmd/cb-ls may", f[0], imp)
+			}
+		}
+	}
+}
