@@ -14,6 +14,7 @@ test-go:
 
 test-node:
 	bash scripts/test-node-client.sh
+	bash scripts/test-acp-client.sh
 
 test-neovim:
 	bash scripts/test-neovim.sh

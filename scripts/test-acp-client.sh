@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# test-acp-client.sh: build cb-ls and the scripted model, and run the
+# independent ACP client test (the official @agentclientprotocol/sdk) against
+# the real `cb-ls acp`. Needs Node >= 20 and npm; installs exactly the locked
+# packages with npm ci.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+go build -o "$tmp/cb-ls" "$root/cmd/cb-ls"
+go build -o "$tmp/scriptmodel" "$root/internal/agent/agenttest/cmd/scriptmodel"
+cd "$root/test/acp-client"
+npm ci --no-audit --no-fund --loglevel=error
+CB_LS_BIN="$tmp/cb-ls" SCRIPTMODEL_BIN="$tmp/scriptmodel" node --test --test-reporter=spec
