@@ -29,6 +29,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	}
 	defer end()
 	s.announceCommands(turnCtx)
+	s.askTrust(turnCtx)
 	cfg, err := s.run.config(turnCtx)
 	if err != nil {
 		return sdk.PromptResponse{}, err
