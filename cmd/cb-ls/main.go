@@ -3,6 +3,7 @@
 //
 //	cb-ls serve                 LSP on stdio (also: bare cb-ls started by an editor)
 //	cb-ls run "instruction"     run the agent headless against the disk
+//	cb-ls acp                   Agent Client Protocol agent on stdio (Zed, JetBrains, …)
 //	cb-ls tools list|run        the tool layer, one JSON call per line
 //	cb-ls mcp list              configured MCP servers and their tools
 //	cb-ls version
@@ -22,6 +23,7 @@ const usage = `usage: cb-ls <command> [arguments]
 commands:
   serve            speak LSP on stdin/stdout (what editors start)
   run              run the agent headless: cb-ls run [flags] "instruction"
+  acp              speak the Agent Client Protocol on stdin/stdout (Zed, JetBrains, CodeCompanion, …)
   tools list       print the tools as the model sees them (JSON)
   tools run        read one JSON tool call per stdin line, answer one per stdout line
   mcp list         show configured MCP servers and their tools
@@ -48,6 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runMain(args[1:], stdin, stdout, stderr)
 	case "tools":
 		return toolsMain(args[1:], stdin, stdout, stderr)
+	case "acp":
+		return acpMain(args[1:], stdin, stdout, stderr)
 	case "mcp":
 		return mcpMain(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-v":

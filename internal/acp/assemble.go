@@ -3,14 +3,13 @@ package acp
 import (
 	"context"
 	"fmt"
-	"os"
-	"slices"
 	"strings"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
@@ -29,41 +28,42 @@ type RunOptions struct {
 	Over config.Config
 }
 
-// runEnv is a session's run: the guard over its folder, the registry and
-// the tools' context, built over the session's workspace and approver.
+// runEnv is a session's run, assembled by internal/app as for every
+// front end: the guard over its folder, the registry (built-in and MCP
+// tools) over the session's workspace and approver, and the stored run
+// its prompts are turns of.
 type runEnv struct {
-	s     *acpSession
-	opts  RunOptions
-	guard *guard.PathGuard
-	reg   *tools.Registry
-	tc    *tools.ToolContext
+	s    *acpSession
+	opts RunOptions
+	app  *app.App
+	run  *app.Run // nil until the first prompt (or session/load)
 }
 
-// assemble builds s's run.
+// assemble builds s's run and starts the user's (and a trusted
+// project's) MCP servers for it.
 func assemble(ctx context.Context, s *acpSession, servers []sdk.McpServer) (*runEnv, error) {
 	opts := s.a.opts.Run
-	g, err := guard.New([]string{s.root}, opts.Mode)
+	ao := app.Options{Roots: []string{s.root}, Mode: opts.Mode, Workspace: s.ws, Approver: approver{s},
+		Version: s.a.opts.Version, Logger: s.a.log}
+	if opts.TrustProject {
+		ao.ProjectTrusted = func(string) bool { return true }
+	}
+	a, err := app.New(ao)
 	if err != nil {
 		return nil, sdk.NewInvalidParams(errorData(err))
 	}
-	r := &runEnv{s: s, opts: opts, guard: g, reg: tools.NewRegistry()}
-	cfg, err := r.config(ctx)
-	if err != nil {
-		return nil, err
-	}
-	r.tc = &tools.ToolContext{Guard: g, Workspace: s.ws, Options: tools.OptionsFrom(cfg.Tools), Approver: approver{s}}
-	if err := tools.RegisterBuiltins(r.reg, r.tc); err != nil {
-		return nil, sdk.NewInternalError(errorData(err))
-	}
 	if len(servers) > 0 {
-		s.a.log.Warn("acp: the client's MCP servers are not started yet", "count", len(servers))
+		s.a.log.Warn("acp: the client's MCP servers are not started", "count", len(servers))
 	}
-	return r, nil
+	a.StartMCP(opts.Over)
+	return &runEnv{s: s, opts: opts, app: a}, nil
 }
 
-func (r *runEnv) registry() *tools.Registry { return r.reg }
+func (r *runEnv) registry() *tools.Registry { return r.app.Registry }
 
-func (r *runEnv) resolve(path string) (guard.Path, error) { return r.guard.Resolve(path) }
+func (r *runEnv) tools() *tools.ToolContext { return r.app.Tools }
+
+func (r *runEnv) resolve(path string) (guard.Path, error) { return r.app.Guard.Resolve(path) }
 
 // config is the configuration of a turn, read afresh: the user may have
 // changed a file or trusted the project since.
@@ -85,79 +85,50 @@ func (r *runEnv) rememberAllow(ctx context.Context, prefix string) {
 	r.s.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("Commands starting with %q are now always allowed (tools.exec.allow in %s).", prefix, path)))
 }
 
-func (r *runEnv) close() {}
+func (r *runEnv) close() { r.app.Close() }
+
+// resume continues a stored run.
+func (r *runEnv) resume(stored *session.Session) { r.run = app.ResumeRun(stored) }
+
+// mcpWait bounds how long a session's first prompt waits for its MCP
+// servers to start, so that the model is offered their tools.
+const mcpWait = 20 * time.Second
 
 // turn runs one prompt: the run's first task, or a reply to its
-// conversation; then stores the turn beside every other front end's.
+// conversation. app stores it beside every other front end's runs.
 func (r *runEnv) turn(ctx context.Context, in turnInput, cfg config.Config) (agent.Outcome, error) {
 	s := r.s
 	ctx = filestate.NewLedgerContext(filestate.NewContext(ctx, s.states), s.ledger)
-	runner := &agent.Runner{Registry: r.reg, Config: cfg, WorkRoot: r.guard.WorkRoot, Files: r.tc}
 	rep := &reporter{s: s, ctx: ctx, window: agent.ContextWindow(cfg)}
-	var changed []string
-	emit := func(ev agent.Event) {
-		if ev.Edit != nil && !ev.IsError && !slices.Contains(changed, ev.Edit.Rel) {
-			changed = append(changed, ev.Edit.Rel)
+	t := app.Turn{Config: cfg, Input: in.task.Input, Emit: rep.event}
+	if r.run == nil {
+		r.app.WaitMCP(ctx, mcpWait)
+		id := in.command
+		if id == "" {
+			id = config.CommandAsk
 		}
-		rep.event(ev)
-	}
-	s.mu.Lock()
-	conv, log, turns, prior, command := s.conv, s.log, s.turns, s.prior, s.command
-	s.mu.Unlock()
-	var (
-		out agent.Outcome
-		err error
-		tr  *session.Transcript
-	)
-	header := session.TranscriptHeader{Model: cfg.Model, Input: in.task.Input, Started: time.Now()}
-	if log == nil {
-		command = in.command
-		if command == "" {
-			command = config.CommandAsk
+		cmd, ok := config.FindCommand(cfg, id)
+		if !ok {
+			return agent.Outcome{}, sdk.NewInvalidParams(map[string]string{"error": "unknown command " + id})
 		}
-		cmd, _ := config.FindCommand(cfg, command)
-		h := session.Header{RunID: s.id, Command: cmd.ID, Title: cmd.Title, Path: in.task.Path, File: s.rel(in.task.Path),
-			Input: in.task.Input, Started: header.Started, Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps}
-		log = session.NewLog(s.root, h)
-		header.RunID, header.Command, header.Title, header.File = s.id, cmd.ID, cmd.Title, h.File
-		tr = session.NewTranscript(header)
-		in.task.Command = command
-		out, err = runner.Run(ctx, in.task, func(ev agent.Event) { tr.Add(ev); emit(ev) })
+		r.run = app.NewRun(s.root, cmd, session.Header{RunID: s.id, Path: in.task.Path, File: s.rel(in.task.Path), Input: in.task.Input,
+			Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps})
+		in.task.Command = cmd.ID
+		t.Task = in.task
 	} else {
-		text := in.text
+		t.Input = in.text
 		if in.command != "" {
 			if cmd, ok := config.FindCommand(cfg, in.command); ok {
-				text = agent.TaskPrompt(cmd, in.task, s.root)
+				t.Input = agent.TaskPrompt(cmd, in.task, s.root)
 			}
 		}
-		header.RunID, header.Command = s.id, command
-		header.Title = fmt.Sprintf("%s — reply %d", log.Header().Title, turns)
-		tr = session.NewTranscript(header)
-		out, err = runner.Reply(ctx, command, conv, text, func(ev agent.Event) { tr.Add(ev); emit(ev) })
-		if len(out.Messages) == 0 {
-			out.Messages = conv
-		}
 	}
-	t := session.Turn{Input: in.task.Input, Outcome: "done", Steps: out.Steps, Usage: out.Usage, Files: changed, Ended: time.Now()}
-	status := "done"
-	switch {
-	case ctx.Err() != nil:
-		t.Outcome, t.Error, status = "cancelled", "cancelled by the user", "cancelled"
-	case err != nil:
-		t.Outcome, t.Error, status = "error", err.Error(), "error"
+	r.run.Begin()
+	res := r.app.Do(ctx, r.run, t)
+	if res.StoreErr != nil {
+		s.a.log.Error("acp: turn not stored", "session", s.id, "error", res.StoreErr)
 	}
-	text := session.JoinTurns(prior, tr.Finish(status, out, err))
-	if len(out.Messages) > 0 {
-		if serr := log.AppendTurn(out.Messages, t, cfg.APIKey); serr != nil {
-			s.a.log.Error("acp: turn not stored", "session", s.id, "error", serr)
-		} else if _, terr := log.WriteTranscript(text, cfg.APIKey); terr != nil {
-			s.a.log.Error("acp: transcript not written", "session", s.id, "error", terr)
-		}
-	}
-	s.mu.Lock()
-	s.conv, s.log, s.turns, s.prior, s.command = out.Messages, log, turns+1, text, command
-	s.mu.Unlock()
-	return out, err
+	return res.Outcome, res.Err
 }
 
 // keyHint says where cb-ls looks for a key, in every message about one.
@@ -183,8 +154,6 @@ func (s *acpSession) checkKey() error {
 	}
 	return nil
 }
-
-var _ = os.Getenv
 
 // trustQuestion is the trust question for the session's folder, and
 // whether it needs asking (TEMPORARY copy of lsp's, until both share it).

@@ -36,10 +36,7 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 		s.close()
 		return sdk.LoadSessionResponse{}, sdk.NewInternalError(errorData(err))
 	}
-	s.conv, s.log, s.turns, s.command = stored.Messages, stored.Log(), stored.Turns, stored.Command
-	if md, err := os.ReadFile(session.TranscriptPath(path)); err == nil {
-		s.prior = string(md)
-	}
+	s.run.resume(stored)
 	s.replay(ctx, stored.Messages)
 	a.add(s)
 	a.log.Info("acp: session loaded", "session", id, "turns", stored.Turns, "messages", len(stored.Messages))

@@ -10,7 +10,6 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
@@ -34,12 +33,7 @@ type acpSession struct {
 	busy    bool
 	cancel  context.CancelFunc // the running turn's
 	done    chan struct{}      // closed when the running turn ends
-	command string             // the run's command (fix, explain, ask, custom)
-	conv    []agent.Message    // the conversation so far
-	log     *session.Log
-	turns   int
-	prior   string // transcript of the turns before
-	call    string // the tool call whose change or command is being asked about
+	call    string             // the tool call whose change or command is being asked about
 	diffs   map[string][]sdk.ToolCallContent
 	trusted bool // the trust question was asked (or not needed)
 	cmdSent bool // available_commands_update was sent

@@ -64,7 +64,7 @@ func (s *acpSession) undo(ctx context.Context) (undoResult, error) {
 		out.Message = "The run changed no file: nothing to undo."
 		return out, nil
 	}
-	res, err := s.run.tc.UndoRun(turnCtx, entries)
+	res, err := s.run.tools().UndoRun(turnCtx, entries)
 	out.Left = append(out.Left, res.Left...)
 	switch {
 	case errors.Is(err, tools.ErrNothingToUndo):
