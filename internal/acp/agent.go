@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"sync"
@@ -174,13 +173,3 @@ func (a *Agent) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.
 
 // errorData wraps an error's text for a JSON-RPC error's data.
 func errorData(err error) map[string]string { return map[string]string{"error": err.Error()} }
-
-// asRequestError keeps an error the SDK would pass on as is, and makes
-// any other one an internal error carrying its text.
-func asRequestError(err error) error {
-	var re *sdk.RequestError
-	if errors.As(err, &re) {
-		return re
-	}
-	return sdk.NewInternalError(errorData(err))
-}

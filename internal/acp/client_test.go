@@ -112,25 +112,6 @@ func (c *testClient) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExi
 	return sdk.WaitForTerminalExitResponse{}, errors.New("no terminals")
 }
 
-// waitFor waits until cond holds for the client's state.
-func (c *testClient) waitFor(t *testing.T, what string, cond func(c *testClient) bool) {
-	t.Helper()
-	deadline := time.After(20 * time.Second)
-	for {
-		c.mu.Lock()
-		ok, ch := cond(c), c.changed
-		c.mu.Unlock()
-		if ok {
-			return
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
 // toolCalls returns the tool_call updates, by id.
 func (c *testClient) toolCalls() map[string]*sdk.SessionUpdateToolCall {
 	c.mu.Lock()

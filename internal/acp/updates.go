@@ -128,8 +128,7 @@ func patchFiles(patch string) []string {
 type reporter struct {
 	s       *acpSession
 	ctx     context.Context
-	window  int            // the model's context window, for usage_update
-	tools   map[string]int // call id → step, to tell writes from reads
+	window  int // the model's context window, for usage_update
 	lastUse agent.Usage
 }
 
