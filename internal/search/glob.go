@@ -23,12 +23,16 @@ type Glob struct {
 	pattern string
 	globs   Globs
 	limit   int
+	// includeIgnored lists what is left out by default (.gitignored
+	// files, node_modules and lockfiles); deps only the latter.
+	includeIgnored, deps bool
 }
 
 // NewGlob checks pattern (relative, staying below the directory
 // searched) and limit (0 for the default); its errors are meant for the
-// model as they are.
-func NewGlob(pattern string, limit int) (*Glob, error) {
+// model as they are. includeIgnored lists files .gitignore names,
+// node_modules and lockfiles too.
+func NewGlob(pattern string, limit int, includeIgnored bool) (*Glob, error) {
 	if path.IsAbs(pattern) || strings.HasPrefix(pattern, "../") || strings.Contains(pattern, "/../") {
 		return nil, fmt.Errorf("pattern %q must be relative and stay below path; put the directory in path instead", pattern)
 	}
@@ -43,7 +47,8 @@ func NewGlob(pattern string, limit int) (*Glob, error) {
 	if limit == 0 {
 		limit = GlobDefaultLimit
 	}
-	return &Glob{pattern: pattern, globs: gs, limit: limit}, nil
+	deps := includeIgnored || AsksForDependencies(pattern)
+	return &Glob{pattern: pattern, globs: gs, limit: limit, includeIgnored: includeIgnored, deps: deps}, nil
 }
 
 // Run lists the paths below the directory p that match, sorted, as the
@@ -52,7 +57,7 @@ func NewGlob(pattern string, limit int) (*Glob, error) {
 func (g *Glob) Run(ctx context.Context, p guard.Path, disp Display, where string) (string, error) {
 	var mu sync.Mutex
 	var found []string
-	stats, err := Walk(ctx, p, Options{}, func(_ int, _ *safefile.Dir, e Entry) {
+	stats, err := Walk(ctx, p, Options{NoIgnore: g.includeIgnored, SkipDependencies: !g.deps && !insideDependencies(p.Rel)}, func(_ int, _ *safefile.Dir, e Entry) {
 		if !g.globs.Match(relTo(p.Rel, e.Rel)) {
 			return
 		}
@@ -69,8 +74,14 @@ func (g *Glob) Run(ctx context.Context, p guard.Path, disp Display, where string
 	}
 	if len(found) == 0 {
 		msg := fmt.Sprintf("No files match %q in %q.", g.pattern, where)
+		if g.globs.Negated() {
+			msg = fmt.Sprintf("The glob %q excludes every file in %q: nothing is left to list.", g.pattern, where)
+		}
 		if n := stats.Unreadable.Load(); n > 0 {
 			msg += fmt.Sprintf(" (%d directories could not be read)", n)
+		}
+		if stats.Dependencies.Load() > 0 {
+			msg += " (" + DependencyNote + ")"
 		}
 		return msg, nil
 	}

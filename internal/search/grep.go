@@ -24,6 +24,9 @@ type GrepQuery struct {
 	Context       int    // lines around each match, 0 to GrepMaxContext
 	OutputMode    string // "content" (""), "files_with_matches" or "count"
 	Limit         int    // matches (content) or files shown; 0 for the default
+	// IncludeIgnored searches what is left out by default: files that
+	// .gitignore names, node_modules and lockfiles.
+	IncludeIgnored bool
 }
 
 // Limits of a grep.
@@ -41,6 +44,10 @@ const (
 type Grep struct {
 	pattern string
 	q       grepQuery
+	// note is said before the result (a context clamped to its maximum).
+	note string
+	// includeIgnored and deps: what the walk leaves out (dependencies.go).
+	includeIgnored, deps bool
 }
 
 // grepQuery is what the search itself needs of a Grep.
@@ -62,8 +69,13 @@ func NewGrep(in GrepQuery) (*Grep, error) {
 	default:
 		return nil, fmt.Errorf("output_mode must be content, files_with_matches or count, not %q", in.OutputMode)
 	}
-	if q.context < 0 || q.context > GrepMaxContext {
+	note := ""
+	switch {
+	case q.context < 0:
 		return nil, fmt.Errorf("context must be between 0 and %d, not %d", GrepMaxContext, q.context)
+	case q.context > GrepMaxContext:
+		note = fmt.Sprintf("(context %d is over the maximum: %d lines are shown around each match)\n", q.context, GrepMaxContext)
+		q.context = GrepMaxContext
 	}
 	if in.Limit < 0 {
 		return nil, fmt.Errorf("limit must be positive, not %d", in.Limit)
@@ -94,7 +106,7 @@ func NewGrep(in GrepQuery) (*Grep, error) {
 		return nil, err
 	}
 	q.m = m
-	return &Grep{pattern: in.Pattern, q: q}, nil
+	return &Grep{pattern: in.Pattern, q: q, note: note, includeIgnored: in.IncludeIgnored, deps: in.IncludeIgnored || AsksForDependencies(g)}, nil
 }
 
 // File searches the content of one file, shown as path; where names
@@ -104,8 +116,10 @@ func (g *Grep) File(path string, content []byte, where string) string {
 		return fmt.Sprintf("%s is a binary file; grep does not search binary files.", path)
 	}
 	col := newGrepCollector(g.q)
+	col.single = true
+	col.searched.Add(1)
 	col.add(searchBuffer(g.q, path, content, col.keep(), nil))
-	return col.render(g.pattern, where)
+	return g.note + col.render(g.pattern, where)
 }
 
 // Tree searches every file below the directory p that a Walk reaches,
@@ -117,7 +131,7 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 	workers := walkWorkers()
 	bufs := make([][]byte, workers)
 	scratch := make([][]byte, workers)
-	stats, err := Walk(ctx, p, Options{Workers: workers}, func(w int, dir *safefile.Dir, e Entry) {
+	stats, err := Walk(ctx, p, Options{Workers: workers, NoIgnore: g.includeIgnored, SkipDependencies: !g.deps && !insideDependencies(p.Rel)}, func(w int, dir *safefile.Dir, e Entry) {
 		if !e.Type.IsRegular() {
 			return
 		}
@@ -147,7 +161,9 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 		return "", err
 	}
 	col.unreadable.Add(stats.Unreadable.Load())
-	return col.render(g.pattern, where), nil
+	col.deps = stats.Dependencies.Load()
+	col.negated = q.globs.Negated()
+	return g.note + col.render(g.pattern, where), nil
 }
 
 // walkWorkers is the size of the search pool: one goroutine per CPU,

@@ -63,7 +63,7 @@ func searchBuffer(q grepQuery, path string, content []byte, keep int, scratch *[
 			h.lines = append(h.lines, grepLine{num: n, text: clipLine(content[off:e], GrepMaxLineLen)})
 			off = e + 1
 		}
-		h.lines = append(h.lines, grepLine{num: m.num, text: clipLine(content[m.start:m.end], GrepMaxLineLen), match: true})
+		h.lines = append(h.lines, grepLine{num: m.num, text: clipAround(q.m, content[m.start:m.end], GrepMaxLineLen), match: true})
 		nextLine = m.num + 1
 		// Context after, up to the next kept match.
 		stop := m.num + q.context
@@ -98,6 +98,11 @@ type grepCollector struct {
 	cut string // files sorting after this keep no text ("" = no cut yet)
 
 	searched, binary, large, unreadable atomic.Int64
+	// single: one file was searched, which the output names.
+	single bool
+	// deps: dependencies the walk left out; negated: the glob was "!…".
+	deps    int64
+	negated bool
 }
 
 func newGrepCollector(q grepQuery) *grepCollector { return &grepCollector{q: q} }
@@ -147,7 +152,14 @@ func (c *grepCollector) render(pattern, where string) string {
 	}
 	var b strings.Builder
 	if total == 0 {
-		fmt.Fprintf(&b, "No matches for %q in %s (%d files searched).", pattern, where, c.searched.Load())
+		switch n := c.searched.Load(); {
+		case c.single:
+			fmt.Fprintf(&b, "No matches for %q in %s.", pattern, where)
+		case n == 0 && c.negated:
+			fmt.Fprintf(&b, "No files searched in %s: the glob excludes every file there.", where)
+		default:
+			fmt.Fprintf(&b, "No matches for %q in %s (%d files searched).", pattern, where, n)
+		}
 		c.notes(&b, true)
 		return b.String()
 	}
@@ -223,6 +235,9 @@ func (c *grepCollector) notes(b *strings.Builder, none bool) {
 	if n := c.unreadable.Load(); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d files or directories could not be read", n))
 	}
+	if c.deps > 0 && none {
+		parts = append(parts, DependencyNote)
+	}
 	if len(parts) > 0 {
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteByte(' ')
@@ -243,4 +258,35 @@ func clipLine(line []byte, max int) string {
 		cut--
 	}
 	return fmt.Sprintf("%s… [%d more bytes]", line[:cut], len(line)-cut)
+}
+
+// clipAround shortens a matching line as clipLine does, except that a
+// match beyond the first width bytes (a minified file's one long line)
+// is shown in a window of width bytes around it.
+func clipAround(m *lineMatcher, line []byte, width int) string {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) <= width {
+		return string(line)
+	}
+	at, end := m.index(line)
+	if at < 0 || end <= width-width/4 {
+		return clipLine(line, width)
+	}
+	from := max(0, at-width/3) // the match a third into the window
+	to := min(len(line), from+width)
+	for from > 0 && !utf8.RuneStart(line[from]) {
+		from--
+	}
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to--
+	}
+	var b strings.Builder
+	if from > 0 {
+		fmt.Fprintf(&b, "[%d bytes before] …", from)
+	}
+	b.Write(line[from:to])
+	if to < len(line) {
+		fmt.Fprintf(&b, "… [%d more bytes]", len(line)-to)
+	}
+	return b.String()
 }

@@ -249,3 +249,18 @@ func (m *lineMatcher) each(buf []byte, scratch *[]byte, fn func(start, end int) 
 		pos = end + 1
 	}
 }
+
+// index returns where the first match in line (one line, no newline)
+// starts and ends, or -1, -1.
+func (m *lineMatcher) index(line []byte) (int, int) {
+	if m.litOnly {
+		if i := bytes.Index(line, m.lit); i >= 0 {
+			return i, i + len(m.lit)
+		}
+		return -1, -1
+	}
+	if loc := m.re.FindIndex(line); loc != nil {
+		return loc[0], loc[1]
+	}
+	return -1, -1
+}

@@ -18,14 +18,21 @@ type globPattern struct {
 	// most common .gitignore line: a suffix test instead of path.Match,
 	// for every file of every walk.
 	suffix string
+	// negate: the pattern was written "!…": it matches what the rest
+	// does not (ripgrep's -g '!…').
+	negate bool
 }
 
 // Globs are the alternatives of one glob pattern as written: braces
 // ("*.{ts,tsx}") expand to one compiled pattern each.
 type Globs []globPattern
 
-// CompileGlobs expands braces and compiles each result.
+// CompileGlobs expands braces and compiles each result. A pattern
+// written "!…" matches every path the rest does not, as ripgrep's
+// -g '!…' does.
 func CompileGlobs(pattern string) (Globs, error) {
+	negate := strings.HasPrefix(pattern, "!")
+	pattern = strings.TrimPrefix(pattern, "!")
 	if strings.TrimSpace(pattern) == "" {
 		return nil, fmt.Errorf("glob pattern is empty")
 	}
@@ -35,10 +42,14 @@ func CompileGlobs(pattern string) (Globs, error) {
 		if err != nil {
 			return nil, err
 		}
+		g.negate = negate
 		out = append(out, g)
 	}
 	return out, nil
 }
+
+// Negated reports whether gs was written "!…".
+func (gs Globs) Negated() bool { return len(gs) > 0 && gs[0].negate }
 
 func compileGlob(p string) (globPattern, error) {
 	p = strings.TrimPrefix(p, "./")
@@ -88,10 +99,10 @@ func (g globPattern) match(rel string) bool {
 func (gs Globs) Match(rel string) bool {
 	for _, g := range gs {
 		if g.match(rel) {
-			return true
+			return !g.negate
 		}
 	}
-	return false
+	return gs.Negated()
 }
 
 // matchSegs matches pattern segments against path segments. "**"

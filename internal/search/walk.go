@@ -32,6 +32,11 @@ type Options struct {
 	// NoIgnore disables .gitignore handling (.git and .catbuddy are
 	// skipped regardless).
 	NoIgnore bool
+	// SkipDependencies leaves out node_modules directories and lockfiles
+	// (dependencies.go) even where no .gitignore names them: grep and
+	// glob skip them unless asked, since they drown a project's own
+	// files.
+	SkipDependencies bool
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
 }
@@ -39,6 +44,9 @@ type Options struct {
 // Stats counts what a walk could not do.
 type Stats struct {
 	Unreadable atomic.Int64 // directories that could not be opened or listed
+	// Dependencies counts the node_modules directories and lockfiles
+	// SkipDependencies left out.
+	Dependencies atomic.Int64
 }
 
 // alwaysSkipped are names a walk never reports or enters: version
@@ -69,7 +77,7 @@ func Walk(ctx context.Context, start guard.Path, opt Options, visit Visit) (*Sta
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, visit: visit, stats: &Stats{}}
+	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, skipDeps: opt.SkipDependencies, visit: visit, stats: &Stats{}}
 	w.cond = sync.NewCond(&w.mu)
 	w.push(walkJob{rel: start.Rel, chain: chain})
 	var wg sync.WaitGroup
@@ -110,6 +118,7 @@ type walker struct {
 	ctx      context.Context
 	root     *safefile.Dir
 	noIgnore bool
+	skipDeps bool
 	visit    Visit
 	stats    *Stats
 
@@ -198,6 +207,10 @@ func (w *walker) list(id int, j walkJob) {
 			continue
 		}
 		if !w.noIgnore && chain.ignored(rel, t.IsDir()) {
+			continue
+		}
+		if w.skipDeps && isDependency(name, t.IsDir()) {
+			w.stats.Dependencies.Add(1)
 			continue
 		}
 		we := Entry{Rel: rel, Name: name, Type: t}

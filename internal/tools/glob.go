@@ -14,6 +14,8 @@ type globInput struct {
 	Pattern string `json:"pattern" jsonschema:"glob such as **/*.go or src/**/*.{ts,tsx}"`
 	Path    string `json:"path,omitempty" jsonschema:"directory to search in; default the workspace root"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"most paths to show; default 500"`
+	// IncludeIgnored lists what is skipped by default.
+	IncludeIgnored bool `json:"include_ignored,omitempty" jsonschema:"also list .gitignored files, node_modules and lockfiles"`
 }
 
 // Glob is the glob tool: .gitignore-aware file name matching with **.
@@ -26,7 +28,7 @@ func Glob(tc *ToolContext) Tool {
 }
 
 func (tc *ToolContext) glob(ctx context.Context, in globInput) (Result, error) {
-	g, err := search.NewGlob(in.Pattern, in.Limit)
+	g, err := search.NewGlob(in.Pattern, in.Limit, in.IncludeIgnored)
 	if err != nil {
 		return Errorf("%v", err), nil
 	}

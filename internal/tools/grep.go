@@ -20,6 +20,7 @@ type grepInput struct {
 	Context         int    `json:"context,omitempty" jsonschema:"lines of context around each match (0-20)"`
 	OutputMode      string `json:"output_mode,omitempty" jsonschema:"content (default), files_with_matches or count"`
 	Limit           int    `json:"limit,omitempty" jsonschema:"most matches (content) or files to show; default 100 matches / 200 files"`
+	IncludeIgnored  bool   `json:"include_ignored,omitempty" jsonschema:"also search .gitignored files, node_modules and lockfiles"`
 }
 
 // Grep is the grep tool: a parallel, .gitignore-aware regexp search.
@@ -36,6 +37,7 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 		Pattern: in.Pattern, Literal: in.Literal, CaseInsensitive: in.CaseInsensitive,
 		Glob: in.Glob, Include: in.Include,
 		Context: in.Context, OutputMode: in.OutputMode, Limit: in.Limit,
+		IncludeIgnored: in.IncludeIgnored,
 	})
 	if err != nil {
 		return Errorf("%v", err), nil

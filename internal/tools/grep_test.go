@@ -116,7 +116,7 @@ func TestGrepErrors(t *testing.T) {
 	e.fail("grep", map[string]any{"pattern": "x", "path": "../"}, `Access denied: "../" is outside the workspace`)
 	e.fail("grep", map[string]any{"pattern": "x", "path": ".catbuddy"}, "Access denied")
 	e.fail("grep", map[string]any{"pattern": "x", "path": "nope"}, `path "nope" does not exist`)
-	e.fail("grep", map[string]any{"pattern": "x", "context": 99}, "context must be between 0 and 20")
+	e.fail("grep", map[string]any{"pattern": "x", "context": -1}, "context must be between 0 and 20")
 	e.fail("grep", map[string]any{"pattern": "x", "output_mode": "lines"}, "output_mode must be")
 	e.fail("grep", map[string]any{"pattern": "x", "glob": "[", "path": "."}, "bad glob pattern")
 	e.fail("grep", map[string]any{"pattern": "x", "limit": -1}, "limit must be positive")
