@@ -14,9 +14,13 @@ import (
 )
 
 // Limits of one read_file answer. A model that needs more pages on with
-// offset; the hint at the end says how.
+// offset; the hint at the end says how. A read without a limit stops at
+// readDefaultBytes too: a 1 MB source file's first 2000 lines are about
+// 150 KB, which every later turn carries again. A limit the model gives
+// raises the bound to readMaxBytes.
 const (
 	readDefaultLimit = 2000
+	readDefaultBytes = 40 << 10
 	readMaxLineChars = 2000
 	readMaxBytes     = 256 << 10
 )
@@ -46,9 +50,9 @@ func (tc *ToolContext) readFile(ctx context.Context, in readFileInput) (Result, 
 	if in.Offset < 0 || in.Limit < 0 {
 		return Errorf("offset and limit must be positive (got offset=%d, limit=%d)", in.Offset, in.Limit), nil
 	}
-	offset, limit := max(in.Offset, 1), in.Limit
+	offset, limit, maxBytes := max(in.Offset, 1), in.Limit, readMaxBytes
 	if limit == 0 {
-		limit = readDefaultLimit
+		limit, maxBytes = readDefaultLimit, readDefaultBytes
 	}
 	p, doc, err := tc.openDoc(ctx, in.Path)
 	if err != nil {
@@ -69,23 +73,23 @@ func (tc *ToolContext) readFile(ctx context.Context, in readFileInput) (Result, 
 	if offset > total {
 		return Errorf("offset %d is past the end of %s, which has %d line%s", offset, in.Path, total, plural(total)), nil
 	}
-	out := formatLines(doc.Content, offset, limit, total)
+	out := formatLines(doc.Content, offset, limit, total, maxBytes)
 	states.RecordRead(p.Abs, offset, limit, doc.Stamp, doc.Content)
 	return Text(out), nil
 }
 
 // formatLines renders lines offset..offset+limit-1 (1-based) with line
-// numbers, cutting long lines and stopping at readMaxBytes, and ends
-// with a hint when the file goes on.
-func formatLines(content []byte, offset, limit, total int) string {
+// numbers, cutting long lines and stopping at maxBytes, and ends with a
+// hint when the file goes on.
+func formatLines(content []byte, offset, limit, total, maxBytes int) string {
 	content = bytes.TrimPrefix(content, utf8BOM)
 	pos := 0
 	for line := 1; line < offset; line++ {
 		pos += bytes.IndexByte(content[pos:], '\n') + 1
 	}
 	var b strings.Builder
-	b.Grow(min(len(content)-pos, readMaxBytes) + 8*min(limit, total))
-	n, cut := offset, false
+	b.Grow(min(len(content)-pos, maxBytes) + 8*min(limit, total))
+	n, cut, full := offset, false, false
 	for ; n < offset+limit && n <= total; n++ {
 		end := bytes.IndexByte(content[pos:], '\n')
 		var line []byte
@@ -95,7 +99,8 @@ func formatLines(content []byte, offset, limit, total int) string {
 			line, pos = content[pos:pos+end], pos+end+1
 		}
 		line = bytes.TrimSuffix(line, []byte{'\r'}) // CRLF is shown as a plain line end; edit_file maps it back
-		if b.Len()+min(len(line), 4*readMaxLineChars) > readMaxBytes && n > offset {
+		if b.Len()+min(len(line), 4*readMaxLineChars) > maxBytes && n > offset {
+			full = true
 			break
 		}
 		fmt.Fprintf(&b, "%6d\t", n)
@@ -109,7 +114,12 @@ func formatLines(content []byte, offset, limit, total int) string {
 		b.WriteByte('\n')
 	}
 	last := n - 1
-	if last < total {
+	switch {
+	case last < total && full && maxBytes < readMaxBytes:
+		fmt.Fprintf(&b, "\n(showing lines %d–%d of %d, the first %d KB; use offset=%d to read on, with limit for more lines at a time)", offset, last, total, maxBytes>>10, last+1)
+	case last < total && full:
+		fmt.Fprintf(&b, "\n(showing lines %d–%d of %d, %d KB; use offset=%d to read on)", offset, last, total, maxBytes>>10, last+1)
+	case last < total:
 		fmt.Fprintf(&b, "\n(showing lines %d–%d of %d; use offset=%d to read on)", offset, last, total, last+1)
 	}
 	if cut {
