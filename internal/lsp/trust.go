@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
-	"github.com/catbuddy/cb-ls/internal/mcp"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -26,19 +26,9 @@ const (
 	answerNotNow = "Not now"
 )
 
-// projectTrust is what a project asks to be trusted for.
-type projectTrust struct {
-	Root    string   `json:"root"`
-	Trusted bool     `json:"trusted"`
-	Servers []string `json:"servers"` // one line per MCP server: name: command line or URL
-	// Settings are the project settings that need trust ("baseUrl =
-	// \"http://…\""); Ignored adds those that never apply.
-	Settings []string `json:"settings"`
-	Ignored  []string `json:"ignored"`
-}
-
-// needsQuestion reports whether the project asks for anything.
-func (p projectTrust) needsQuestion() bool { return len(p.Servers)+len(p.Settings) > 0 }
+// projectTrust is what a project asks to be trusted for (app.ProjectTrust:
+// every front end asks the same question).
+type projectTrust = app.ProjectTrust
 
 // store is the user's trust store.
 func (s *Server) store() config.TrustStore { return config.DefaultTrustStore() }
@@ -54,56 +44,7 @@ func (s *Server) projectTrusted(root string) bool {
 
 // describeTrust lists what root's .catbuddy files ask for.
 func (s *Server) describeTrust(root string) projectTrust {
-	p := projectTrust{Root: root, Servers: []string{}, Settings: []string{}, Ignored: []string{}}
-	loaded, err := config.Load(config.LoadOptions{Root: root, Over: []config.Config{s.AgentConfig()}})
-	if err != nil {
-		s.log.Warn("project configuration", "root", root, "error", err)
-	}
-	p.Trusted = loaded.Trusted
-	for _, ig := range loaded.Ignored {
-		if strings.HasPrefix(ig.Reason, config.ReasonNeedsTrust) {
-			p.Settings = append(p.Settings, ig.Key+" = "+ig.Value)
-		} else {
-			p.Ignored = append(p.Ignored, ig.String())
-		}
-	}
-	if !p.Trusted && len(p.Settings) == 0 {
-		// Nothing in config.json needs trust; mcp.json may.
-		p.Trusted = s.projectTrusted(root)
-	}
-	servers, err := mcp.ProjectServers(root)
-	if err != nil {
-		s.log.Warn("project MCP configuration", "root", root, "error", err)
-	}
-	p.Servers = append(p.Servers, servers...)
-	return p
-}
-
-// trustMessage is the question: exactly what trusting the project does.
-func trustMessage(p projectTrust) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Trust the project %s?\n", p.Root)
-	b.WriteString("Its .catbuddy files ask for more than a project gets by default.\n")
-	if len(p.Servers) > 0 {
-		b.WriteString("\nMCP servers it would start, as you:\n")
-		for _, l := range p.Servers {
-			b.WriteString("  • " + l + "\n")
-		}
-	}
-	if len(p.Settings) > 0 {
-		b.WriteString("\nSettings it would apply:\n")
-		endpoint := false
-		for _, l := range p.Settings {
-			b.WriteString("  • " + l + "\n")
-			endpoint = endpoint || strings.HasPrefix(l, "baseUrl ") || strings.HasPrefix(l, "provider ")
-		}
-		if endpoint {
-			b.WriteString("(Your API key goes to a baseUrl set here.)\n")
-		}
-	}
-	b.WriteString("\nNot now: none of this runs or applies; your own settings are used. " +
-		"Change it later with Agent: Trust This Project… (VS Code) or :CatbuddyTrust (Neovim).")
-	return b.String()
+	return app.DescribeTrust(root, s.AgentConfig(), s.projectTrusted, s.log)
 }
 
 // checkTrust reports each root's ignored settings in the log and asks
@@ -115,7 +56,7 @@ func (s *Server) checkTrust(ctx context.Context) {
 		for _, l := range p.Ignored {
 			s.log.Warn("ignored project setting", "root", root, "setting", l)
 		}
-		if p.Trusted || !p.needsQuestion() {
+		if p.Trusted || !p.NeedsQuestion() {
 			continue
 		}
 		s.log.Warn("project settings ignored until the project is trusted (Agent: Trust This Project… / :CatbuddyTrust)",
@@ -142,7 +83,7 @@ func (s *Server) checkTrust(ctx context.Context) {
 func (s *Server) askTrust(ctx context.Context, id config.ProjectState, p projectTrust) bool {
 	answer, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
 		Type:    protocol.MessageTypeWarning,
-		Message: trustMessage(p),
+		Message: p.Message(),
 		Actions: []protocol.MessageActionItem{{Title: answerTrust}, {Title: answerNotNow}},
 	})
 	if err != nil || answer == nil || answer.Title != answerTrust {
@@ -224,7 +165,7 @@ func (s *Server) registerTrustCommands() {
 		if !id.HasConfig {
 			return p, nil // nothing to trust
 		}
-		if p.needsQuestion() && !p.Trusted {
+		if p.NeedsQuestion() && !p.Trusted {
 			p.Trusted = s.askTrust(ctx, id, p)
 			return p, nil
 		}
