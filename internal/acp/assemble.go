@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -13,7 +12,6 @@ import (
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
-	"github.com/catbuddy/cb-ls/internal/mcp"
 	"github.com/catbuddy/cb-ls/internal/session"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -155,53 +153,21 @@ func (s *acpSession) checkKey() error {
 	return nil
 }
 
-// trustQuestion is the trust question for the session's folder, and
-// whether it needs asking (TEMPORARY copy of lsp's, until both share it).
+// trustQuestion is the trust question for the session's folder, the
+// editors' own, and whether it needs asking.
 func (r *runEnv) trustQuestion() (string, bool) {
-	root := r.s.root
-	loaded, err := config.Load(config.LoadOptions{Root: root, Over: []config.Config{r.opts.Over}})
-	if err != nil || loaded.Trusted {
+	p := app.DescribeTrust(r.s.root, r.opts.Over, r.app.ProjectTrusted, r.s.a.log)
+	if p.Trusted || !p.NeedsQuestion() {
 		return "", false
 	}
-	var settings []string
-	for _, ig := range loaded.Ignored {
-		if strings.HasPrefix(ig.Reason, config.ReasonNeedsTrust) {
-			settings = append(settings, ig.Key+" = "+ig.Value)
-		}
-	}
-	servers, _ := mcp.ProjectServers(root)
-	if len(settings) == 0 {
-		if ok, _ := config.DefaultTrustStore().TrustedRoot(root); ok {
-			return "", false
-		}
-	}
-	if len(servers)+len(settings) == 0 {
-		return "", false
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Trust the project %s?\n", root)
-	b.WriteString("Its .catbuddy files ask for more than a project gets by default.\n")
-	if len(servers) > 0 {
-		b.WriteString("\nMCP servers it would start, as you:\n")
-		for _, l := range servers {
-			b.WriteString("  • " + l + "\n")
-		}
-	}
-	if len(settings) > 0 {
-		b.WriteString("\nSettings it would apply:\n")
-		endpoint := false
-		for _, l := range settings {
-			b.WriteString("  • " + l + "\n")
-			endpoint = endpoint || strings.HasPrefix(l, "baseUrl ") || strings.HasPrefix(l, "provider ")
-		}
-		if endpoint {
-			b.WriteString("(Your API key goes to a baseUrl set here.)\n")
-		}
-	}
-	b.WriteString("\nNot now: none of this runs or applies; your own settings are used. " +
-		"Change it later with Agent: Trust This Project… (VS Code) or :CatbuddyTrust (Neovim).")
-	return b.String(), true
+	return p.Message(), true
 }
 
-// trustChanged applies a new trust decision to the session's run.
-func (r *runEnv) trustChanged() {}
+// trustChanged applies a new trust decision: the project's MCP servers
+// start now; its settings apply from the next turn (config reads them
+// afresh).
+func (r *runEnv) trustChanged() {
+	if m := r.app.MCP(); m != nil {
+		m.SetRoots(r.app.Guard.Roots())
+	}
+}
