@@ -10,13 +10,13 @@ import (
 
 const mod = "github.com/catbuddy/cb-ls"
 
-// TestLayers keeps the architecture honest mechanically: guard and
-// filestate import nothing of ours, config only guard (so the tools and
-// everything above may read settings), the subsystems beneath the tools
-// (search, safefile) reach nothing above them, tools never reaches
-// lsp/agent/mcp/cmd, agent, mcp and session never reach lsp or cmd, and
-// mcp not agent either; app, the run assembly, is beneath every front
-// end and above everything else.
+// TestLayers keeps the architecture honest mechanically: guard,
+// filestate and shell import nothing of ours, config and the sandbox
+// only guard (so the tools and everything above may read settings), the
+// other subsystems beneath the tools (search, safefile) reach nothing
+// above them, tools never reaches lsp/agent/mcp/cmd, agent, mcp and
+// session never reach lsp or cmd, and mcp not agent either; app, the run
+// assembly, is beneath every front end and above everything else.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
 		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},
@@ -34,6 +34,9 @@ func TestLayers(t *testing.T) {
 		// Settings are data: reading them must not pull in what they
 		// configure.
 		"config": {"filestate", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		// The sandbox confines and shell runs a line; tools decides what.
+		"sandbox": {"filestate", "config", "shell", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"shell":   {"guard", "filestate", "config", "sandbox", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", "./internal/"+pkg+"/...").CombinedOutput()
@@ -42,7 +45,11 @@ func TestLayers(t *testing.T) {
 		}
 		for _, dep := range strings.Fields(string(out)) {
 			for _, b := range bad {
-				if dep == mod+"/internal/"+b || strings.HasPrefix(dep, mod+"/internal/"+b+"/") {
+				path := mod + "/internal/" + b
+				if b == "cmd" {
+					path = mod + "/cmd"
+				}
+				if dep == path || strings.HasPrefix(dep, path+"/") {
 					t.Errorf("%s must not import %s (found %s)", pkg, b, dep)
 				}
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
-	"github.com/catbuddy/cb-ls/internal/tools"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 // The red-team commands through cb-ls tools run: the guard refuses what
@@ -35,7 +35,7 @@ func TestToolsRunApproval(t *testing.T) {
 	// Without write access a confined command meets a read-only
 	// workspace; an unconfined one must be approved, and is not.
 	why := "--approve none"
-	if tools.Sandbox().Full {
+	if sandbox.Probe().Full {
 		why = "Read-only file system"
 	}
 	for _, cmd := range []string{"rm keep.txt", "echo gone > keep.txt"} {

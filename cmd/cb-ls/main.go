@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -32,7 +34,12 @@ commands:
 Run "cb-ls <command> -h" for a command's flags.
 `
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	// A confined command starts as this binary re-executed: become the
+	// sandbox helper before anything else runs.
+	sandbox.Main()
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
 
 // run dispatches to a subcommand and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

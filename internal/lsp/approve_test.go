@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
-	"github.com/catbuddy/cb-ls/internal/tools"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 // execEditor is a fake editor on a workspace holding keep.txt, with the
@@ -81,7 +81,7 @@ func TestExecRedTeamInEditor(t *testing.T) {
 
 // With the full sandbox the same commands run at once, read-only.
 func TestExecRedTeamInEditorConfined(t *testing.T) {
-	if info := tools.Sandbox(); !info.Full {
+	if info := sandbox.Probe(); !info.Full {
 		t.Skipf("the full sandbox is not available here: %s", info.Summary)
 	}
 	e, root, _ := execEditor(t, "")

@@ -16,7 +16,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/catbuddy/cb-ls/internal/tools"
+	"github.com/catbuddy/cb-ls/internal/shell"
 )
 
 // State is where a server is in its lifecycle.
@@ -342,7 +342,7 @@ func (w *logWriter) Write(p []byte) (int, error) {
 func scrubbedEnviron() []string {
 	var out []string
 	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); !tools.IsSecretEnv(name) {
+		if name, _, _ := strings.Cut(kv, "="); !shell.IsSecretEnv(name) {
 			out = append(out, kv)
 		}
 	}

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,8 +12,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/shell"
 )
 
 //go:embed exec.md
@@ -52,6 +54,15 @@ type ExecOptions struct {
 	// Deny are refusal rules, from any config: a command line with a
 	// simple command starting with one is refused.
 	Deny []string
+}
+
+// SandboxInfo reports how commands run with these options: unconfined
+// when the user turned the sandbox off, else what the system offers.
+func (o ExecOptions) SandboxInfo() sandbox.Info {
+	if o.NoSandbox {
+		return sandbox.Info{Summary: "off (disabled in configuration)"}
+	}
+	return sandbox.Probe()
 }
 
 func (o ExecOptions) withDefaults() ExecOptions {
@@ -161,11 +172,11 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 // runConfined runs line with /bin/sh -c in cwd, confined by policy (when
 // the sandbox is on), and formats the result the model sees: output,
 // exit status, duration and what the sandbox enforced.
-func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout time.Duration, policy SandboxPolicy) (Result, error) {
+func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout time.Duration, policy sandbox.Policy) (Result, error) {
 	opts := tc.options(ctx).Exec.withDefaults()
 	var (
-		out  *headTail
-		res  groupResult
+		out  *shell.Output
+		res  shell.Result
 		note string
 	)
 	for attempt := 0; ; attempt++ {
@@ -174,17 +185,17 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 			return Errorf("prepare sandbox: %v", err), nil
 		}
 		note = n
-		out = newHeadTail(opts.MaxOutput)
-		res, err = runGroup(ctx, cmd, out, timeout, opts.KillGrace)
+		out = shell.NewOutput(opts.MaxOutput)
+		res, err = shell.Run(ctx, cmd, out, timeout, opts.KillGrace)
 		if sb != nil {
-			sb.cleanup()
+			sb.Cleanup()
 		}
 		if err != nil {
 			return Errorf("start %q: %v", line, err), nil
 		}
 		// Nothing of the command ran when its helper's mounts failed:
 		// run it once more, confined by split grants.
-		if sb == nil || attempt > 0 || !sb.mountsFailedIn(res.exitCode, out.String()) {
+		if sb == nil || attempt > 0 || !sb.MountsFailed(res.ExitCode, out.String()) {
 			break
 		}
 	}
@@ -198,20 +209,20 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 	}
 	r := Result{}
 	switch {
-	case res.timedOut:
+	case res.TimedOut:
 		fmt.Fprintf(&b, "[timed out after %s; every process of the command was killed]", timeout)
 		r.IsError = true
-	case res.cancelled:
+	case res.Cancelled:
 		b.WriteString("[cancelled; every process of the command was killed]")
 		r.IsError = true
-	case res.signal != "":
-		fmt.Fprintf(&b, "[killed by signal %s]", res.signal)
+	case res.Signal != "":
+		fmt.Fprintf(&b, "[killed by signal %s]", res.Signal)
 	default:
-		fmt.Fprintf(&b, "[exit code %d]", res.exitCode)
+		fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
 	}
-	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.elapsed.Seconds(), note)
+	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.Elapsed.Seconds(), note)
 	r.Output = b.String()
-	if res.cancelled && ctx.Err() != nil {
+	if res.Cancelled && ctx.Err() != nil {
 		return r, ctx.Err()
 	}
 	return r, nil
@@ -220,7 +231,7 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 // prepareCommand builds the command for line: confined by policy when
 // Landlock is there (sb, to clean up after), else plain, and the note
 // the result carries about the sandbox.
-func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy SandboxPolicy) (cmd *exec.Cmd, sb *sandboxRun, note string, err error) {
+func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy sandbox.Policy) (cmd *exec.Cmd, sb *sandbox.Run, note string, err error) {
 	argv := []string{"/bin/sh", "-c", line}
 	info := opts.SandboxInfo()
 	if info.Landlock == 0 {
@@ -229,110 +240,31 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy 
 		}
 		cmd = exec.Command(argv[0], argv[1:]...)
 		var dropped []string
-		cmd.Env, dropped = commandEnv(os.Environ(), opts.Env, nil)
+		cmd.Env, dropped = shell.Environ(os.Environ(), opts.Env, nil)
 		debugDropped(dropped)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Dir = cwd
 		return cmd, nil, info.Summary, nil
 	}
-	sb, err = newSandboxRun(tc.Guard.Roots(), tc.WorkRoot(), cwd, policy, opts, argv)
+	sb, err = sandbox.Prepare(sandbox.Request{
+		Roots: tc.Guard.Roots(), WorkRoot: tc.WorkRoot(), Dir: cwd, Argv: argv, Policy: policy,
+		WritableDirs: opts.WritableDirs,
+		UserDirs:     []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
+		Environ: func(set map[string]string) []string {
+			env, dropped := shell.Environ(os.Environ(), opts.Env, set)
+			if len(dropped) > 0 {
+				debugDropped(dropped)
+			}
+			return env
+		},
+	})
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return sb.cmd, sb, "on, " + info.Summary + ": " + policy.String(), nil
+	return sb.Cmd, sb, "on, " + info.Summary + ": " + policy.String(), nil
 }
 
 // debugDropped logs the variables a command did not inherit.
 func debugDropped(names []string) {
 	slog.Debug("exec: variables not passed to the command", "names", names)
-}
-
-type groupResult struct {
-	exitCode            int
-	signal              string
-	timedOut, cancelled bool
-	elapsed             time.Duration
-}
-
-// runGroup runs cmd in its own process group with stdin closed and
-// stdout+stderr (interleaved, as a terminal shows them) written to out.
-// On timeout or cancellation the whole group gets SIGTERM, then SIGKILL
-// after grace; when the shell exits, whatever it left behind in its
-// group is killed too, so nothing outlives the call or holds the pipe.
-func runGroup(ctx context.Context, cmd *exec.Cmd, out *headTail, timeout, grace time.Duration) (groupResult, error) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return groupResult{}, err
-	}
-	cmd.Stdin = nil // /dev/null
-	cmd.Stdout, cmd.Stderr = pw, pw
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		pr.Close()
-		pw.Close()
-		return groupResult{}, err
-	}
-	pw.Close()
-	pgid := cmd.Process.Pid
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := pr.Read(buf)
-			out.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-
-	var res groupResult
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var waitErr error
-	select {
-	case waitErr = <-waited:
-	case <-timer.C:
-		res.timedOut = true
-		waitErr = killGroup(pgid, waited, grace)
-	case <-ctx.Done():
-		res.cancelled = true
-		waitErr = killGroup(pgid, waited, grace)
-	}
-	// Leftovers (background jobs) die with the call.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	select {
-	case <-copied:
-	case <-time.After(grace):
-		// A process that left the group (setsid) still holds the pipe.
-	}
-	pr.Close()
-	res.elapsed = time.Since(start)
-
-	var ee *exec.ExitError
-	if errors.As(waitErr, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.signal = ws.Signal().String()
-		}
-		res.exitCode = ee.ExitCode()
-	} else if waitErr != nil {
-		return res, waitErr
-	}
-	return res, nil
-}
-
-// killGroup sends SIGTERM to the group, SIGKILL after grace, and returns
-// the shell's wait result.
-func killGroup(pgid int, waited <-chan error, grace time.Duration) error {
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case err := <-waited:
-		return err
-	case <-time.After(grace):
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	return <-waited
 }

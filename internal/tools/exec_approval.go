@@ -49,7 +49,7 @@ type ApprovalRequest struct {
 	Unconfined bool
 	// StateListable is set when this system's sandbox cannot keep the
 	// command from listing the names in .catbuddy/ (see
-	// stateNamesListable), so even a read-only command is asked about.
+	// sandbox.StateNamesListable), so even a read-only command is asked about.
 	StateListable bool
 	// Prefix is what "Always allow" would allow (whole words such as
 	// "go generate"); "" when the line has no single command to name.

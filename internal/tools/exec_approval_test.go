@@ -13,6 +13,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 // askRecorder answers every question with answer and records them.
@@ -118,7 +119,7 @@ func TestExecAsksWithoutConfinement(t *testing.T) {
 // With the full sandbox a command that did not ask for write access runs
 // at once, and the workspace stays read-only to it.
 func TestExecConfinedRunsReadOnlyWithoutAsking(t *testing.T) {
-	if info := Sandbox(); !info.Full {
+	if info := sandbox.Probe(); !info.Full {
 		t.Skipf("the full sandbox is not available here: %s", info.Summary)
 	}
 	ask := &askRecorder{answer: Approved}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 // BenchmarkExecTrue measures the fixed cost of one exec call (guard,
@@ -13,7 +15,7 @@ func BenchmarkExecTrue(b *testing.B) {
 		name := "unconfined"
 		if sandboxed {
 			name = "sandboxed"
-			if info := Sandbox(); info.Landlock == 0 {
+			if info := sandbox.Probe(); info.Landlock == 0 {
 				b.Logf("no sandbox: %s", info.Summary)
 				continue
 			}
@@ -35,12 +37,12 @@ func BenchmarkExecTrue(b *testing.B) {
 // policy: no network namespace to create, which is most of the
 // difference to BenchmarkExecTrue/sandboxed.
 func BenchmarkExecTrueWithNetwork(b *testing.B) {
-	if info := Sandbox(); info.Landlock == 0 {
+	if info := sandbox.Probe(); info.Landlock == 0 {
 		b.Skipf("no sandbox: %s", info.Summary)
 	}
 	tc, root := execToolContext(b, ExecOptions{})
 	for b.Loop() {
-		res, err := runConfined(b.Context(), tc, "true", root, time.Minute, SandboxPolicy{Network: true})
+		res, err := runConfined(b.Context(), tc, "true", root, time.Minute, sandbox.Policy{Network: true})
 		if err != nil || res.IsError {
 			b.Fatalf("%+v %v", res, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/search"
+	"github.com/catbuddy/cb-ls/internal/shell"
 )
 
 // ExecChange is one workspace file a command created, changed or deleted.
@@ -210,7 +211,7 @@ func diffScans(before, after workspaceScan, rel func(string) string) []scanChang
 	}
 	for i := range out {
 		out[i].Rel = rel(out[i].Path)
-		out[i].RunsLater = RunsLater(out[i].Rel)
+		out[i].RunsLater = shell.RunsLater(out[i].Rel)
 	}
 	slices.SortFunc(out, func(a, b scanChange) int { return strings.Compare(a.Path, b.Path) })
 	return out
@@ -240,9 +241,8 @@ func probeFile(base, rel string, keep *copyBudget) (scanFile, bool) {
 }
 
 // runsLaterProbes are checked after every writing command even where a
-// .gitignore hides them (.envrc usually is): a change to them must be
-// flagged. Directories are probed by their usual files.
-var runsLaterProbes = append([]string{".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json"}, runsLaterFiles...)
+// .gitignore hides them.
+var runsLaterProbes = shell.RunsLaterProbes()
 
 // maxReportedChanges bounds the list in a result; the listener gets all.
 const maxReportedChanges = 100

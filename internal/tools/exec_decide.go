@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 // Values of tools.exec.approval.
@@ -41,7 +42,7 @@ func (tc *ToolContext) decideExec(ctx context.Context, in execInput, cwd string,
 	}
 	readOnly := guard.ReadOnlyCommand(in.Command)
 	g = execGrant{Write: in.Write || !confined, Network: in.Network}
-	listable := stateNamesListable(tc.Guard.Roots(), opts.SandboxInfo())
+	listable := sandbox.StateNamesListable(tc.Guard.Roots(), opts.SandboxInfo())
 	if !in.Write && !in.Network && (confined || readOnly) && !listable {
 		return g, "", nil // read-only: the sandbox or the command itself keeps the workspace as it is
 	}
@@ -112,6 +113,6 @@ func (tc *ToolContext) rememberAllow(prefix string) {
 // read-only unless the approved command names git's own operations
 // (git commit, git checkout, …): git runs hooks and config from there
 // outside any sandbox.
-func (g execGrant) policy(line string) SandboxPolicy {
-	return SandboxPolicy{WriteWorkspace: g.Write, Network: g.Network, WriteGit: g.Write && guard.GitWrites(line)}
+func (g execGrant) policy(line string) sandbox.Policy {
+	return sandbox.Policy{WriteWorkspace: g.Write, Network: g.Network, WriteGit: g.Write && guard.GitWrites(line)}
 }

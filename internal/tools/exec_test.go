@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 func execToolContext(t testing.TB, opts ExecOptions) (*ToolContext, string) {
@@ -98,8 +99,8 @@ func TestExecBackgroundJobDoesNotHang(t *testing.T) {
 // the session) still dies with the call, where the sandbox gives
 // commands a PID namespace.
 func TestExecSetsidDaemonDies(t *testing.T) {
-	if !Sandbox().Namespaces {
-		t.Skipf("no PID namespace for commands here (%s): a setsid daemon can outlive the call", Sandbox().Summary)
+	if !sandbox.Probe().Namespaces {
+		t.Skipf("no PID namespace for commands here (%s): a setsid daemon can outlive the call", sandbox.Probe().Summary)
 	}
 	r, _ := execContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
 	marker := uniqueMarker()
@@ -142,7 +143,7 @@ func TestExecCancelKillsGroup(t *testing.T) {
 	marker := uniqueMarker()
 	// The command writes its marker file into the workspace, so it runs
 	// with write access.
-	res, err := runConfined(ctx, tc, "sh -c 'echo $$ > c.pid.tmp && mv c.pid.tmp c.pid; sleep 30' "+marker, root, time.Minute, SandboxPolicy{WriteWorkspace: true})
+	res, err := runConfined(ctx, tc, "sh -c 'echo $$ > c.pid.tmp && mv c.pid.tmp c.pid; sleep 30' "+marker, root, time.Minute, sandbox.Policy{WriteWorkspace: true})
 	if err == nil {
 		t.Errorf("Execute returned no error after cancellation: %+v", res)
 	}
@@ -162,25 +163,6 @@ func TestExecOutputCap(t *testing.T) {
 		if !strings.Contains(res.Output, want) {
 			t.Errorf("capped output lacks %q:\n%s", want, res.Output)
 		}
-	}
-}
-
-func TestHeadTail(t *testing.T) {
-	h := newHeadTail(100)
-	for i := range 1000 {
-		fmt.Fprintf(h, "%04d\n", i)
-	}
-	s := h.String()
-	if !strings.HasPrefix(s, "0000\n0001\n") || !strings.HasSuffix(s, "0998\n0999\n") {
-		t.Errorf("head/tail lost: %q", s)
-	}
-	if !strings.Contains(s, "[4900 bytes of output elided]") {
-		t.Errorf("elision count wrong: %q", s)
-	}
-	small := newHeadTail(100)
-	small.Write([]byte("short"))
-	if small.String() != "short" {
-		t.Errorf("short output altered: %q", small.String())
 	}
 }
 
@@ -238,14 +220,14 @@ func TestExecDiesWithServer(t *testing.T) {
 		// The "server": start a command that would run forever, then die
 		// without cleaning up.
 		tc, root := execToolContext(t, ExecOptions{})
-		go runConfined(context.Background(), tc, "sh -c 'while :; do sleep 0.05; done' "+marker+" & setsid sh -c 'while :; do sleep 0.05; done' "+marker+" & wait", root, time.Hour, SandboxPolicy{})
+		go runConfined(context.Background(), tc, "sh -c 'while :; do sleep 0.05; done' "+marker+" & setsid sh -c 'while :; do sleep 0.05; done' "+marker+" & wait", root, time.Hour, sandbox.Policy{})
 		for len(survivors(marker)) < 2 {
 			time.Sleep(10 * time.Millisecond)
 		}
 		os.Exit(0)
 	}
-	if !Sandbox().Namespaces {
-		t.Skipf("no PID namespace for commands here (%s): a command can outlive the server", Sandbox().Summary)
+	if !sandbox.Probe().Namespaces {
+		t.Skipf("no PID namespace for commands here (%s): a command can outlive the server", sandbox.Probe().Summary)
 	}
 	marker := uniqueMarker()
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestExecDiesWithServer$", "-test.count=1")

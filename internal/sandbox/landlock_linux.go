@@ -1,4 +1,4 @@
-package tools
+package sandbox
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 
 // Landlock, driven by its three system calls. go-landlock restricts
 // every thread of the calling process through libcap/psx, which with
-// cgo wraps pthread_create in every binary that links tools; the
+// cgo wraps pthread_create in every binary that links it; the
 // sandbox helper restricts one locked thread and at once replaces the
 // process with execve, which keeps that thread's domain, so the raw
 // calls are all it needs. The server itself is never confined.
@@ -116,7 +116,7 @@ func createRuleset(attr unix.LandlockRulesetAttr) (int, error) {
 // restrictSelf confines the calling thread (locked by the caller) to
 // rules; with denyNet it may open no TCP (or, where the kernel can say
 // so, UDP) connection or listener.
-func restrictSelf(f landlockFeatures, rules []sandboxRule, denyNet bool) error {
+func restrictSelf(f landlockFeatures, rules []rule, denyNet bool) error {
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: f.FS, Scoped: f.Scoped}
 	if denyNet {
 		attr.Handled_access_net = f.Net

@@ -1,69 +1,20 @@
-package tools
+package sandbox
 
-// SandboxPolicy says what one exec command may do beyond reading. The
-// zero value is the default every command gets without the user's
-// approval: the workspace read-only, no network, .git read-only.
-//
-// Whatever the policy, a confined command always reads and writes its
-// own private TMPDIR and build cache, never reads or writes any root's
-// .catbuddy/ or the user's catbuddy config, never sees the well-known
-// secret files (~/.ssh, ~/.aws, …), never writes the module cache, and
-// never outlives the call (see docs/exec-web-mcp.md). The approval flow
-// decides the policy; the sandbox only enforces it.
-type SandboxPolicy struct {
-	// WriteWorkspace lets the command create, change and delete files in
-	// the workspace roots (except .git/ and .catbuddy/).
-	WriteWorkspace bool
-	// WriteGit also lets it write .git/ (commits, checkouts). Git runs
-	// hooks and config from there outside any sandbox, so only a command
-	// that names git's own operations should get it. It means nothing
-	// without WriteWorkspace.
-	WriteGit bool
-	// Network gives the command the host's network. Without it the
-	// command has a private network with only its own loopback.
-	Network bool
-}
-
-// SandboxInfo says how much of a SandboxPolicy this system enforces.
-type SandboxInfo struct {
-	// Landlock is the kernel's Landlock ABI version, 0 without Landlock.
-	Landlock int
-	// Namespaces reports whether commands get private user, mount,
-	// network and PID namespaces (unprivileged user namespaces work).
-	Namespaces bool
-	// Full is true when every promise of SandboxPolicy holds. Without it
-	// the caller must treat commands as unconfined: ask before any that
-	// is not recognised as read-only.
-	Full bool
-	// Summary is one line for the result's [sandbox: …] note and for
-	// `cb-ls version`: what is on, and precisely what is missing.
-	Summary string
-}
-
-// SandboxInfo reports how commands run with these options: unconfined
-// when the user turned the sandbox off, else what the system offers.
-func (o ExecOptions) SandboxInfo() SandboxInfo {
-	if o.NoSandbox {
-		return SandboxInfo{Summary: "off (disabled in configuration)"}
-	}
-	return Sandbox()
-}
-
-// sandboxEnv carries the sandbox spec from exec to the helper (this
+// specEnv carries the sandbox spec from exec to the helper (this
 // binary re-executed); the helper removes it before running the command.
-const sandboxEnv = "CB_LS_SANDBOX_SPEC"
+const specEnv = "CB_LS_SANDBOX_SPEC"
 
-// sandboxRule grants Access (Landlock filesystem rights) beneath Path.
-type sandboxRule struct {
+// rule grants Access (Landlock filesystem rights) beneath Path.
+type rule struct {
 	Path   string `json:"p"`
 	Access uint64 `json:"a"`
 }
 
-// sandboxSpec is what the helper needs: the rules, the mounts to make in
+// helperSpec is what the helper needs: the rules, the mounts to make in
 // its private mount namespace, and the command to execute once confined.
-type sandboxSpec struct {
-	Rules []sandboxRule `json:"rules"`
-	Argv  []string      `json:"argv"`
+type helperSpec struct {
+	Rules []rule   `json:"rules"`
+	Argv  []string `json:"argv"`
 	// Dir is the command's working directory, entered again after the
 	// mounts: the directory inherited from the server lies in the
 	// host's mounts, where nothing is hidden or read-only.
@@ -125,21 +76,4 @@ type nsOverlay struct {
 type nsKeep struct {
 	Path     string `json:"p"`
 	Writable bool   `json:"w,omitempty"`
-}
-
-// String says what the policy allows, for the result's sandbox note.
-func (p SandboxPolicy) String() string {
-	var s string
-	switch {
-	case p.WriteWorkspace && p.WriteGit:
-		s = "workspace and .git writable"
-	case p.WriteWorkspace:
-		s = "workspace writable except .git"
-	default:
-		s = "workspace read-only"
-	}
-	if p.Network {
-		return s + ", network on"
-	}
-	return s + ", no network"
 }

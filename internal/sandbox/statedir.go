@@ -1,4 +1,4 @@
-package tools
+package sandbox
 
 import (
 	"os"
@@ -18,12 +18,12 @@ import (
 // root holds a .catbuddy entry, no command runs without the user's say
 // (a question, or the user's own allow rules), and the question says why.
 
-// stateNamesListable reports whether a command confined as info says
+// StateNamesListable reports whether a command confined as info says
 // could list the names in one of roots' .catbuddy/: the split grants
 // are in use and a .catbuddy entry exists. (Where one does not exist, no
 // command can create it: the root grants no creation.) Without Landlock
 // commands are unconfined and asked about as such.
-func stateNamesListable(roots []string, info SandboxInfo) bool {
+func StateNamesListable(roots []string, info Info) bool {
 	if info.Landlock == 0 || info.Namespaces {
 		return false
 	}

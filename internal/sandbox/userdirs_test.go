@@ -1,6 +1,6 @@
 //go:build linux
 
-package tools
+package sandbox
 
 import (
 	"os"
@@ -46,7 +46,7 @@ func TestSandboxUserDirsUnderTemp(t *testing.T) {
 			}
 
 			for _, attack := range []string{"echo gone > keep.txt", "rm -f src/a.go", "touch new.txt", "mkdir made"} {
-				c.run(attack, SandboxPolicy{})
+				c.run(attack, Policy{})
 			}
 			c.fileIs("keep.txt", "keep")
 			c.fileIs("src/a.go", "package a")
@@ -55,7 +55,7 @@ func TestSandboxUserDirsUnderTemp(t *testing.T) {
 
 			reach := `cat "` + cfgFile + `" "` + trustFile + `" "$HOME/.ssh/id_rsa" "$HOME/.aws/credentials"; ls -A "` + filepath.Dir(cfgFile) + `" "` + filepath.Dir(trustFile) + `"; ` +
 				`echo '{"mcpServers":{}}' > "` + filepath.Join(cfg, "catbuddy", "mcp.json") + `"; echo '{}' > "` + trustFile + `"; `
-			out := c.run(reach+`echo changed > keep.txt && touch new.txt && mkdir made && echo private > /tmp/top-level && cat /tmp/top-level`, SandboxPolicy{WriteWorkspace: true})
+			out := c.run(reach+`echo changed > keep.txt && touch new.txt && mkdir made && echo private > /tmp/top-level && cat /tmp/top-level`, Policy{WriteWorkspace: true})
 			if !strings.Contains(out, "private user, mount, network and PID namespaces") || mountsBroken.Load() {
 				t.Fatalf("the command did not run in the private namespaces: %q", out)
 			}
@@ -76,23 +76,6 @@ func TestSandboxUserDirsUnderTemp(t *testing.T) {
 			if b, err := os.ReadFile(trustFile); err == nil && string(b) != "PRIVATE-KEY-xdg-trust" {
 				t.Errorf("a command changed the trust decisions: %q", b)
 			}
-
-			// The same through the exec tool, as the agent calls it: read-only
-			// without asking, then an approved write.
-			r := NewRegistry()
-			if err := r.Register(Exec(c.tc)); err != nil {
-				t.Fatal(err)
-			}
-			res, err := runExecTool(t, t.Context(), r, map[string]any{"command": "echo tool > tool.txt"})
-			if err != nil || !strings.Contains(res.Output, "workspace read-only") {
-				t.Fatalf("read-only call: %+v, %v", res, err)
-			}
-			c.absent("tool.txt")
-			res, err = runExecTool(t, t.Context(), r, map[string]any{"command": "echo tool > tool.txt", "write": true, "reason": "test"})
-			if err != nil || res.IsError || !strings.Contains(res.Output, "private user, mount, network and PID namespaces") {
-				t.Fatalf("approved write: %+v, %v", res, err)
-			}
-			c.fileIs("tool.txt", "tool\n")
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package sandbox
 
 import (
 	"errors"
@@ -17,17 +17,23 @@ var (
 	nsOnce sync.Once
 	nsErr  error
 	// splitOnly makes tests exercise the fallback used where user
-	// namespaces are disabled: the split grants, and Sandbox() reporting
+	// namespaces are disabled: the split grants, and Probe() reporting
 	// them as the approval sees them there.
 	splitOnly bool
 )
+
+// ForceSplitGrants confines commands prepared from now on as where user
+// namespaces are disabled, by Landlock grants alone, and makes Probe
+// report that; off restores the default. Tests of that fallback use it,
+// outside this package too (the approval asks differently there).
+func ForceSplitGrants(on bool) { splitOnly = on }
 
 // namespacesErr says why this process cannot start children in new
 // user, mount, network and PID namespaces, or nil when it can.
 func namespacesErr() error {
 	nsOnce.Do(func() {
 		cmd := exec.Command("/bin/true")
-		cmd.SysProcAttr = namespaceAttr(SandboxPolicy{})
+		cmd.SysProcAttr = namespaceAttr(Policy{})
 		if err := cmd.Run(); err != nil {
 			nsErr = fmt.Errorf("user namespaces are not available: %v", err)
 		}
@@ -47,7 +53,7 @@ func namespacesErr() error {
 // drop them all again (SETPCAP), which dropCapabilities does before the
 // command runs. Inside a user namespace they reach only files of the
 // user's own uid.
-func namespaceAttr(p SandboxPolicy) *syscall.SysProcAttr {
+func namespaceAttr(p Policy) *syscall.SysProcAttr {
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
 	if !p.Network {
 		flags |= syscall.CLONE_NEWNET

@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"fmt"
@@ -6,11 +6,11 @@ import (
 	"sync"
 )
 
-// headTail keeps the first and last bytes of a stream and counts what
+// Output keeps the first and last bytes of a stream and counts what
 // it drops in between, so a command's output is bounded in memory while
 // its start (the command's first complaint) and end (the summary, the
 // last error) both survive.
-type headTail struct {
+type Output struct {
 	mu    sync.Mutex
 	max   int
 	head  []byte
@@ -19,15 +19,16 @@ type headTail struct {
 	total int64
 }
 
-func newHeadTail(max int) *headTail {
+// NewOutput keeps at most max bytes (at least 64).
+func NewOutput(max int) *Output {
 	if max < 64 {
 		max = 64
 	}
-	return &headTail{max: max}
+	return &Output{max: max}
 }
 
 // Write never fails, so the command never blocks on a full pipe.
-func (h *headTail) Write(p []byte) (int, error) {
+func (h *Output) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := len(p)
@@ -62,7 +63,7 @@ func (h *headTail) Write(p []byte) (int, error) {
 
 // String returns the kept output, with a marker giving the number of
 // bytes elided from the middle. Cut points are made valid UTF-8.
-func (h *headTail) String() string {
+func (h *Output) String() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	tail := append(append([]byte(nil), h.tail[h.start:]...), h.tail[:h.start]...)
@@ -78,7 +79,7 @@ func (h *headTail) String() string {
 }
 
 // Total is the number of bytes written.
-func (h *headTail) Total() int64 {
+func (h *Output) Total() int64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.total

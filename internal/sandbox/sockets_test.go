@@ -1,6 +1,6 @@
 //go:build linux
 
-package tools
+package sandbox
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ func TestSandboxSocketsOutsideUnreachable(t *testing.T) {
 	forEachMode(t, func(t *testing.T) {
 		c := newSandboxCase(t)
 		if socketsErr != nil {
-			t.Skipf("no socket filter here (%v); the sandbox summary says so: %s", socketsErr, Sandbox().Summary)
+			t.Skipf("no socket filter here (%v); the sandbox summary says so: %s", socketsErr, Probe().Summary)
 		}
 		sock := "cb-ls-test-" + strconv.Itoa(os.Getpid()) + ".sock"
 		dirs := map[string]string{
@@ -64,7 +64,7 @@ func TestSandboxSocketsOutsideUnreachable(t *testing.T) {
 		}
 		abstractHits := countingListener(t, al)
 
-		for _, p := range []SandboxPolicy{{}, {WriteWorkspace: true}, {WriteWorkspace: true, WriteGit: true}} {
+		for _, p := range []Policy{{}, {WriteWorkspace: true}, {WriteWorkspace: true, WriteGit: true}} {
 			for name := range hits {
 				out := c.run(unixConnect(filepath.Join(dirs[name], sock)), p)
 				if strings.Contains(out, "connected\n") || !strings.Contains(out, "Permission denied") {
@@ -90,20 +90,20 @@ func TestSandboxSocketsOutsideUnreachable(t *testing.T) {
 			if !strings.Contains(string(host), "@"+abstract) {
 				t.Fatalf("the host's /proc/net/unix does not list @%s", abstract)
 			}
-			if out := c.run(`cat /proc/net/unix`, SandboxPolicy{}); strings.Contains(out, "@"+abstract) || !strings.Contains(out, "Inode Path") {
+			if out := c.run(`cat /proc/net/unix`, Policy{}); strings.Contains(out, "@"+abstract) || !strings.Contains(out, "Inode Path") {
 				t.Errorf("the private network namespace lists the host's abstract socket: %q", out)
 			}
-			if out := c.run(`cat /proc/net/unix`, SandboxPolicy{Network: true}); !strings.Contains(out, "@"+abstract) {
+			if out := c.run(`cat /proc/net/unix`, Policy{Network: true}); !strings.Contains(out, "@"+abstract) {
 				t.Errorf("with the host's network the abstract socket is not listed, so the check above proves nothing: %q", out)
 			}
 		}
-		out := c.run(`perl -MSocket -e 'socketpair(my $a, my $b, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die "socketpair: $!\n"; print "pair\n"'`, SandboxPolicy{})
+		out := c.run(`perl -MSocket -e 'socketpair(my $a, my $b, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die "socketpair: $!\n"; print "pair\n"'`, Policy{})
 		if !strings.Contains(out, "pair\n") {
 			t.Errorf("socketpair does not work without the network policy: %q", out)
 		}
 
 		// With the network policy: the user let it reach the host.
-		withNet := SandboxPolicy{Network: true}
+		withNet := Policy{Network: true}
 		if out := c.run(unixConnect(filepath.Join(dirs["home"], sock)), withNet); !strings.Contains(out, "connected\n") || hits["home"]() == 0 {
 			t.Errorf("with the network policy the socket under home is unreachable: %q", out)
 		}
@@ -143,14 +143,14 @@ func TestSandboxSocketFilterSyscalls(t *testing.T) {
 	}
 	probe := `CB_LS_SECCOMP_PROBE=1 ./probe.test -test.run '^TestSandboxSocketFilterSyscalls$'`
 	forEachMode(t, func(t *testing.T) {
-		out := c.run(probe, SandboxPolicy{WriteWorkspace: true})
+		out := c.run(probe, Policy{WriteWorkspace: true})
 		for _, want := range []string{"unix-stream: permission denied", "unix-dgram: permission denied", "unix-seqpacket: permission denied",
 			"socketpair: ok", "inet: ok", "io_uring_setup: function not implemented"} {
 			if !strings.Contains(out, want+"\n") {
 				t.Errorf("without the network policy the probe lacks %q: %s", want, out)
 			}
 		}
-		out = c.run(probe, SandboxPolicy{Network: true})
+		out = c.run(probe, Policy{Network: true})
 		for _, want := range []string{"unix-stream: ok", "unix-dgram: ok", "socketpair: ok"} {
 			if !strings.Contains(out, want+"\n") {
 				t.Errorf("with the network policy the probe lacks %q: %s", want, out)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package tools
+package sandbox
 
 import (
 	"net"
@@ -79,7 +79,7 @@ func TestSandboxNoNetworkByDefault(t *testing.T) {
 		}
 		for _, target := range targets {
 			for _, cmd := range connectCommands(t, target) {
-				if out := c.run(cmd, SandboxPolicy{WriteWorkspace: true}); strings.Contains(out, "connected\n") {
+				if out := c.run(cmd, Policy{WriteWorkspace: true}); strings.Contains(out, "connected\n") {
 					t.Errorf("reached %s without the network policy: %s\n%s", target, cmd, out)
 				}
 			}
@@ -88,7 +88,7 @@ func TestSandboxNoNetworkByDefault(t *testing.T) {
 			t.Errorf("the host's loopback listener saw %d connections", n)
 		}
 		for _, cmd := range connectCommands(t, l.Addr().String()) {
-			if out := c.run(cmd, SandboxPolicy{Network: true}); !strings.Contains(out, "connected\n") {
+			if out := c.run(cmd, Policy{Network: true}); !strings.Contains(out, "connected\n") {
 				t.Errorf("with the network policy, %s failed: %s", cmd, out)
 			}
 		}
@@ -99,7 +99,7 @@ func TestSandboxNoNetworkByDefault(t *testing.T) {
 			// The private network keeps its own loopback: tests that
 			// start a server on 127.0.0.1 still work.
 			if _, err := exec.LookPath("perl"); err == nil {
-				out := c.run(`perl -MIO::Socket::INET -e '$s=IO::Socket::INET->new(Listen=>1, LocalAddr=>"127.0.0.1:0") or die "listen: $!\n"; IO::Socket::INET->new(PeerAddr=>"127.0.0.1:".$s->sockport) or die "connect: $!\n"; print "own-loopback\n"'`, SandboxPolicy{})
+				out := c.run(`perl -MIO::Socket::INET -e '$s=IO::Socket::INET->new(Listen=>1, LocalAddr=>"127.0.0.1:0") or die "listen: $!\n"; IO::Socket::INET->new(PeerAddr=>"127.0.0.1:".$s->sockport) or die "connect: $!\n"; print "own-loopback\n"'`, Policy{})
 				if !strings.Contains(out, "own-loopback\n") {
 					t.Errorf("the command's own loopback does not work: %q", out)
 				}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
 // On the split grants (no user namespaces) the names in .catbuddy/
@@ -12,12 +14,12 @@ import (
 // without the user's say, read-only ones included; before it exists
 // nothing changes, and nothing can create it.
 func TestSplitFallbackAsksWhileStateDirExists(t *testing.T) {
-	if info := Sandbox(); info.Landlock == 0 {
+	if info := sandbox.Probe(); info.Landlock == 0 {
 		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
 	}
-	splitOnly = true
-	t.Cleanup(func() { splitOnly = false })
-	if info := Sandbox(); info.Full || info.Namespaces {
+	sandbox.ForceSplitGrants(true)
+	t.Cleanup(func() { sandbox.ForceSplitGrants(false) })
+	if info := sandbox.Probe(); info.Full || info.Namespaces {
 		t.Fatalf("forced split grants, the sandbox reports %+v", info)
 	}
 	ask := &askRecorder{answer: Rejected}

@@ -1,9 +1,10 @@
 //go:build linux
 
-package tools
+package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/shell"
 )
 
 // sandboxCase is a workspace under the system temp directory and a fake
@@ -20,15 +23,17 @@ import (
 // sandbox (the command guard, a floor and not the boundary, is
 // bypassed: these commands are what a guard cannot recognise).
 type sandboxCase struct {
-	t    *testing.T
-	tc   *ToolContext
-	root string
-	home string
+	t *testing.T
+	// roots and workRoot are the workspace as the guard sees it.
+	roots    []string
+	workRoot string
+	root     string
+	home     string
 }
 
 func newSandboxCase(t *testing.T) *sandboxCase {
 	t.Helper()
-	if info := Sandbox(); info.Landlock == 0 {
+	if info := Probe(); info.Landlock == 0 {
 		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
 	}
 	home := t.TempDir()
@@ -53,7 +58,12 @@ func newSandboxCase(t *testing.T) *sandboxCase {
 	} {
 		writeTestFile(t, filepath.Join(home, rel), content)
 	}
-	tc, root := execToolContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	root := t.TempDir()
+	g, err := guard.New([]string{root}, guard.ModeProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = g.WorkRoot()
 	if !strings.HasPrefix(root, filepath.Clean(os.TempDir())) {
 		t.Fatalf("workspace %s is not under the temp dir %s", root, os.TempDir())
 	}
@@ -61,20 +71,51 @@ func newSandboxCase(t *testing.T) *sandboxCase {
 	writeTestFile(t, filepath.Join(root, "src", "a.go"), "package a")
 	writeTestFile(t, filepath.Join(root, ".git", "config"), "[core]")
 	writeTestFile(t, filepath.Join(root, ".git", "hooks", "README"), "hooks")
-	return &sandboxCase{t: t, tc: tc, root: root, home: home}
+	return &sandboxCase{t: t, roots: g.Roots(), workRoot: root, root: root, home: home}
 }
 
-// run runs line confined by p and returns its output.
-func (c *sandboxCase) run(line string, p SandboxPolicy) string {
+// run runs line confined by p in the workspace root and returns its
+// output.
+func (c *sandboxCase) run(line string, p Policy) string {
 	c.t.Helper()
-	res, err := runConfined(c.t.Context(), c.tc, line, c.root, 30*time.Second, p)
-	if err != nil {
-		c.t.Fatal(err)
+	return c.runIn(c.root, line, p)
+}
+
+// runIn runs line with /bin/sh -c in dir, confined by p, as the exec
+// tool does: with the user's dirs hidden, the environment allow-list,
+// the process group killed when the shell ends, prepared once more when
+// the helper's mounts failed, and the output followed by the note the
+// tool's result ends with ([sandbox: on, <summary>: <policy>]).
+func (c *sandboxCase) runIn(dir, line string, p Policy) string {
+	c.t.Helper()
+	for attempt := 0; ; attempt++ {
+		info := Probe()
+		r, err := Prepare(Request{
+			Roots: c.roots, WorkRoot: c.workRoot, Dir: dir, Argv: []string{"/bin/sh", "-c", line}, Policy: p,
+			UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
+			Environ: func(set map[string]string) []string {
+				env, _ := shell.Environ(os.Environ(), nil, set)
+				return env
+			},
+		})
+		if err != nil {
+			c.t.Fatalf("prepare sandbox: %v", err)
+		}
+		out := shell.NewOutput(30000)
+		res, err := shell.Run(c.t.Context(), r.Cmd, out, 30*time.Second, 200*time.Millisecond)
+		r.Cleanup()
+		if err != nil {
+			c.t.Fatalf("start %q: %v", line, err)
+		}
+		if attempt == 0 && r.MountsFailed(res.ExitCode, out.String()) {
+			continue
+		}
+		text := out.String()
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return fmt.Sprintf("%s[exit code %d] [sandbox: on, %s: %s]", text, res.ExitCode, info.Summary, p)
 	}
-	if !strings.Contains(res.Output, "[sandbox: on") {
-		c.t.Fatalf("result does not report confinement: %q", res.Output)
-	}
-	return res.Output
 }
 
 func (c *sandboxCase) fileIs(rel, want string) {
@@ -125,7 +166,7 @@ func TestSandboxWorkspaceReadOnly(t *testing.T) {
 			"mkdir made",
 			"ln -s /etc/passwd link",
 		} {
-			c.run(attack, SandboxPolicy{})
+			c.run(attack, Policy{})
 			c.fileIs("keep.txt", "keep")
 			c.fileIs("src/a.go", "package a")
 			c.absent("moved.txt")
@@ -133,14 +174,14 @@ func TestSandboxWorkspaceReadOnly(t *testing.T) {
 			c.absent("made")
 			c.absent("link")
 		}
-		out := c.run(`cat keep.txt src/a.go; cat "$HOME/readable.txt"; echo t > "$TMPDIR/t" && cat "$TMPDIR/t"`, SandboxPolicy{})
+		out := c.run(`cat keep.txt src/a.go; cat "$HOME/readable.txt"; echo t > "$TMPDIR/t" && cat "$TMPDIR/t"`, Policy{})
 		for _, want := range []string{"keep", "package a", "home-readable", "t\n"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("reads / TMPDIR: output lacks %q: %q", want, out)
 			}
 		}
 		// Nothing outside either: the home directory is read-only.
-		c.run(`echo x > "$HOME/planted"`, SandboxPolicy{})
+		c.run(`echo x > "$HOME/planted"`, Policy{})
 		if _, err := os.Stat(filepath.Join(c.home, "planted")); err == nil {
 			t.Error("a confined command wrote into the home directory")
 		}
@@ -152,7 +193,7 @@ func TestSandboxWorkspaceReadOnly(t *testing.T) {
 func TestSandboxWriteWorkspace(t *testing.T) {
 	forEachMode(t, func(t *testing.T) {
 		c := newSandboxCase(t)
-		w := SandboxPolicy{WriteWorkspace: true}
+		w := Policy{WriteWorkspace: true}
 		out := c.run("echo changed > keep.txt && echo new > src/new.go && cat src/new.go", w)
 		c.fileIs("keep.txt", "changed\n")
 		c.fileIs("src/new.go", "new\n")
@@ -167,7 +208,7 @@ func TestSandboxWriteWorkspace(t *testing.T) {
 			c.run("echo top > top.txt && cat top.txt > top2.txt", w)
 			c.fileIs("top2.txt", "top\n")
 		}
-		g := SandboxPolicy{WriteWorkspace: true, WriteGit: true}
+		g := Policy{WriteWorkspace: true, WriteGit: true}
 		c.run("echo '#!/bin/sh' > .git/hooks/pre-commit", g)
 		c.fileIs(".git/hooks/pre-commit", "#!/bin/sh\n")
 	})
@@ -183,7 +224,7 @@ func TestSandboxStateDirUnreachable(t *testing.T) {
 			if exists {
 				writeTestFile(t, filepath.Join(sd, "secret"), "state-secret")
 			}
-			for _, p := range []SandboxPolicy{{}, {WriteWorkspace: true}, {WriteWorkspace: true, WriteGit: true}} {
+			for _, p := range []Policy{{}, {WriteWorkspace: true}, {WriteWorkspace: true, WriteGit: true}} {
 				out := c.run(`d=.catbudd; cat ${d}y/secret; ls -A ${d}y/; mkdir -p ${d}y; echo '{"mcpServers":{}}' > ${d}y/mcp.json; echo x > ${d}y/secret; rm -f ${d}y/secret`, p)
 				if strings.Contains(out, "state-secret") {
 					t.Errorf("exists=%v %v: .catbuddy/secret was read: %q", exists, p, out)
@@ -199,7 +240,7 @@ func TestSandboxStateDirUnreachable(t *testing.T) {
 				}
 			}
 			// The user's catbuddy config (keys, trust) is out of reach too.
-			out := c.run(`cat "$HOME/.config/catbuddy/config.json" "$HOME/.local/state/catbuddy/trust.json"; echo '{}' > "$HOME/.local/state/catbuddy/trust.json"`, SandboxPolicy{WriteWorkspace: true})
+			out := c.run(`cat "$HOME/.config/catbuddy/config.json" "$HOME/.local/state/catbuddy/trust.json"; echo '{}' > "$HOME/.local/state/catbuddy/trust.json"`, Policy{WriteWorkspace: true})
 			if strings.Contains(out, "PRIVATE-KEY") {
 				t.Errorf("user config or state read: %q", out)
 			}
@@ -216,7 +257,7 @@ func TestSandboxSecretsHidden(t *testing.T) {
 	forEachMode(t, func(t *testing.T) {
 		c := newSandboxCase(t)
 		cmd := `for f in .ssh/id_rsa .aws/credentials .gnupg/secring.gpg .config/gcloud/creds.db .kube/config .docker/config.json .netrc .git-credentials .npmrc .pypirc; do cat "$HOME/$f"; done; cat "$HOME/readable.txt"`
-		out := c.run(cmd, SandboxPolicy{WriteWorkspace: true, Network: true})
+		out := c.run(cmd, Policy{WriteWorkspace: true, Network: true})
 		if strings.Contains(out, "PRIVATE-KEY") {
 			t.Errorf("a secret was read: %q", out)
 		}
@@ -225,7 +266,7 @@ func TestSandboxSecretsHidden(t *testing.T) {
 		}
 		// The command holds no capability, even where the server runs as
 		// root, so it cannot unmount what hides the secrets.
-		out = c.run(`grep CapEff /proc/self/status; umount "$HOME/.ssh"; umount -l "$HOME/.ssh"; cat "$HOME/.ssh/id_rsa"`, SandboxPolicy{WriteWorkspace: true})
+		out = c.run(`grep CapEff /proc/self/status; umount "$HOME/.ssh"; umount -l "$HOME/.ssh"; cat "$HOME/.ssh/id_rsa"`, Policy{WriteWorkspace: true})
 		if strings.Contains(out, "PRIVATE-KEY") || !strings.Contains(out, "CapEff:\t0000000000000000") {
 			t.Errorf("capabilities / unmount: %q", out)
 		}
@@ -244,7 +285,7 @@ func TestSandboxModuleAndBuildCaches(t *testing.T) {
 		writeTestFile(t, filepath.Join(c.home, ".cache", "go-build", "README"), "user cache")
 		out := c.run(`echo 'func init() { evil() }' >> "$GOMODCACHE/example.com/m@v1.0.0/m.go"; echo x > "$GOMODCACHE/planted"; `+
 			`echo x > "$HOME/.cache/go-build/planted"; echo "gocache=$GOCACHE"; mkdir -p "$GOCACHE" && echo ok > "$GOCACHE/own" && cat "$GOCACHE/own"`,
-			SandboxPolicy{WriteWorkspace: true, Network: true})
+			Policy{WriteWorkspace: true, Network: true})
 		if b, _ := os.ReadFile(filepath.Join(mod, "example.com", "m@v1.0.0", "m.go")); string(b) != "package m" {
 			t.Errorf("the module cache changed: %q", b)
 		}
@@ -273,7 +314,7 @@ func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
 		}
 		done := make(chan string, 1)
 		go func() {
-			done <- c.run("ls -d self-loop/self-loop/src; echo planned", SandboxPolicy{WriteWorkspace: true})
+			done <- c.run("ls -d self-loop/self-loop/src; echo planned", Policy{WriteWorkspace: true})
 		}()
 		select {
 		case out := <-done:
@@ -283,7 +324,8 @@ func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
 		case <-time.After(20 * time.Second):
 			t.Fatal("planning the sandbox of a workspace with link loops did not finish in 20 s")
 		}
-		in := planInput{Roots: []string{c.root}, WorkRoot: c.root, Policy: SandboxPolicy{WriteWorkspace: true}, Home: c.home, TmpDir: t.TempDir(), CacheDir: t.TempDir()}
+		in := planInput{Roots: []string{c.root}, WorkRoot: c.root, Policy: Policy{WriteWorkspace: true}, Home: c.home, TmpDir: t.TempDir(), CacheDir: t.TempDir(),
+			UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)}}
 		for _, r := range planSplit(in) {
 			if fi, err := os.Lstat(r.Path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 				t.Errorf("the plan grants through the symlink %s", r.Path)
@@ -303,7 +345,7 @@ func TestSandboxUnprivileged(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("the tests already run unprivileged")
 	}
-	if info := Sandbox(); info.Landlock == 0 {
+	if info := Probe(); info.Landlock == 0 {
 		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
 	}
 	dir, err := os.MkdirTemp("", "cb-ls-unpriv-")
@@ -312,7 +354,7 @@ func TestSandboxUnprivileged(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "tools.test")
+	bin := filepath.Join(dir, "sandbox.test")
 	src, err := os.ReadFile(os.Args[0])
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +363,7 @@ func TestSandboxUnprivileged(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-test.count=1", "-test.v",
-		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$|^TestExecSetsidDaemonDies$")
+		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$")
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir()}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
@@ -340,11 +382,11 @@ func TestSandboxUnprivileged(t *testing.T) {
 }
 
 func TestDescribeSandbox(t *testing.T) {
-	full := describeSandbox(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, nil)
+	full := describe(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, nil)
 	if !full.Full || !full.Namespaces || !strings.Contains(full.Summary, "Landlock ABI 7 + private user, mount, network and PID namespaces + seccomp (no unix sockets without network)") {
 		t.Errorf("full = %+v", full)
 	}
-	part := describeSandbox(landlockFeatures{ABI: 5, Net: llNetTCP, FS: (llRead | llWrite) &^ llResolveUnix}, errors.New("user namespaces are not available: operation not permitted"), errors.New("no seccomp filter for riscv64"))
+	part := describe(landlockFeatures{ABI: 5, Net: llNetTCP, FS: (llRead | llWrite) &^ llResolveUnix}, errors.New("user namespaces are not available: operation not permitted"), errors.New("no seccomp filter for riscv64"))
 	if part.Full || part.Namespaces {
 		t.Errorf("without namespaces the sandbox claims to be full: %+v", part)
 	}
@@ -353,12 +395,9 @@ func TestDescribeSandbox(t *testing.T) {
 			t.Errorf("summary %q lacks %q", part.Summary, want)
 		}
 	}
-	noSeccomp := describeSandbox(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, errors.New("no seccomp filter for riscv64"))
+	noSeccomp := describe(landlockFeatures{ABI: 7, Net: llNetTCP, Scoped: llScope, FS: llRead | llWrite}, nil, errors.New("no seccomp filter for riscv64"))
 	if noSeccomp.Full || !strings.Contains(noSeccomp.Summary, "path-named sockets outside /tmp and /run reachable (no seccomp filter for riscv64)") {
 		t.Errorf("namespaces without the socket filter: %+v", noSeccomp)
-	}
-	if off := (ExecOptions{NoSandbox: true}).SandboxInfo(); off.Full || off.Landlock != 0 || !strings.Contains(off.Summary, "disabled in configuration") {
-		t.Errorf("sandbox turned off: %+v", off)
 	}
 }
 
@@ -373,12 +412,12 @@ func TestSandboxMountFailureFallsBack(t *testing.T) {
 	writeTestFile(t, filepath.Join(c.root, ".catbuddy", "secret"), "state-secret")
 	mountTestFailure = filepath.Join(c.root, "keep.txt")
 	t.Cleanup(func() { mountTestFailure = ""; mountsBroken.Store(false) })
-	out := c.run(`echo ran >> "$TMPDIR/count"; cat "$TMPDIR/count"; echo x > keep.txt; d=.catbudd; cat ${d}y/secret`, SandboxPolicy{})
+	out := c.run(`echo ran >> "$TMPDIR/count"; cat "$TMPDIR/count"; echo x > keep.txt; d=.catbudd; cat ${d}y/secret`, Policy{})
 	if strings.Contains(out, mountsFailed) || strings.Count(out, "ran\n") != 1 || strings.Contains(out, "state-secret") {
 		t.Errorf("fallback run: %q", out)
 	}
 	c.fileIs("keep.txt", "keep")
-	if info := Sandbox(); info.Full || !strings.Contains(info.Summary, "the private mounts failed") {
+	if info := Probe(); info.Full || !strings.Contains(info.Summary, "the private mounts failed") {
 		t.Errorf("after a mount failure the sandbox reports %+v", info)
 	}
 }
@@ -394,21 +433,17 @@ func TestSandboxInternalMode(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeTestFile(t, filepath.Join(c.root, ".catbuddy", "sessions", "s.jsonl"), "state-secret")
-		c.tc = &ToolContext{Guard: g, Options: c.tc.Options}
+		c.roots, c.workRoot = g.Roots(), g.WorkRoot()
 		work := g.WorkRoot()
-		run := func(line string, p SandboxPolicy) string {
+		run := func(line string, p Policy) string {
 			t.Helper()
-			res, err := runConfined(t.Context(), c.tc, line, work, 30*time.Second, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res.Output
+			return c.runIn(work, line, p)
 		}
-		run("echo x > scratch.txt", SandboxPolicy{})
+		run("echo x > scratch.txt", Policy{})
 		if _, err := os.Stat(filepath.Join(work, "scratch.txt")); err == nil {
 			t.Error("the read-only default wrote into the internal work root")
 		}
-		out := run("echo x > scratch.txt && cat scratch.txt; echo y > ../../keep.txt; cat ../sessions/s.jsonl", SandboxPolicy{WriteWorkspace: true})
+		out := run("echo x > scratch.txt && cat scratch.txt; echo y > ../../keep.txt; cat ../sessions/s.jsonl", Policy{WriteWorkspace: true})
 		if _, err := os.Stat(filepath.Join(work, "scratch.txt")); err != nil {
 			t.Errorf("with write access the internal work root is not writable: %q", out)
 		}
@@ -428,7 +463,7 @@ func TestSandboxGoCacheCopyOnWrite(t *testing.T) {
 	c := newSandboxCase(t)
 	user := filepath.Join(c.home, ".cache", "go-build")
 	writeTestFile(t, filepath.Join(user, "ab", "ab12-d"), "warm entry")
-	out := c.run(`cat "$GOCACHE/ab/ab12-d"; echo planted > "$GOCACHE/ab/ab12-d"; echo new > "$GOCACHE/new-d" && cat "$GOCACHE/new-d"`, SandboxPolicy{})
+	out := c.run(`cat "$GOCACHE/ab/ab12-d"; echo planted > "$GOCACHE/ab/ab12-d"; echo new > "$GOCACHE/new-d" && cat "$GOCACHE/new-d"`, Policy{})
 	if !strings.Contains(out, "warm entry") || !strings.Contains(out, "new\n") {
 		t.Errorf("GOCACHE is not a writable view of the user's cache: %q", out)
 	}
@@ -440,5 +475,15 @@ func TestSandboxGoCacheCopyOnWrite(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.home, ".cache", "catbuddy-exec", "go-build", "new-d")); err == nil {
 		t.Error("a command's cache entry outlived its call")
+	}
+}
+
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

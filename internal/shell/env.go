@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import "strings"
 
@@ -58,13 +58,13 @@ func IsSecretEnv(name string) bool {
 	return false
 }
 
-// commandEnv returns the environment (KEY=VALUE entries) a command gets
+// Environ returns the environment (KEY=VALUE entries) a command gets
 // from env: the allow-listed variables, those the user added (names or
 // prefix*), none whose name looks like a secret unless the user named it
 // exactly, none whose value carries a password in a URL (a GOPROXY with
 // user:token@), and then the sandbox's own settings (set) on top. It
-// also returns the names it dropped, for the log.
-func commandEnv(env, userAllowed []string, set map[string]string) (out, dropped []string) {
+// also returns the names it dropped, for the log. set may be nil.
+func Environ(env, userAllowed []string, set map[string]string) (out, dropped []string) {
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
 		if _, over := set[name]; over {

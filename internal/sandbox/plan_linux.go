@@ -1,4 +1,4 @@
-package tools
+package sandbox
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
@@ -15,7 +14,7 @@ import (
 type planInput struct {
 	Roots    []string
 	WorkRoot string
-	Policy   SandboxPolicy
+	Policy   Policy
 	Home     string
 	// TmpDir and CacheDir are the command's private TMPDIR and build
 	// cache, always writable.
@@ -23,6 +22,8 @@ type planInput struct {
 	ExtraRW          []string
 	// ModCache is Go's module cache: readable, never writable.
 	ModCache string
+	// UserDirs are the user's catbuddy config and state (Request.UserDirs).
+	UserDirs []string
 }
 
 // secretDirs and secretFiles are the well-known places credentials live,
@@ -44,7 +45,7 @@ func (in planInput) stateDirs() []string {
 			out = append(out, real) // a .catbuddy that is a symlink hides its target
 		}
 	}
-	for _, d := range []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)} {
+	for _, d := range in.UserDirs {
 		if d != "" {
 			out = append(out, realOr(d))
 		}
@@ -85,7 +86,7 @@ func (in planInput) writable() []string {
 
 // internalRules grants the internal-mode work root, which lies inside a
 // denied .catbuddy/ and so is granted by a rule of its own.
-func (in planInput) internalRules() []sandboxRule {
+func (in planInput) internalRules() []rule {
 	if !in.internal() {
 		return nil
 	}
@@ -93,7 +94,7 @@ func (in planInput) internalRules() []sandboxRule {
 	if in.Policy.WriteWorkspace {
 		access |= llWrite
 	}
-	return []sandboxRule{{realOr(in.WorkRoot), access}}
+	return []rule{{realOr(in.WorkRoot), access}}
 }
 
 // writeDeny lists what no write grant may cover, even one beneath a
@@ -125,10 +126,10 @@ func (in planInput) writeDeny() []string {
 // listing, and each entry beside the denied path gets the full grant.
 // The price: names in .catbuddy/ and ~/.ssh can be listed, and with
 // write access nothing can be created directly in the workspace root.
-func planSplit(in planInput) []sandboxRule {
+func planSplit(in planInput) []rule {
 	dirs, files := in.secrets()
 	readDeny := append(append(in.stateDirs(), dirs...), files...)
-	var rules []sandboxRule
+	var rules []rule
 	carve("/", llRead, llReadDir|llExecute, readDeny, &rules)
 	rules = append(rules, in.internalRules()...)
 	for _, w := range in.writable() {
@@ -140,7 +141,7 @@ func planSplit(in planInput) []sandboxRule {
 // planNamespaced is the confinement for a helper in its own namespaces:
 // the mounts hide what must not be seen and make the workspace (or its
 // .git) read-only, so the grants stay whole and simple.
-func planNamespaced(in planInput) ([]sandboxRule, *nsMounts) {
+func planNamespaced(in planInput) ([]rule, *nsMounts) {
 	m := &nsMounts{Loopback: !in.Policy.Network}
 	internal := in.internal()
 	var deny []string // what the mounts cannot cover: grants carve around it
@@ -182,7 +183,7 @@ func planNamespaced(in planInput) ([]sandboxRule, *nsMounts) {
 	m.ReadOnly = append(m.ReadOnly, existingReal([]string{in.ModCache})...)
 	m.Keep = in.keeps(append(append([]string{}, m.Private...), m.Hide...))
 
-	var rules []sandboxRule
+	var rules []rule
 	carve("/", llRead, llReadDir|llExecute, deny, &rules)
 	rules = append(rules, in.internalRules()...)
 	// The read-only mounts guard the workspace and the module cache, so
@@ -226,10 +227,10 @@ func (in planInput) keeps(hidden []string) []nsKeep {
 	return out
 }
 
-func deviceRules() []sandboxRule {
-	var rules []sandboxRule
+func deviceRules() []rule {
+	var rules []rule
 	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"} {
-		rules = append(rules, sandboxRule{dev, llRead | llWriteFile | llTruncate | llIoctlDev})
+		rules = append(rules, rule{dev, llRead | llWriteFile | llTruncate | llIoctlDev})
 	}
 	return rules
 }
@@ -240,11 +241,11 @@ func deviceRules() []sandboxRule {
 // entries is carved in turn. Symlinked entries get nothing: what they
 // point to is granted, or not, under its own path. visited keeps a
 // directory reached twice (a bind mount, a loop) from being walked again.
-func carve(path string, access, parentAccess uint64, deny []string, out *[]sandboxRule) {
+func carve(path string, access, parentAccess uint64, deny []string, out *[]rule) {
 	carveSeen(path, access, parentAccess, deny, map[string]bool{}, out)
 }
 
-func carveSeen(path string, access, parentAccess uint64, deny []string, visited map[string]bool, out *[]sandboxRule) {
+func carveSeen(path string, access, parentAccess uint64, deny []string, visited map[string]bool, out *[]rule) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil || visited[real] {
 		return
@@ -260,11 +261,11 @@ func carveSeen(path string, access, parentAccess uint64, deny []string, visited 
 		}
 	}
 	if !holds {
-		*out = append(*out, sandboxRule{real, access})
+		*out = append(*out, rule{real, access})
 		return
 	}
 	if parentAccess != 0 {
-		*out = append(*out, sandboxRule{real, parentAccess})
+		*out = append(*out, rule{real, parentAccess})
 	}
 	entries, err := os.ReadDir(real)
 	if err != nil {

@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"path"
@@ -42,4 +42,11 @@ func RunsLater(rel string) bool {
 		}
 	}
 	return false
+}
+
+// RunsLaterProbes are the files a scan for a command's changes checks
+// even where a .gitignore hides them (.envrc usually is): a change to
+// them must be flagged. Directories are probed by their usual files.
+func RunsLaterProbes() []string {
+	return append([]string{".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json"}, runsLaterFiles...)
 }

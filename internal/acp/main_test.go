@@ -1,0 +1,15 @@
+package acp_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/catbuddy/cb-ls/internal/sandbox"
+)
+
+// TestMain lets this test binary be the sandbox helper: the commands
+// its tests run through the exec tool start as it, re-executed.
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}

@@ -1,0 +1,167 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+)
+
+// Run is one confined command, ready to start.
+type Run struct {
+	// Cmd starts the helper, which confines itself and then executes the
+	// request's Argv. The caller sets its output and runs it.
+	Cmd *exec.Cmd
+	tmp string
+	// namespaced is set when the helper makes mounts in private
+	// namespaces; see MountsFailed.
+	namespaced bool
+}
+
+// The helper reports mounts it could not make (an unusual /run, a
+// kernel without mount_setattr) with this exit code and message, before
+// anything of the command ran. exec then plans with split grants, for
+// this call and the rest of the server's life: the caller prepares the
+// command again and runs it once more (see MountsFailed).
+const (
+	mountsFailedCode = 125
+	mountsFailed     = "cb-ls sandbox: private mounts failed"
+)
+
+var (
+	mountsBroken atomic.Bool
+	// mountTestFailure, when set, is a path the helper is told to cover
+	// and cannot (a regular file): tests of the fallback use it.
+	mountTestFailure string
+)
+
+// MountsFailed reports whether the helper of this run gave up on its
+// mounts, judging by its exit code and output, and if so remembers it.
+// Nothing of the command ran then: Prepare it again, and it is confined
+// by split grants.
+func (s *Run) MountsFailed(exitCode int, output string) bool {
+	if !s.namespaced || exitCode != mountsFailedCode || !strings.HasPrefix(output, mountsFailed) {
+		return false
+	}
+	if !mountsBroken.Swap(true) {
+		slog.Warn("exec: the sandbox's private mounts failed; confining commands by split grants from now on", "error", strings.TrimSpace(output))
+	}
+	return true
+}
+
+// Cleanup removes the command's private TMPDIR; call it once the
+// command has ended.
+func (s *Run) Cleanup() {
+	_ = filepath.WalkDir(s.tmp, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o700) // Go's module cache, for one, leaves read-only directories
+		}
+		return nil
+	})
+	if err := os.RemoveAll(s.tmp); err != nil {
+		fmt.Fprintf(os.Stderr, "cb-ls: remove the command's TMPDIR: %v\n", err)
+	}
+}
+
+// Prepare makes r ready to run confined by its policy: a private
+// TMPDIR, the private build cache, the environment and the plan the
+// helper (this binary re-executed, see Main) applies before it executes
+// r.Argv.
+func Prepare(r Request) (*Run, error) {
+	tmp, err := os.MkdirTemp("", "cb-ls-exec-")
+	if err != nil {
+		return nil, fmt.Errorf("create the command's TMPDIR: %v", err)
+	}
+	s := &Run{tmp: tmp}
+	cache := privateCache(tmp)
+	home, _ := os.UserHomeDir()
+	in := planInput{
+		Roots: r.Roots, WorkRoot: r.WorkRoot, Policy: r.Policy, Home: home, UserDirs: r.UserDirs,
+		TmpDir: tmp, CacheDir: cache, ExtraRW: r.WritableDirs, ModCache: modCache(home),
+	}
+	policy := r.Policy
+	var spec helperSpec
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if namespacesErr() == nil && !splitOnly && !mountsBroken.Load() {
+		if !in.internal() {
+			// An existing directory is hidden under a mount; a missing
+			// one (each root's .catbuddy/, the user's catbuddy config and
+			// state, wherever XDG_* put them) would have to be carved
+			// around with split grants, which leave the parents of the
+			// gap unwritable (a private /tmp, a workspace root). They
+			// are cb-ls's own, so they are made empty and hidden.
+			for _, sd := range in.stateDirs() {
+				_ = os.MkdirAll(sd, 0o700)
+			}
+		}
+		rules, mounts := planNamespaced(in)
+		mounts.GoCache = goCacheOverlay(tmp, filepath.Join(cache, "go-build"))
+		if mountTestFailure != "" {
+			mounts.Private = append(mounts.Private, mountTestFailure)
+		}
+		mounts.ParentNS, err = os.Readlink("/proc/self/ns/mnt")
+		if err != nil {
+			s.Cleanup()
+			return nil, fmt.Errorf("read the server's mount namespace: %v", err)
+		}
+		spec = helperSpec{Rules: rules, Mounts: mounts}
+		attr = namespaceAttr(policy)
+		s.namespaced = true
+	} else {
+		spec = helperSpec{Rules: planSplit(in), DenyTCP: !policy.Network}
+	}
+	spec.Argv, spec.Dir = r.Argv, r.Dir
+	spec.DenyUnix = !policy.Network && socketsErr == nil
+	b, err := json.Marshal(spec)
+	if err != nil {
+		s.Cleanup()
+		return nil, err
+	}
+	s.Cmd = exec.Command("/proc/self/exe")
+	s.Cmd.Args = append([]string{"sh"}, r.Argv[1:]...)
+	s.Cmd.Env = r.Environ(map[string]string{
+		"TMPDIR":           tmp,
+		"GOCACHE":          filepath.Join(cache, "go-build"),
+		"XDG_CACHE_HOME":   cache,
+		"npm_config_cache": filepath.Join(cache, "npm"),
+		specEnv:            string(b),
+	})
+	s.Cmd.SysProcAttr = attr
+	s.Cmd.Dir = r.Dir
+	return s, nil
+}
+
+// privateCache is the build cache commands share with each other and
+// with nobody else: the user's own builds never read it, so nothing a
+// command plants there runs later outside the sandbox. It persists, so
+// only the first build after install is cold.
+func privateCache(tmp string) string {
+	if c, err := os.UserCacheDir(); err == nil {
+		dir := filepath.Join(c, "catbuddy-exec")
+		if os.MkdirAll(dir, 0o700) == nil {
+			return dir
+		}
+	}
+	dir := filepath.Join(tmp, "cache")
+	os.Mkdir(dir, 0o700)
+	return dir
+}
+
+// modCache is Go's module cache: readable by commands, never writable,
+// since the user's next build runs whatever lies there.
+func modCache(home string) string {
+	switch {
+	case os.Getenv("GOMODCACHE") != "":
+		return os.Getenv("GOMODCACHE")
+	case os.Getenv("GOPATH") != "":
+		return filepath.Join(filepath.SplitList(os.Getenv("GOPATH"))[0], "pkg", "mod")
+	case home != "":
+		return filepath.Join(home, "go", "pkg", "mod")
+	}
+	return ""
+}

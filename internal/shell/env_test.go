@@ -1,0 +1,29 @@
+package shell
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestEnvironOverrides(t *testing.T) {
+	env, dropped := Environ([]string{"PATH=/bin", "TMPDIR=/tmp", "GOCACHE=/home/u/.cache/go-build", "SECRET_THING=x"}, nil,
+		map[string]string{"TMPDIR": "/tmp/private", "GOCACHE": "/c/go-build"})
+	slices.Sort(env)
+	if want := []string{"GOCACHE=/c/go-build", "PATH=/bin", "TMPDIR=/tmp/private"}; !slices.Equal(env, want) {
+		t.Errorf("env = %q, want %q", env, want)
+	}
+	if !slices.Equal(dropped, []string{"SECRET_THING"}) {
+		t.Errorf("dropped = %q", dropped)
+	}
+}
+
+func TestIsSecretEnv(t *testing.T) {
+	for name, want := range map[string]bool{
+		"OPENAI_API_KEY": true, "AWS_ACCESS_KEY_ID": true, "db_password": true, "HF_TOKEN": true,
+		"GOOGLE_APPLICATION_CREDENTIALS": true, "GOPATH": false, "PATH": false, "TOKENIZERS_PARALLELISM": false,
+	} {
+		if got := IsSecretEnv(name); got != want {
+			t.Errorf("IsSecretEnv(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
