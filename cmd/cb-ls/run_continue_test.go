@@ -122,7 +122,7 @@ func TestRunFailedCanBeContinued(t *testing.T) {
 		t.Fatalf("stored runs: %+v, %v; want the failed one", list, err)
 	}
 	md, err := os.ReadFile(session.TranscriptPath(list[0].Log))
-	if err != nil || !strings.Contains(string(md), "Failed: ") || !strings.Contains(string(md), "invalid api key") {
+	if err != nil || !strings.Contains(string(md), "**Outcome:** error") || !strings.Contains(string(md), "invalid api key") {
 		t.Errorf("transcript of the failed run (%v):\n%s", err, md)
 	}
 	if !strings.Contains(stderr, "transcript: "+session.TranscriptPath(list[0].Log)) {

@@ -49,8 +49,20 @@ const (
 	EventToolResult EventKind = "tool_result" // a tool answered
 	EventUsage      EventKind = "usage"       // tokens used by one model turn
 	EventStep       EventKind = "step"        // a new model turn starts
-	EventCompact    EventKind = "compact"     // the conversation was trimmed or summarised to fit the context window (Text says how)
+	EventCompact    EventKind = "compact"     // the conversation was trimmed or summarised to fit the context window (Text says how, Summary is the summary)
+	EventStart      EventKind = "start"       // a turn starts (Run says with what, Rules with which rules files); the first event of every turn
+	EventRules      EventKind = "rules"       // rules files joined the system prompt (Rules lists all of them now)
+	EventUser       EventKind = "user"        // a user message goes to the model (Text): the request, or the step limit's last word
 )
+
+// RunInfo is what a turn runs with, for its transcript: never the key.
+type RunInfo struct {
+	// Workspace is the work root.
+	Workspace string `json:"workspace,omitempty"`
+	Provider  string `json:"provider"`
+	Model     string `json:"model"`
+	BaseURL   string `json:"baseUrl"`
+}
 
 // Usage counts tokens.
 type Usage struct {
@@ -93,14 +105,18 @@ type Event struct {
 	IsError bool            `json:"isError,omitempty"`
 	Edit    *tools.EditInfo `json:"edit,omitempty"`
 	Usage   *Usage          `json:"usage,omitempty"`
+	// Summary is, for EventCompact, the summary that replaced older turns.
+	Summary string   `json:"summary,omitempty"`
+	Run     *RunInfo `json:"run,omitempty"`
+	// Rules names the rules files (AGENTS.md …) the system prompt carries.
+	Rules []string `json:"rules,omitempty"`
 }
 
 // Outcome is how a run ended.
 type Outcome struct {
-	Answer     string // the model's final text
-	Steps      int
-	Usage      Usage
-	Transcript string // the whole run as markdown (never contains keys)
+	Answer string // the model's final text
+	Steps  int
+	Usage  Usage
 	// Messages is the conversation as it stands at the end (the system
 	// prompt excluded): what Runner.Reply continues.
 	Messages []Message

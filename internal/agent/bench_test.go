@@ -82,9 +82,10 @@ func BenchmarkTurnOverhead(b *testing.B) {
 
 // BenchmarkMemory100Turns runs 100 tool-calling turns and reports the
 // live heap's growth per turn between turn 10 and turn 100, next to the
-// transcript's size per turn. The conversation (which the model must be
-// sent again each turn) grows by about as much as the transcript; flat
-// memory means the heap grows by about that, and nothing else.
+// size of the events per turn (what a transcript is rendered from). The
+// conversation (which the model must be sent again each turn) grows by
+// about as much; flat memory means the heap grows by about that, and
+// nothing else.
 func BenchmarkMemory100Turns(b *testing.B) {
 	const turns = 101
 	srv := benchServer(b, turns)
@@ -98,9 +99,11 @@ func BenchmarkMemory100Turns(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		return ms.HeapAlloc
 	}
-	var transcript int
+	var evBytes int
 	for b.Loop() {
-		out, err := r.Run(b.Context(), Task{Input: "go"}, func(ev Event) {
+		evBytes = 0
+		_, err := r.Run(b.Context(), Task{Input: "go"}, func(ev Event) {
+			evBytes += len(ev.Text) + len(ev.Args) + len(ev.Output)
 			switch {
 			case ev.Kind == EventStep && ev.Step == 10:
 				heap10 = heapAt()
@@ -111,8 +114,7 @@ func BenchmarkMemory100Turns(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		transcript = len(out.Transcript)
 	}
 	b.ReportMetric(float64(int64(heap100)-int64(heap10))/90/1024, "heap-KB/turn")
-	b.ReportMetric(float64(transcript)/float64(turns)/1024, "transcript-KB/turn")
+	b.ReportMetric(float64(evBytes)/float64(turns)/1024, "events-KB/turn")
 }

@@ -148,9 +148,10 @@ func (l *loop) compact(ctx context.Context, step int, req *ModelRequest, before 
 			l.fitLatest(req)
 		}
 	}
-	l.announce(step, fmt.Sprintf("Compacted the conversation to fit the context window: %d earlier messages replaced by a summary (about %d → %d of %d tokens).",
-		start-1, before, l.budget.tokens(req), l.budget.window))
-	l.tr.compacted(summary)
+	text := fmt.Sprintf("Compacted the conversation to fit the context window: %d earlier messages replaced by a summary (about %d → %d of %d tokens).",
+		start-1, before, l.budget.tokens(req), l.budget.window)
+	slog.Debug("agent: "+text, "step", step)
+	l.emit(Event{Kind: EventCompact, Step: step, Text: text, Summary: strings.TrimSpace(summary)})
 	return true, nil
 }
 
@@ -218,11 +219,10 @@ func (l *loop) forgetReads() {
 	}
 }
 
-// announce tells the editor and the transcript what compaction did.
+// announce tells the front end (and so the transcript) what trimming did.
 func (l *loop) announce(step int, text string) {
 	slog.Debug("agent: "+text, "step", step)
 	l.emit(Event{Kind: EventCompact, Step: step, Text: text})
-	l.tr.note(text)
 }
 
 // completeFitting runs one model turn on a request that fits the

@@ -33,7 +33,7 @@ func (l *loop) prepare(ctx context.Context, step int, req *ModelRequest) {
 		if l.ctx.rules.touch(ctx, states.Paths()...) {
 			req.System = l.ctx.system()
 			slog.Debug("agent: rules files added", "step", step, "rules", l.ctx.rules.labels())
-			l.tr.rules(l.ctx.rules.labels())
+			l.emit(Event{Kind: EventRules, Step: step, Rules: l.ctx.rules.labels()})
 		}
 	}
 }

@@ -99,7 +99,12 @@ func TestRulesFallbacksUserFileAndChangesBetweenRuns(t *testing.T) {
 	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.TextTurn("one"), agenttest.TextTurn("two")}})
 	r.Config = modes[0].config(srv)
 	task := Task{Command: "fix", Path: filepath.Join(root, "lib", "a.go"), Content: []byte("package lib\n")}
-	out, err := r.Run(t.Context(), task, nil)
+	var start Event
+	_, err := r.Run(t.Context(), task, func(ev Event) {
+		if ev.Kind == EventStart {
+			start = ev
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +118,8 @@ func TestRulesFallbacksUserFileAndChangesBetweenRuns(t *testing.T) {
 		}
 		at += i
 	}
-	if !strings.Contains(out.Transcript, "- Rules: `.github/copilot-instructions.md`, `lib/CLAUDE.md`") {
-		t.Errorf("transcript does not name the rules files:\n%s", out.Transcript)
+	if want := []string{".github/copilot-instructions.md", "lib/CLAUDE.md"}; len(start.Rules) < 2 || start.Rules[0] != want[0] || start.Rules[1] != want[1] {
+		t.Errorf("the start event names the rules files %q, want %q first", start.Rules, want)
 	}
 
 	// An AGENTS.md written between runs wins over CLAUDE.md and Copilot's file.

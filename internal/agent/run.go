@@ -71,7 +71,6 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 	specs, readOnly := r.toolSpecs(cmd)
 	l := &loop{
 		r: r, cfg: cfg, prov: prov, emit: emit, readOnly: readOnly,
-		tr:       newTranscript(cmd, task, cfg, workRoot),
 		failures: map[string]int{},
 	}
 	env := detectEnvironment(ctx, workRoot, r.Headless)
@@ -81,16 +80,17 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 		Messages: start(cmd, workRoot),
 		Tools:    specs,
 	}
-	l.tr.rules(l.ctx.rules.labels())
 	window, err := runWindow(ctx, cfg, req)
 	if err != nil {
 		return Outcome{}, err
 	}
 	l.budget, l.states = newBudget(window), filestate.FromContext(ctx)
-	l.tr.user(req.Messages[len(req.Messages)-1].Text)
+	// Provider, model and endpoint only: never the key.
+	emit(Event{Kind: EventStart, Run: &RunInfo{Workspace: workRoot, Provider: cfg.Provider, Model: cfg.Model,
+		BaseURL: cfg.BaseURL}, Rules: l.ctx.rules.labels()})
+	emit(Event{Kind: EventUser, Text: req.Messages[len(req.Messages)-1].Text})
 	out, err := l.run(ctx, req)
 	out.Usage.add(l.extraUsage)
-	out.Transcript = l.tr.finish(out, err)
 	return out, err
 }
 
@@ -121,8 +121,7 @@ type loop struct {
 	prov     Provider
 	emit     func(Event)
 	readOnly map[string]bool // tools that may run concurrently
-	tr       *transcript
-	ctx      *runContext // what the model sees besides the conversation (context.go)
+	ctx      *runContext     // what the model sees besides the conversation (context.go)
 	// Long runs (compact.go): the window's budget, the run's FileStates
 	// (forgotten after compaction), compaction's own usage.
 	budget     *budget
@@ -146,12 +145,11 @@ func (l *loop) run(ctx context.Context, req ModelRequest) (out Outcome, err erro
 			req.Tools = nil
 			last := &req.Messages[len(req.Messages)-1]
 			last.Text = summariseText
-			l.tr.user(summariseText)
+			l.emit(Event{Kind: EventUser, Step: step, Text: summariseText})
 		}
 		out.Steps, l.step = step, step
 		l.prepare(ctx, step, &req)
 		l.emit(Event{Kind: EventStep, Step: step})
-		l.tr.step(step)
 		resp, err := l.completeFitting(ctx, step, &req)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -162,7 +160,6 @@ func (l *loop) run(ctx context.Context, req ModelRequest) (out Outcome, err erro
 		out.Usage.add(resp.Usage)
 		u := resp.Usage
 		l.emit(Event{Kind: EventUsage, Step: step, Usage: &u})
-		l.tr.assistant(resp.Text)
 		req.Messages = append(req.Messages, Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
 
 		if final || len(resp.ToolCalls) == 0 {
@@ -215,7 +212,6 @@ func (l *loop) execute(ctx context.Context, step int, calls []ToolCall) ([]ToolR
 		batch := calls[i:j]
 		for _, c := range batch {
 			l.emit(Event{Kind: EventToolCall, Step: step, Tool: c.Name, CallID: c.ID, Args: c.Args})
-			l.tr.call(c)
 		}
 		res := make([]tools.Result, len(batch))
 		errs := make([]error, len(batch))
@@ -237,7 +233,6 @@ func (l *loop) execute(ctx context.Context, step int, calls []ToolCall) ([]ToolR
 			r := res[k]
 			results[i+k] = ToolResult{CallID: c.ID, Name: c.Name, Output: r.Output, IsError: r.IsError}
 			l.emit(Event{Kind: EventToolResult, Step: step, Tool: c.Name, CallID: c.ID, Output: r.Output, IsError: r.IsError, Edit: r.Edit})
-			l.tr.result(c, r)
 		}
 		for _, err := range errs {
 			if err != nil {

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
@@ -63,7 +64,7 @@ func TestParallelCallsAndResultsWithIDs(t *testing.T) {
 		if reqs[0].Stream() != m.stream || reqs[0].Model() != "test-model" || reqs[0].APIKey() != testKey {
 			t.Errorf("request: stream %v model %q key sent %v", reqs[0].Stream(), reqs[0].Model(), reqs[0].APIKey() == testKey)
 		}
-		wantKinds := []EventKind{EventStep, EventText, EventUsage,
+		wantKinds := []EventKind{EventStart, EventUser, EventStep, EventText, EventUsage,
 			EventToolCall, EventToolResult, EventToolCall, EventToolResult, EventToolCall, EventToolResult,
 			EventStep, EventText, EventUsage}
 		if diff := cmp.Diff(wantKinds, ev.kinds()); diff != "" {
@@ -77,10 +78,17 @@ func TestParallelCallsAndResultsWithIDs(t *testing.T) {
 		if out.Usage.InputTokens == 0 || out.Usage.OutputTokens == 0 {
 			t.Errorf("usage not recorded: %+v", out.Usage)
 		}
-		for _, s := range []string{"## Step 2", "→ write", "All done.", "+1 -1"} {
-			if !strings.Contains(out.Transcript, s) {
-				t.Errorf("transcript lacks %q:\n%s", s, out.Transcript)
-			}
+		// The events carry what the transcript says: the run's settings
+		// (never the key), the request as sent, the answer.
+		start, user := ev.all[0], ev.all[1]
+		if start.Run == nil || start.Run.Workspace != "/work/proj" || start.Run.Model != "test-model" || start.Run.Provider != m.provider {
+			t.Errorf("start event %+v", start.Run)
+		}
+		if !strings.Contains(user.Text, "do it") {
+			t.Errorf("user event %q lacks the request", user.Text)
+		}
+		if texts := ev.texts(EventText); !strings.Contains(strings.Join(texts, ""), "All done.") {
+			t.Errorf("text events %q lack the answer", texts)
 		}
 	})
 }
@@ -310,8 +318,8 @@ func TestCancelStopsTheRunningTool(t *testing.T) {
 	if got := tt.ran(); len(got) != 0 {
 		t.Errorf("calls after the cancelled one ran: %v", got)
 	}
-	if out.Steps != 1 || !strings.Contains(out.Transcript, "Failed") {
-		t.Errorf("outcome after cancel: steps %d transcript:\n%s", out.Steps, out.Transcript)
+	if out.Steps != 1 || len(out.Messages) == 0 {
+		t.Errorf("outcome after cancel: steps %d, %d messages; want the conversation as far as it got", out.Steps, len(out.Messages))
 	}
 }
 
@@ -327,11 +335,14 @@ func TestKeyNeverInLogsErrorsOrTranscript(t *testing.T) {
 		agenttest.CallTurn(agenttest.Call("echo", map[string]string{"text": "x"})),
 		{Status: 401, Error: "Incorrect API key provided: sk-test-******************cdef"},
 	}})
-	out, err := (&Runner{Registry: tt.reg, Config: modes[0].config(srv)}).Run(t.Context(), Task{Input: "x"}, nil)
+	// The transcript is rendered from the events: none may carry the key.
+	var ev events
+	_, err := (&Runner{Registry: tt.reg, Config: modes[0].config(srv)}).Run(t.Context(), Task{Input: "x"}, ev.emit)
 	if !errors.Is(err, ErrAuth) {
 		t.Fatalf("err %v, want ErrAuth", err)
 	}
-	for name, s := range map[string]string{"logs": logs.String(), "error": err.Error(), "transcript": out.Transcript} {
+	evJSON, _ := json.Marshal(ev.all)
+	for name, s := range map[string]string{"logs": logs.String(), "error": err.Error(), "events": string(evJSON)} {
 		if strings.Contains(s, testKey) || strings.Contains(s, "******") {
 			t.Errorf("%s contains the key:\n%s", name, s)
 		}

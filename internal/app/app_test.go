@@ -64,7 +64,7 @@ func TestRunTurnsAreStoredAndResume(t *testing.T) {
 	if !res.Stored || res.TranscriptErr != nil || len(res.Record.Files) != 1 || res.Record.Files[0] != "calc.go" {
 		t.Errorf("first turn stored %v (%v), transcript %v, files %v", res.Stored, res.StoreErr, res.TranscriptErr, res.Record.Files)
 	}
-	if len(kinds) == 0 || kinds[0] != agent.EventStep {
+	if len(kinds) == 0 || kinds[0] != agent.EventStart {
 		t.Errorf("events %v", kinds)
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, "calc.go")); !strings.Contains(string(got), "a + b") {
@@ -95,7 +95,7 @@ func TestRunTurnsAreStoredAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"fix Add", "Fixed the sign.", "does it add now?", "[redacted]"} {
+	for _, want := range []string{"fix Add", "Fixed the sign.", "reply 1", "does it add now?", "[redacted]"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("transcript lacks %q:\n%s", want, md)
 		}

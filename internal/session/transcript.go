@@ -15,22 +15,24 @@ import (
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
-// Transcript accumulates a run's events as markdown, so that a transcript
-// exists even when the agent fails before it could produce its own. The
-// editor's runs and cb-ls run both write theirs through it, beside the
-// run's session file (Log.WriteTranscript). It is not safe for
-// concurrent use.
+// Transcript renders a run's turn as markdown from its events: the one
+// renderer of transcripts. The agent reports everything a transcript
+// says as events (the settings it runs with, each user message, steps,
+// text, tool calls and results, compaction), so what the user reads is
+// what the front end saw, whichever front end it was; the run assembly
+// (internal/app) writes it beside the run's session file
+// (Log.WriteTranscript). It is not safe for concurrent use.
 type Transcript struct {
 	b       strings.Builder
-	runLine string // the run's id, command and start, as a header line
 	inText  bool   // the last thing written was model text (deltas join up)
 	maxTool int    // tool outputs are cut to this many bytes
+	quote   string // the user's input, quoted below the header lines
+	input   string // the input itself: a user message that is only this is not repeated
 }
 
 // NewTranscript starts the transcript of a run's turn.
 func NewTranscript(header TranscriptHeader) *Transcript {
 	t := &Transcript{maxTool: 8 << 10}
-	t.runLine = fmt.Sprintf("- run: `%s` (command `%s`), started %s\n", header.RunID, header.Command, header.Started.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&t.b, "# %s\n\n", header.Title)
 	fmt.Fprintf(&t.b, "- run: `%s`\n- command: `%s`\n", header.RunID, header.Command)
 	if header.File != "" {
@@ -45,9 +47,17 @@ func NewTranscript(header TranscriptHeader) *Transcript {
 	}
 	fmt.Fprintf(&t.b, "- started: %s\n", header.Started.UTC().Format(time.RFC3339))
 	if header.Input != "" {
-		fmt.Fprintf(&t.b, "\n> %s\n", strings.ReplaceAll(header.Input, "\n", "\n> "))
+		t.input = strings.TrimSpace(header.Input)
+		t.quote = fmt.Sprintf("\n> %s\n", strings.ReplaceAll(header.Input, "\n", "\n> "))
 	}
 	return t
+}
+
+// endHeader writes the input's quote once the start event's header lines
+// are in.
+func (t *Transcript) endHeader() {
+	t.b.WriteString(t.quote)
+	t.quote = ""
 }
 
 // TranscriptHeader is what a transcript says about its run before any
@@ -63,7 +73,28 @@ type TranscriptHeader struct {
 
 // Add renders one event.
 func (t *Transcript) Add(ev agent.Event) {
+	if ev.Kind != agent.EventStart {
+		t.endHeader()
+	}
 	switch ev.Kind {
+	case agent.EventStart:
+		if r := ev.Run; r != nil {
+			if r.Workspace != "" {
+				fmt.Fprintf(&t.b, "- workspace: `%s`\n", r.Workspace)
+			}
+			// Provider, model and endpoint only: never the key.
+			fmt.Fprintf(&t.b, "- endpoint: %s at %s\n", r.Provider, r.BaseURL)
+		}
+		t.rules(ev.Rules)
+	case agent.EventRules:
+		t.endText()
+		t.b.WriteString("\n")
+		t.rules(ev.Rules)
+	case agent.EventUser:
+		t.endText()
+		if text := strings.TrimSpace(ev.Text); text != t.input {
+			fmt.Fprintf(&t.b, "\n## User\n\n%s\n", text)
+		}
 	case agent.EventStep:
 		t.endText()
 		fmt.Fprintf(&t.b, "\n## Step %d\n\n", ev.Step)
@@ -84,7 +115,8 @@ func (t *Transcript) Add(ev agent.Event) {
 			out = out[:n] + fmt.Sprintf("…\n(%d bytes cut)", len(out)-n)
 		}
 		fmt.Fprintf(&t.b, "%s of %s:\n\n%s\n", status, ev.Tool, fence(out, ""))
-		if ev.Edit != nil && ev.Edit.Diff != "" {
+		// The diff, unless the output showed it already.
+		if ev.Edit != nil && ev.Edit.Diff != "" && !strings.Contains(ev.Output, strings.TrimRight(ev.Edit.Diff, "\n")) {
 			fmt.Fprintf(&t.b, "\n%s +%d -%d:\n\n%s\n", ev.Edit.Rel, ev.Edit.Added, ev.Edit.Removed, fence(ev.Edit.Diff, "diff"))
 		}
 		t.b.WriteString("\n")
@@ -93,6 +125,16 @@ func (t *Transcript) Add(ev agent.Event) {
 	case agent.EventCompact:
 		t.endText()
 		fmt.Fprintf(&t.b, "> %s\n\n", ev.Text)
+		if ev.Summary != "" {
+			fmt.Fprintf(&t.b, "**Summary that replaced the older turns:**\n\n%s\n\n", ev.Summary)
+		}
+	}
+}
+
+// rules names the rules files the system prompt carries.
+func (t *Transcript) rules(labels []string) {
+	if len(labels) > 0 {
+		fmt.Fprintf(&t.b, "- rules: `%s`\n", strings.Join(labels, "`, `"))
 	}
 }
 
@@ -103,26 +145,12 @@ func (t *Transcript) endText() {
 	}
 }
 
-// Finish returns the whole markdown of an ended run. When the agent wrote
-// its own account (out.Transcript: title, header, steps, outcome), that is
-// the transcript, with only what the agent cannot know added once under its
-// title: the run's id and command, and when the editor started it. Otherwise
-// (the run ended before the agent could write one) it is this event log
-// with its header and the outcome.
+// Finish returns the whole markdown of the ended turn: what its events
+// said, then the outcome, the tokens, the error and the answer.
 func (t *Transcript) Finish(status string, out agent.Outcome, runErr error) string {
-	if title, rest, ok := strings.Cut(out.Transcript, "\n"); ok && strings.HasPrefix(title, "# ") {
-		return title + "\n\n" + t.runLine + strings.TrimLeft(rest, "\n")
-	}
+	t.endHeader()
 	var b strings.Builder
-	if out.Transcript != "" {
-		// An account without a title: keep our header, then the account.
-		head, _, _ := strings.Cut(t.b.String(), "\n## Step ")
-		b.WriteString(strings.TrimRight(head, "\n"))
-		b.WriteString("\n\n")
-		b.WriteString(out.Transcript)
-	} else {
-		b.WriteString(t.b.String())
-	}
+	b.WriteString(strings.TrimRight(t.b.String(), "\n"))
 	fmt.Fprintf(&b, "\n\n---\n\n**Outcome:** %s", status)
 	if out.Steps > 0 {
 		fmt.Fprintf(&b, " after %d step(s)", out.Steps)
@@ -146,7 +174,7 @@ func (t *Transcript) Finish(status string, out agent.Outcome, runErr error) stri
 // Snapshot returns the transcript so far, for a run still going on. It
 // does not disturb the log: text deltas may still follow.
 func (t *Transcript) Snapshot(status string) string {
-	return t.b.String() + "\n\n---\n\n**Status:** " + status + "\n"
+	return strings.TrimRight(t.b.String()+t.quote, "\n") + "\n\n---\n\n**Status:** " + status + "\n"
 }
 
 // JoinTurns appends a turn's transcript to those of the run's earlier

@@ -49,35 +49,43 @@ func TestTranscriptRendersEvents(t *testing.T) {
 	}
 }
 
-func TestTranscriptPrefersAgentAccountAndKeepsError(t *testing.T) {
+// Everything the agent reports goes in, once, in order: the settings it
+// runs with (never a key), the rules, each user message, compaction and
+// its summary; a failed turn keeps its error.
+func TestTranscriptRendersTheWholeTurn(t *testing.T) {
 	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStart, Run: &agent.RunInfo{Workspace: "/p", Provider: "openai", Model: "m", BaseURL: "http://x/v1"},
+		Rules: []string{"AGENTS.md"}})
+	tr.Add(agent.Event{Kind: agent.EventUser, Text: "Fix the selected code in calc.go.\nmake it add"})
 	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
-	tr.Add(agent.Event{Kind: agent.EventText, Text: "our own log"})
-	got := tr.Finish("error", agent.Outcome{Transcript: "## The agent's account\n"}, errors.New("openai at http://x: 401"))
-	if strings.Contains(got, "our own log") {
-		t.Errorf("the event log should give way to the agent's transcript:\n%s", got)
+	tr.Add(agent.Event{Kind: agent.EventText, Text: "Reading."})
+	tr.Add(agent.Event{Kind: agent.EventRules, Step: 2, Rules: []string{"AGENTS.md", "lib/CLAUDE.md"}})
+	tr.Add(agent.Event{Kind: agent.EventCompact, Step: 2, Text: "Compacted the conversation.", Summary: "I read calc.go."})
+	tr.Add(agent.Event{Kind: agent.EventUser, Step: 3, Text: "You have reached the step limit."})
+	got := tr.Finish("error", agent.Outcome{Steps: 3}, errors.New("openai at http://x: 401"))
+	order := []string{
+		"# Agent: Fix this\n\n- run: `r1`\n- command: `fix`\n",
+		"- workspace: `/p`\n- endpoint: openai at http://x/v1\n- rules: `AGENTS.md`\n",
+		"## User\n\nFix the selected code in calc.go.\nmake it add\n",
+		"## Step 1\n\nReading.\n\n",
+		"- rules: `AGENTS.md`, `lib/CLAUDE.md`\n",
+		"> Compacted the conversation.\n\n**Summary that replaced the older turns:**\n\nI read calc.go.\n",
+		"## User\n\nYou have reached the step limit.\n",
+		"**Outcome:** error after 3 step(s)",
+		"**Error:** openai at http://x: 401",
 	}
-	for _, want := range []string{"# Agent: Fix this", "## The agent's account", "**Outcome:** error", "**Error:** openai at http://x: 401"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("transcript lacks %q:\n%s", want, got)
+	at := 0
+	for _, want := range order {
+		i := strings.Index(got[at:], want)
+		if i < 0 {
+			t.Fatalf("transcript lacks %q after offset %d:\n%s", want, at, got)
 		}
+		at += i + len(want)
 	}
-}
-
-// TestTranscriptOneHeader: the agent's account has its own title and
-// header; the file has each once, plus the run's id.
-func TestTranscriptOneHeader(t *testing.T) {
-	tr := NewTranscript(testHeader())
-	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
-	account := "# Agent: Fix this\n\n- File: `calc.go` lines 3-5\n\n## Step 1\n\nFixed.\n\n## Outcome\n\nDone after 1 steps.\n"
-	got := tr.Finish("done", agent.Outcome{Transcript: account, Answer: "Fixed.", Steps: 1}, nil)
-	for _, once := range []string{"# Agent: Fix this", "calc.go` lines", "Outcome", "- run: `" + testHeader().RunID + "`"} {
+	for _, once := range []string{"# Agent: Fix this", "- run: `r1`", "**Outcome:**"} {
 		if n := strings.Count(got, once); n != 1 {
 			t.Errorf("%q appears %d times, want once:\n%s", once, n, got)
 		}
-	}
-	if !strings.HasPrefix(got, "# Agent: Fix this\n\n- run: ") {
-		t.Errorf("the run line should follow the title:\n%s", got)
 	}
 }
 
@@ -148,5 +156,21 @@ func TestWriteTranscriptFollowsNoStateLink(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Errorf("the transcript write created %v outside the workspace", ents)
+	}
+}
+
+// What the transcript already shows is not repeated: a user message
+// that is only the quoted input, a diff the tool's output holds.
+func TestTranscriptSaysThingsOnce(t *testing.T) {
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventUser, Text: "make it add\n"})
+	diff := "-a - b\n+a + b\n"
+	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: "edit_file", Output: "Edited calc.go (+1 -1)\n" + diff,
+		Edit: &tools.EditInfo{Rel: "calc.go", Added: 1, Removed: 1, Diff: diff}})
+	got := tr.Finish("done", agent.Outcome{}, nil)
+	for _, once := range []string{"make it add", "+a + b"} {
+		if n := strings.Count(got, once); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", once, n, got)
+		}
 	}
 }
