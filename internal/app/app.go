@@ -49,6 +49,10 @@ type Options struct {
 	// changed); nil uses the path relative to the work root.
 	DisplayPath func(path string) string
 
+	// MCPServers are servers the front end's client names (an ACP
+	// session's mcpServers), started by StartMCP with the configured ones.
+	MCPServers map[string]mcp.ServerConfig
+
 	// Headless is true for a front end with no editor around it (the
 	// command line): the model's system prompt then says so.
 	Headless bool

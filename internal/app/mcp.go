@@ -21,7 +21,7 @@ func (a *App) StartMCP(settings config.Config) *mcp.Manager {
 		a.log.Warn("MCP: the user's web allow-list", "error", err)
 	}
 	m := mcp.NewManager(a.Registry, mcp.Options{Version: a.opts.Version, Logger: a.log.With("component", "mcp"),
-		ProjectTrusted: a.opts.ProjectTrusted, URLAllow: user.Tools.WebAllow})
+		ProjectTrusted: a.opts.ProjectTrusted, URLAllow: user.Tools.WebAllow, Extra: a.opts.MCPServers})
 	a.mu.Lock()
 	a.mcp = m
 	a.mu.Unlock()

@@ -48,6 +48,10 @@ type Options struct {
 	// servers of its .catbuddy/mcp.json. Nil trusts no project: a cloned
 	// repository runs nothing just by being opened.
 	ProjectTrusted func(root string) bool
+	// Extra are servers the front end's client names itself (an ACP
+	// client's mcpServers for a session). They are the user's own, like
+	// the user's mcp.json, and replace a file's entry of the same name.
+	Extra map[string]ServerConfig
 	// URLAllow opens hosts (as web_fetch's allow-list) that a project's
 	// HTTP server may reach despite the URL guard. Only the user's own
 	// settings may fill it. The user's own mcp.json is not guarded.
@@ -153,6 +157,12 @@ func (m *Manager) apply(roots []string) {
 		}
 	}
 	cfg := LoadConfig(ConfigPaths(m.userConfig(), trusted))
+	if len(m.opts.Extra) > 0 && cfg.Servers == nil {
+		cfg.Servers = map[string]ServerConfig{}
+	}
+	for name, sc := range m.opts.Extra {
+		cfg.Servers[name] = sc
+	}
 	for _, err := range cfg.Errors {
 		m.log.Warn("MCP configuration", "err", err)
 	}
