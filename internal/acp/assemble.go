@@ -12,6 +12,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/mcp"
 	"github.com/catbuddy/cb-ls/internal/session"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -46,15 +47,45 @@ func assemble(ctx context.Context, s *acpSession, servers []sdk.McpServer) (*run
 	if opts.TrustProject {
 		ao.ProjectTrusted = func(string) bool { return true }
 	}
+	extra, err := clientServers(servers)
+	if err != nil {
+		return nil, sdk.NewInvalidParams(errorData(err))
+	}
+	ao.MCPServers = extra
 	a, err := app.New(ao)
 	if err != nil {
 		return nil, sdk.NewInvalidParams(errorData(err))
 	}
-	if len(servers) > 0 {
-		s.a.log.Warn("acp: the client's MCP servers are not started", "count", len(servers))
-	}
 	a.StartMCP(opts.Over)
 	return &runEnv{s: s, opts: opts, app: a}, nil
+}
+
+// clientServers turns the client's mcpServers into the MCP manager's
+// entries: stdio (command, args, env) and HTTP (url, headers). SSE is not
+// offered in initialize and is refused.
+func clientServers(servers []sdk.McpServer) (map[string]mcp.ServerConfig, error) {
+	out := map[string]mcp.ServerConfig{}
+	for _, sv := range servers {
+		switch {
+		case sv.Stdio != nil:
+			env := map[string]string{}
+			for _, e := range sv.Stdio.Env {
+				env[e.Name] = e.Value
+			}
+			out[sv.Stdio.Name] = mcp.ServerConfig{Command: sv.Stdio.Command, Args: sv.Stdio.Args, Env: env, Type: "stdio", Source: "the ACP client"}
+		case sv.Http != nil:
+			headers := map[string]string{}
+			for _, h := range sv.Http.Headers {
+				headers[h.Name] = h.Value
+			}
+			out[sv.Http.Name] = mcp.ServerConfig{URL: sv.Http.Url, Headers: headers, Type: "http", Source: "the ACP client"}
+		case sv.Sse != nil:
+			return nil, fmt.Errorf("MCP server %q: SSE is not supported (cb-ls speaks stdio and streamable HTTP)", sv.Sse.Name)
+		default:
+			return nil, fmt.Errorf("an MCP server of a transport cb-ls does not speak (stdio and http are)")
+		}
+	}
+	return out, nil
 }
 
 func (r *runEnv) registry() *tools.Registry { return r.app.Registry }
