@@ -3,8 +3,12 @@
 // answers without tool calls or the step limit is reached. It knows the
 // tool layer, never the LSP.
 //
-// THIS FILE IS THE CONTRACT between agent/ and its users (lsp/, cmd/).
-// Its exported names are relied on by both; extend, don't rename.
+// A front end does not drive the loop itself: internal/app builds a
+// Runner over the front end's tools and runs each turn (App.Do). What a
+// turn is asked is a Task (or, for a reply, the conversation and the
+// user's text); what it reports as it goes are Events, from which every
+// front end renders its progress and session renders the transcript;
+// how it ended is an Outcome, whose Messages a later Reply continues.
 package agent
 
 import (
