@@ -145,6 +145,9 @@ async function main() {
       'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'security.workspace.trust.enabled': false,
       'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'update.mode': 'none', 'workbench.tips.enabled': false,
       'workbench.enableExperiments': false, 'chat.disableAIFeatures': true, 'files.autoSave': 'off', 'git.enabled': false,
+      // While TypeScript loads a project, its syntax server answers from the open files alone (a definition
+      // across files lands on the import): language_features.js needs the answers of the loaded project.
+      'typescript.tsserver.useSyntaxServer': 'never',
     }),
   );
   const csEnv = {

@@ -91,9 +91,10 @@ export class LanguageFeatures {
   private readonly items = new Map<string, vscode.CallHierarchyItem>();
   private next = 0;
 
-  /** run executes a VS Code command; tests of the class may pass their own. */
+  /** run executes a VS Code command and openDocument opens one; tests of the class may pass their own. */
   constructor(
     private readonly run: <T>(command: string, ...args: unknown[]) => Thenable<T> = (command, ...args) => vscode.commands.executeCommand(command, ...args),
+    private readonly openDocument: (uri: vscode.Uri) => Thenable<unknown> = (uri) => vscode.workspace.openTextDocument(uri),
   ) {}
 
   private keep(it: vscode.CallHierarchyItem): convert.LspCallHierarchyItem {
@@ -112,6 +113,15 @@ export class LanguageFeatures {
       throw bad('unknown call hierarchy item: ask textDocument/prepareCallHierarchy for it again');
     }
     return it;
+  }
+
+  /** open makes sure VS Code has a model for uri, opening the file in the background. */
+  private async open(uri: vscode.Uri): Promise<void> {
+    try {
+      await this.openDocument(uri);
+    } catch (e) {
+      throw new ResponseError(INVALID_PARAMS, `catbuddy/languageFeature: cannot open ${uri.toString()}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   /**
@@ -133,6 +143,13 @@ export class LanguageFeatures {
   private async compute(req: Request): Promise<unknown> {
     const method = req?.method;
     const p = req?.params ?? {};
+    if (typeof method === 'string' && method.startsWith('textDocument/')) {
+      // The document is opened (not shown) first. VS Code's commands open a
+      // closed one themselves, but the rename command then loses its new
+      // name on the way ("Unexpected type", VS Code 1.100), and a language
+      // server answers best about a document it has been given.
+      await this.open(docUri(p));
+    }
     switch (method) {
       case 'textDocument/definition':
         return convert.locations(await this.run('vscode.executeDefinitionProvider', docUri(p), pos(p.position)));

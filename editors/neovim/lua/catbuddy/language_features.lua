@@ -207,6 +207,16 @@ function M.merge_edits(edits)
       out.changeAnnotations = vim.tbl_extend('keep', out.changeAnnotations or {}, e.changeAnnotations)
     end
   end
+  if out and out.changes and out.documentChanges then
+    -- A reader of documentChanges ignores changes (LSP): one server's
+    -- changes map joins the other's list, as unversioned document edits.
+    local uris = vim.tbl_keys(out.changes)
+    table.sort(uris)
+    for _, uri in ipairs(uris) do
+      table.insert(out.documentChanges, { textDocument = { uri = uri, version = vim.NIL }, edits = out.changes[uri] })
+    end
+    out.changes = nil
+  end
   return out
 end
 

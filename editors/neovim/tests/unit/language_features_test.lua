@@ -31,10 +31,16 @@ return function(H)
     local e2 = { changes = { ['file:///w/b.go'] = { { newText = 'B' } } } }
     local e3 = { changes = { ['file:///w/b.go'] = { { newText = 'C' } } }, changeAnnotations = { two = { label = 'two' } } }
     H.eq({
-      documentChanges = e1.documentChanges,
       changes = { ['file:///w/b.go'] = { { newText = 'B' }, { newText = 'C' } } },
+      changeAnnotations = { two = { label = 'two' } },
+    }, lf.merge('textDocument/rename', { e2, vim.NIL, e3 }), 'changes maps joined')
+    H.eq({
+      documentChanges = {
+        e1.documentChanges[1],
+        { textDocument = { uri = 'file:///w/b.go', version = vim.NIL }, edits = { { newText = 'B' }, { newText = 'C' } } },
+      },
       changeAnnotations = { one = { label = 'one' }, two = { label = 'two' } },
-    }, lf.merge('textDocument/rename', { e1, vim.NIL, e2, e3 }), 'joined')
+    }, lf.merge('textDocument/rename', { vim.deepcopy(e1), vim.NIL, e2, e3 }), 'changes join documentChanges, which readers prefer')
     H.eq(nil, lf.merge('textDocument/rename', { vim.NIL }), 'no rename')
   end)
 
