@@ -143,6 +143,12 @@ func TestStdioServerLifecycle(t *testing.T) {
 	if res := call(t, reg, "mcp_test_fail", `{}`); !res.IsError || !strings.Contains(res.Output, "the widget is broken") {
 		t.Errorf("fail = %+v", res)
 	}
+	// The workspace reaches a server as its working directory, not as MCP
+	// roots (deprecated by the protocol): none are advertised.
+	wantCwd, _ := filepath.EvalSymlinks(root)
+	if res := call(t, reg, "mcp_test_whereami", `{}`); res.IsError || res.Output != "cwd="+wantCwd+" roots=false" {
+		t.Errorf("whereami = %+v, want cwd=%s roots=false", res, wantCwd)
+	}
 	if !strings.Contains(logs.String(), "test server starting") {
 		t.Errorf("the server's stderr did not reach our log:\n%s", logs.String())
 	}

@@ -142,10 +142,14 @@ func (s *server) session1(ctx context.Context) error {
 			go s.relist(ctx)
 		},
 		KeepAlive: s.m.opts.KeepAlive,
+		// No roots: MCP deprecated them (protocol 2026-07-28, SEP-2577)
+		// in favour of configuration. A stdio server starts in the work
+		// root unless its cwd says otherwise, and a server that wants
+		// paths gets them in its args. The SDK's default would advertise
+		// an empty roots list, which tells a server there is no
+		// workspace at all.
+		Capabilities: &sdk.ClientCapabilities{},
 	})
-	for _, r := range s.m.roots() {
-		client.AddRoots(&sdk.Root{URI: "file://" + r, Name: r})
-	}
 	cctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	session, err := client.Connect(cctx, transport, nil)
 	cancel()

@@ -53,6 +53,13 @@ func newTestServer() *sdk.Server {
 				&sdk.ImageContent{Data: []byte("\x89PNG...."), MIMEType: "image/png"},
 			}}, nil, nil
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "whereami", Description: "The server's working directory and whether the client offered roots."},
+		func(ctx context.Context, req *sdk.CallToolRequest, in empty) (*sdk.CallToolResult, any, error) {
+			wd, _ := os.Getwd()
+			caps := req.Session.InitializeParams().Capabilities
+			offered := caps != nil && caps.RootsV2 != nil
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("cwd=%s roots=%v", wd, offered)}}}, nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails."},
 		func(ctx context.Context, req *sdk.CallToolRequest, in empty) (*sdk.CallToolResult, any, error) {
 			return nil, nil, fmt.Errorf("the widget is broken")
