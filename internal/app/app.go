@@ -35,6 +35,9 @@ type Options struct {
 	OnEdit        tools.EditListener
 	OnExecChanges tools.ExecChangeListener
 	Diagnostics   tools.DiagnosticsSource
+	// Language, if set, answers the language tools (the editor's bridge
+	// or the headless language servers); see tools.ToolContext.Language.
+	Language tools.LanguageFeatures
 	// Registry, if set, is filled instead of a new one: a front end that
 	// hands its registry out before the tools are registered.
 	Registry *tools.Registry
@@ -115,7 +118,7 @@ func New(o Options) (*App, error) {
 		approver = tools.ApproverFunc(refuse)
 	}
 	tc := &tools.ToolContext{Guard: g, Workspace: o.Workspace, Approver: approver,
-		OnEdit: o.OnEdit, OnExecChanges: o.OnExecChanges, Diagnostics: o.Diagnostics}
+		OnEdit: o.OnEdit, OnExecChanges: o.OnExecChanges, Diagnostics: o.Diagnostics, Language: o.Language}
 	reg := o.Registry
 	if reg == nil {
 		reg = tools.NewRegistry()

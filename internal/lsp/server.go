@@ -42,6 +42,10 @@ type Options struct {
 	EditGrace time.Duration
 	// Version is reported in serverInfo.
 	Version string
+	// LanguageFeatureTimeout bounds one catbuddy/languageFeature request
+	// (a question to the editor's other language servers). Zero means
+	// DefaultLanguageFeatureTimeout.
+	LanguageFeatureTimeout time.Duration
 	// OnRunConfig, if set, sees the editor's settings each run starts
 	// from (before the config files): tests check that every setting the
 	// editor sends reaches the run.
@@ -195,7 +199,7 @@ func (s *Server) initTools() error {
 	// (lsp/run_settings.go), so the tools never hold stale settings.
 	a, err := app.New(app.Options{Guard: s.Guard(), Workspace: s.workspace, Registry: s.registry,
 		Approver: tools.ApproverFunc(s.approveExec), OnEdit: s.onEdit, OnExecChanges: s.onExecChanges,
-		Diagnostics: &editorDiagnostics{s: s}, RegisterTools: s.opts.RegisterTools,
+		Diagnostics: &editorDiagnostics{s: s}, Language: s.languageFeatures(s.opts.LanguageFeatureTimeout), RegisterTools: s.opts.RegisterTools,
 		ProjectTrusted: s.projectTrusted, DisplayPath: s.displayPath, Version: s.version(), Logger: s.log})
 	if err != nil {
 		return err

@@ -117,8 +117,15 @@ func pathOrURI(s string) string {
 }
 
 // PrepareRename implements tools.LanguageFeatures. A null answer or an
-// error from the server means the symbol cannot be renamed there.
+// error from the server means the symbol cannot be renamed there; a
+// server without prepareRename lets rename decide.
 func (f *Features) PrepareRename(ctx context.Context, at tools.Position) error {
+	if _, _, err := f.Conn.Open(ctx, at.Path, at.Content); err != nil {
+		return err
+	}
+	if !f.Supports(tools.OpPrepareRename, at.Path) {
+		return nil
+	}
 	pp, _, err := f.at(ctx, tools.OpPrepareRename, at)
 	if err != nil {
 		return err

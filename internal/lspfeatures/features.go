@@ -95,14 +95,16 @@ type positionParams struct {
 	Position     protocol.Position `json:"position"`
 }
 
-// at opens at's document and returns the position params for it.
+// at opens at's document and returns the position params for it. The
+// document is opened first: a server cb-ls starts knows its capabilities
+// only once it runs.
 func (f *Features) at(ctx context.Context, op tools.LanguageOp, at tools.Position) (positionParams, protocol.PositionEncodingKind, error) {
-	if !f.Supports(op, at.Path) {
-		return positionParams{}, "", fmt.Errorf("%w (%s)", tools.ErrNoLanguageServer, methodOf[op])
-	}
 	u, enc, err := f.Conn.Open(ctx, at.Path, at.Content)
 	if err != nil {
 		return positionParams{}, "", err
+	}
+	if !f.Supports(op, at.Path) {
+		return positionParams{}, "", fmt.Errorf("%w (%s)", tools.ErrNoLanguageServer, methodOf[op])
 	}
 	return positionParams{TextDocument: textDocument{URI: u}, Position: PositionOf(at.Content, at.Offset, enc)}, enc, nil
 }

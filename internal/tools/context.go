@@ -20,6 +20,11 @@ type ToolContext struct {
 	// result names the errors it introduced, and the diagnostics tool is
 	// offered.
 	Diagnostics DiagnosticsSource
+	// Language, if set, answers questions about code from language
+	// servers (the editor's, or ones a headless run started): the
+	// language tools (lsp, rename_symbol, code_action, replace_symbol)
+	// are offered for what it can answer.
+	Language LanguageFeatures
 	// Options tune individual tools; zero values mean defaults.
 	Options Options
 	// Approver asks the user before exec runs a command with write or
@@ -84,13 +89,17 @@ var Builtins = []Factory{
 	ApplyPatch,
 }
 
-// RegisterBuiltins registers every built-in tool over tc, and the
-// diagnostics tool when tc has a source of diagnostics (an editor).
+// RegisterBuiltins registers every built-in tool over tc, the language
+// tools tc.Language can answer, and the diagnostics tool when tc has a
+// source of diagnostics (an editor).
 func RegisterBuiltins(r *Registry, tc *ToolContext) error {
 	for _, f := range Builtins {
 		if err := r.Register(f(tc)); err != nil {
 			return err
 		}
+	}
+	if err := RegisterLanguageTools(r, tc, tc.Language); err != nil {
+		return err
 	}
 	if tc.Diagnostics != nil {
 		return r.Register(DiagnosticsTool(tc))

@@ -49,8 +49,9 @@ type LanguageFeatures interface {
 	// Calls answers incoming_calls and outgoing_calls for the callable at
 	// a position.
 	Calls(ctx context.Context, op LanguageOp, at Position) ([]Call, error)
-	// PrepareRename checks that the symbol at a position can be renamed;
-	// an error wrapping ErrCannotRename says why not.
+	// PrepareRename checks that the symbol at a position can be renamed
+	// (nil when the server cannot tell beforehand); an error wrapping
+	// ErrCannotRename says why not.
 	PrepareRename(ctx context.Context, at Position) error
 	// Rename computes the edits that rename the symbol at a position.
 	// read gives the content of each file to edit, which the edits'

@@ -34,13 +34,11 @@ func (lt *langTools) rename(ctx context.Context, in renameInput) (Result, error)
 	if bad != nil {
 		return *bad, ctx.Err()
 	}
-	if lt.lf.Supports(OpPrepareRename, p.Abs) {
-		if err := lt.lf.PrepareRename(ctx, at); err != nil {
-			if errors.Is(err, ErrCannotRename) {
-				return Errorf("%v; nothing was changed", err), nil
-			}
-			return Result{}, err
+	if err := lt.lf.PrepareRename(ctx, at); err != nil {
+		if errors.Is(err, ErrCannotRename) {
+			return Errorf("%v; nothing was changed", err), nil
 		}
+		return Result{}, err
 	}
 	r := lt.editReader(ctx)
 	fes, err := lt.lf.Rename(ctx, at, in.NewName, r.read)

@@ -80,6 +80,7 @@ type Editor struct {
 	closedDn bool
 	answer   func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 	asked    []protocol.ShowMessageRequestParams
+	lang     langState // catbuddy/languageFeature (langfeature.go)
 }
 
 // Questions returns the window/showMessageRequest params received, in order.
@@ -336,6 +337,9 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	method := strings.Clone(req.Method()) // borrowed from the frame until we return
 	params := json.RawMessage(bytes.Clone(req.Params()))
 	if !req.IsCall() {
+		if method == protocol.MethodCancelRequest {
+			e.cancelRequest(params)
+		}
 		e.mu.Lock()
 		e.notes = append(e.notes, Notification{Method: method, Params: params})
 		e.wake()
@@ -388,6 +392,8 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return &protocol.ShowDocumentResult{Success: true}, nil
 	case lsp.MethodDiagnostics:
 		return e.answerDiagnostics(params)
+	case lsp.MethodLanguageFeature:
+		return e.answerLanguageFeature(ctx, req.ID(), params)
 	case protocol.MethodWorkspaceConfiguration:
 		var p protocol.ConfigurationParams
 		if err := protocol.Unmarshal(params, &p); err != nil {
