@@ -14,14 +14,15 @@ const mod = "github.com/catbuddy/cb-ls"
 // filestate and shell import nothing of ours, config and the sandbox
 // only guard (so the tools and everything above may read settings), the
 // other subsystems beneath the tools (search, safefile) reach nothing
-// above them, tools never reaches lsp/agent/mcp/cmd, agent, mcp and
+// above them, tools never reaches lsp/agent/mcp/cmd (nor lspfeatures and lspclient,
+// the LSP side of its language tools, which reach no front end), agent, mcp and
 // session never reach lsp or cmd, and mcp not agent either; app, the run
 // assembly, is beneath every front end and above everything else.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
 		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},
 		"filestate": {"guard", "tools", "agent", "lsp", "mcp", "cmd"},
-		"tools":     {"agent", "lsp", "mcp", "cmd", "app"},
+		"tools":     {"agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "app"},
 		// The safe file layer imports nothing of ours; search only guard
 		// (for admitted paths and the state directory's name) and it.
 		"safefile": {"guard", "filestate", "config", "search", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
@@ -31,6 +32,10 @@ func TestLayers(t *testing.T) {
 		"session":  {"lsp", "cmd", "app"},
 		// The one run assembly: every front end builds on it, it on none.
 		"app": {"lsp", "cmd"},
+		// The language tools' LSP side: beneath the front ends, above the
+		// tools; the editor bridge and the headless client share it.
+		"lspfeatures": {"lsp", "lspclient", "agent", "mcp", "cmd", "session", "app"},
+		"lspclient":   {"lsp", "agent", "mcp", "cmd", "session", "app"},
 		// Settings are data: reading them must not pull in what they
 		// configure.
 		"config": {"filestate", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},

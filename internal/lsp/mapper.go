@@ -1,15 +1,17 @@
 package lsp
 
 import (
-	"bytes"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/catbuddy/cb-ls/internal/lspfeatures"
 )
 
-// This file is the one place that converts between LSP positions and byte
-// offsets. Inside cb-ls everything is bytes; UTF-16 (or the negotiated
-// encoding) exists only here. Lines end at "\n" (a "\r\n" pair counts as
+// This file converts between LSP positions and byte offsets of the
+// editor's buffers (the content-based conversions are lspfeatures', which
+// the language tools share). Inside cb-ls everything is bytes; UTF-16 (or
+// the negotiated encoding) exists only at these edges. Lines end at "\n" (a "\r\n" pair counts as
 // one line end, and a character past the line's end clamps to before the
 // "\r"). A lone "\r" is not a line break here, unlike in the LSP
 // specification: editors normalise to "\n" or "\r\n", and counting lone
@@ -17,16 +19,7 @@ import (
 
 // units returns how many code units of enc the rune r of width size takes.
 func units(r rune, size int, enc protocol.PositionEncodingKind) int {
-	switch enc {
-	case protocol.PositionEncodingKindUTF8:
-		return size
-	case protocol.PositionEncodingKindUTF32:
-		return 1
-	}
-	if r >= 0x10000 {
-		return 2
-	}
-	return 1
+	return lspfeatures.Units(r, size, enc)
 }
 
 // Offset returns the byte offset of p in t. A line past the end maps to
@@ -80,47 +73,13 @@ func (t *Text) nextIsNL(ci, inner int) bool {
 // OffsetOf returns the byte offset of p in content, with the same rules
 // as Text.Offset.
 func OffsetOf(content []byte, p protocol.Position, enc protocol.PositionEncodingKind) int {
-	off := 0
-	for line := uint32(0); line < p.Line; line++ {
-		k := bytes.IndexByte(content[off:], '\n')
-		if k < 0 {
-			return len(content)
-		}
-		off += k + 1
-	}
-	want := int(p.Character)
-	for off < len(content) && want > 0 {
-		c := content[off]
-		if c == '\n' || (c == '\r' && off+1 < len(content) && content[off+1] == '\n') {
-			break
-		}
-		r, size := utf8.DecodeRune(content[off:])
-		u := units(r, size, enc)
-		if u > want {
-			break
-		}
-		want -= u
-		off += size
-	}
-	return off
+	return lspfeatures.OffsetOf(content, p, enc)
 }
 
 // PositionOf returns the LSP position of byte offset off in content. An
 // offset inside a rune is moved to the rune's start.
 func PositionOf(content []byte, off int, enc protocol.PositionEncodingKind) protocol.Position {
-	off = max(0, min(off, len(content)))
-	lineStart := bytes.LastIndexByte(content[:off], '\n') + 1
-	line := bytes.Count(content[:lineStart], nl)
-	col := 0
-	for i := lineStart; i < off; {
-		r, size := utf8.DecodeRune(content[i:])
-		if i+size > off {
-			break
-		}
-		col += units(r, size, enc)
-		i += size
-	}
-	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+	return lspfeatures.PositionOf(content, off, enc)
 }
 
 // RangeOf converts byte offsets [start, end) of content to an LSP range.

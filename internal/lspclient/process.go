@@ -158,12 +158,18 @@ func (s *server) call(ctx context.Context, method string, params, result any) er
 	go func() { done <- protocol.Call(ctx, s.conn, method, params, result) }()
 	select {
 	case err := <-done:
-		if err != nil {
-			if ferr := s.failed(); ferr != nil {
-				return ferr
-			}
+		var rpcErr *jsonrpc2.Error
+		if err == nil || errors.As(err, &rpcErr) || ctx.Err() != nil {
+			return err
 		}
-		return err
+		// The connection broke: the process is exiting, and its exit
+		// status and last words say more than "EOF".
+		select {
+		case <-s.exited:
+			return s.failed()
+		case <-time.After(time.Second):
+			return err
+		}
 	case <-s.exited:
 		return s.failed()
 	}

@@ -7,12 +7,15 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Positions follow the LSP layer's rules (internal/lsp/mapper.go): lines
-// end at "\n", a "\r" before it belongs to the line ending, and a
-// character past the end of its line clamps to the line's end.
+// This file converts between LSP positions and byte offsets for every
+// part of cb-ls (the server's own buffers in internal/lsp use it too).
+// Lines end at "\n" (a "\r\n" pair counts as one line end, and a
+// character past the line's end clamps to before the "\r"). A lone "\r"
+// is not a line break here, unlike in the LSP specification: editors
+// normalise to "\n" or "\r\n".
 
-// units returns how many code units of enc the rune r of width size takes.
-func units(r rune, size int, enc protocol.PositionEncodingKind) int {
+// Units returns how many code units of enc the rune r of width size takes.
+func Units(r rune, size int, enc protocol.PositionEncodingKind) int {
 	switch enc {
 	case protocol.PositionEncodingKindUTF8:
 		return size
@@ -42,7 +45,7 @@ func OffsetOf(content []byte, p protocol.Position, enc protocol.PositionEncoding
 			break
 		}
 		r, size := utf8.DecodeRune(content[off:])
-		u := units(r, size, enc)
+		u := Units(r, size, enc)
 		if u > want {
 			break
 		}
@@ -63,7 +66,7 @@ func PositionOf(content []byte, off int, enc protocol.PositionEncodingKind) prot
 		if i+size > off {
 			break
 		}
-		col += units(r, size, enc)
+		col += Units(r, size, enc)
 		i += size
 	}
 	return protocol.Position{Line: uint32(line), Character: uint32(col)}

@@ -1,0 +1,131 @@
+package lspclient_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/lspclient"
+	"github.com/catbuddy/cb-ls/internal/tools"
+)
+
+// fakeServerEnv makes the test binary a misbehaving language server:
+// it initializes, then answers textDocument/definition by hanging
+// ("hang") or by crashing ("crash").
+const fakeServerEnv = "CB_LS_TEST_LANGUAGE_SERVER"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeServerEnv); mode != "" {
+		serveFake(mode)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func serveFake(mode string) {
+	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(stdio{os.Stdin, os.Stdout}))
+	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		switch req.Method() {
+		case "initialize":
+			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "referencesProvider": true}}, nil
+		case "textDocument/definition":
+			if mode == "crash" {
+				fmt.Fprintln(os.Stderr, "panic: the fake language server crashed")
+				os.Exit(2)
+			}
+			jsonrpc2.Async(ctx)
+			<-ctx.Done() // never answers; cancellation is not honoured either
+			select {}
+		case "shutdown":
+			return nil, nil
+		case "exit":
+			os.Exit(0)
+		}
+		return nil, nil
+	})
+	<-conn.Done()
+}
+
+func badClient(t *testing.T, dir string, mode string, command []string) *tools.Registry {
+	t.Helper()
+	c := lspclient.New(lspclient.Options{Roots: []string{dir}, Timeout: 500 * time.Millisecond, StartTimeout: 2 * time.Second,
+		Servers: map[string]lspclient.ServerConfig{"fakels": {Command: command, Extensions: []string{".go"}}}})
+	t.Cleanup(func() { c.Close(context.Background()) })
+	if mode != "" {
+		t.Setenv(fakeServerEnv, mode)
+	}
+	g, err := guard.New([]string{dir}, guard.ModeAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := &tools.ToolContext{Guard: g, Workspace: c.Workspace(tools.DiskWorkspace{}), Language: c.Features()}
+	reg := tools.NewRegistry()
+	if err := tools.RegisterBuiltins(reg, tc); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func definitionOf(t *testing.T, reg *tools.Registry) tools.Result {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]any{"operation": "definition", "path": "main.go", "line": 10, "symbol": "Add"})
+	res, err := reg.Execute(context.Background(), "lsp", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestLanguageServerHangsTimesOut(t *testing.T) {
+	dir := writeProject(t, goProject)
+	reg := badClient(t, dir, "hang", []string{os.Args[0]})
+	start := time.Now()
+	res := definitionOf(t, reg)
+	if !res.IsError || !strings.Contains(res.Output, "language server fakels did not answer textDocument/definition within 500ms") {
+		t.Fatalf("hang: %s", res.Output)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the hung server held the tool %v", d)
+	}
+}
+
+func TestLanguageServerCrashIsNamed(t *testing.T) {
+	dir := writeProject(t, goProject)
+	reg := badClient(t, dir, "crash", []string{os.Args[0]})
+	res := definitionOf(t, reg)
+	if !res.IsError || !strings.Contains(res.Output, "language server fakels exited") || !strings.Contains(res.Output, "the fake language server crashed") {
+		t.Fatalf("crash: %s", res.Output)
+	}
+	// Asked again, it says the same at once instead of hanging.
+	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "exited") {
+		t.Fatalf("after the crash: %s", res.Output)
+	}
+}
+
+func TestLanguageServerThatCannotStart(t *testing.T) {
+	dir := writeProject(t, goProject)
+	reg := badClient(t, dir, "", []string{"/nonexistent/gopls"})
+	res := definitionOf(t, reg)
+	if !res.IsError || !strings.Contains(res.Output, "start language server fakels (/nonexistent/gopls)") {
+		t.Fatalf("no such program: %s", res.Output)
+	}
+	raw, _ := json.Marshal(map[string]any{"operation": "definition", "path": "go.mod", "line": 1, "symbol": "module"})
+	if res, _ := reg.Execute(context.Background(), "lsp", raw); !res.IsError || !strings.Contains(res.Output, "no language server is configured for .mod files") {
+		t.Fatalf("unconfigured extension: %s", res.Output)
+	}
+}
