@@ -38,6 +38,9 @@ type Config struct {
 	// "internal" (guard.ParseMode). In the editor it is the guard's, read
 	// from the primary folder's configuration (lsp/run_settings.go).
 	Mode string `json:"mode,omitempty"`
+	// LanguageServers are started by cb-ls itself to answer the language
+	// tools where no editor does, by name (see LanguageServer).
+	LanguageServers map[string]LanguageServer `json:"languageServers,omitempty"`
 }
 
 // Retries returns the SDK retry count MaxRetries stands for.

@@ -212,6 +212,9 @@ func (c Config) validate() error {
 	if err := c.Tools.Exec.validate(); err != nil {
 		return err
 	}
+	if err := validateLanguageServers(c.LanguageServers); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, cmd := range c.CustomCommands {
 		if cmd.ID == "" || cmd.Prompt == "" {

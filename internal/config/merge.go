@@ -8,7 +8,8 @@ import (
 // Merge returns base with every field set (non-zero) in over replacing
 // base's, field by field, nested structs (such as Tools) included, so a
 // field added to Config or ToolSettings merges with no code here.
-// Custom commands merge by id (over's replace base's of the same id).
+// Custom commands merge by id (over's replace base's of the same id),
+// language servers by name.
 // Switching to a different provider drops base's URL and model, which
 // make no sense with it (naming a provider where base named none keeps
 // them: a user file with only a baseUrl still applies).
@@ -18,8 +19,10 @@ func Merge(base, over Config) Config {
 	}
 	cmds := mergeCommands(base.CustomCommands, over.CustomCommands)
 	allow, deny := mergeExecRules(base.Tools.Exec, over.Tools.Exec)
+	servers := mergeLanguageServers(base.LanguageServers, over.LanguageServers)
 	mergeFields(reflect.ValueOf(&base).Elem(), reflect.ValueOf(over))
 	base.CustomCommands = cmds
+	base.LanguageServers = servers
 	base.Tools.Exec.Allow, base.Tools.Exec.Deny = allow, deny
 	return base
 }

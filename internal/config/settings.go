@@ -104,6 +104,14 @@ func collectUnknown(raw []byte, t reflect.Type, prefix string, out *[]string) {
 			}
 			collectUnknown(v, ft, prefix+k+".", out)
 		}
+	case reflect.Map:
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return
+		}
+		for k, v := range obj {
+			collectUnknown(v, t.Elem(), prefix+k+".", out)
+		}
 	case reflect.Slice:
 		var list []json.RawMessage
 		if json.Unmarshal(raw, &list) != nil {

@@ -18,6 +18,10 @@ import (
 func TestVSCodeContributesEverySetting(t *testing.T) {
 	absent := map[string]string{
 		"apiKey": "kept in VS Code's SecretStorage (Agent: Set API Key…), never in settings.json",
+		// VS Code answers the language tools with its own language
+		// features (catbuddy/languageFeature); starting a second copy of
+		// a server there would only cost memory.
+		"languageServers": "VS Code answers the language tools through its own providers",
 	}
 	clientOnly := map[string]string{
 		"serverPath":     "the binary the extension starts",
