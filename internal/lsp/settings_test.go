@@ -73,6 +73,8 @@ func sampleValue(t reflect.Type, key string) any {
 		return map[string]any{"k": sampleValue(t.Elem(), key)}
 	case reflect.Struct:
 		return sampleObject(t, key+".")
+	case reflect.Interface: // passed through as it is (initializationOptions)
+		return map[string]any{"k": "v-" + key}
 	}
 	panic(fmt.Sprintf("sampleValue: %s has kind %s; teach the test", key, t.Kind()))
 }

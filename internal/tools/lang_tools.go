@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 // langTools is what the language tools share: the tool context and the
@@ -64,7 +65,7 @@ func (lt *langTools) position(ctx context.Context, path string, line int, symbol
 		r := docErrorAt(path, p, err)
 		return p, Position{}, &r
 	}
-	if LooksBinary(doc.Content) {
+	if safefile.LooksBinary(doc.Content) {
 		r := Errorf("%s is a binary file", path)
 		return p, Position{}, &r
 	}
@@ -98,7 +99,7 @@ func (l *lineCiter) cite(loc Location) string {
 	}
 	content, ok := l.files[p.Abs]
 	if !ok {
-		if doc, err := l.lt.tc.Workspace.Read(l.ctx, p); err == nil && !LooksBinary(doc.Content) {
+		if doc, err := l.lt.tc.Workspace.Read(l.ctx, p); err == nil && !safefile.LooksBinary(doc.Content) {
 			content = doc.Content
 		}
 		l.files[p.Abs] = content
