@@ -25,7 +25,7 @@ func definitionsSize(t testing.TB, lf LanguageFeatures) int {
 	if err := RegisterBuiltins(reg, &ToolContext{Guard: g, Workspace: DiskWorkspace{}, Language: lf}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(AnthropicTools(reg.List()))
+	b, err := json.Marshal(Specs(reg.List()))
 	if err != nil {
 		t.Fatal(err)
 	}
