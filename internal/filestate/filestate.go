@@ -182,7 +182,7 @@ func (s *FileStates) CheckRead(path string) string {
 	if seen != nil && seen(path) {
 		return ""
 	}
-	return "Warning: this file was not read in this session before editing. Read a file before you edit it, so that old_string matches what is really there."
+	return "Warning: this file was not read in this session before editing. Read a file before you edit it."
 }
 
 // ChangedSince reports whether path, now at stamp with content, is no

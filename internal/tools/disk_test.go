@@ -232,7 +232,7 @@ func TestConcurrentRunsSeparateFileStates(t *testing.T) {
 	wg.Wait()
 	runC := filestate.NewContext(t.Context(), filestate.New())
 	res := exec(runC, "edit_file", argMap{"path": "f0", "old_string": "value 0", "new_string": "zero"})
-	if !strings.HasPrefix(res.Output, "Warning: this file was not read") {
+	if !strings.HasPrefix(res.Output, "Warning (edit_file): this file was not read") {
 		t.Errorf("a third run inherited the others' reads: %q", res.Output)
 	}
 	if res := exec(runA, "read_file", argMap{"path": "f0"}); !strings.Contains(res.Output, "zero") {

@@ -47,7 +47,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 	if in.OldString == "" && len(doc.Content) > 0 {
 		return Errorf("old_string is empty, but %s is not: give the exact text to replace (or use write_file to replace the whole file)", in.Path), nil
 	}
-	warning := tc.FileStates(ctx).CheckRead(p.Abs)
+	warning := tc.readWarning(ctx, "edit_file", p.Abs)
 	e, msg := findEdit(doc.Content, in.OldString, in.NewString)
 	if msg != "" {
 		return Result{Output: msg, IsError: true}, nil

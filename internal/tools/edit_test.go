@@ -33,7 +33,7 @@ func TestEditFile(t *testing.T) {
 		{name: "overlapping matches are ambiguous", file: "aaa", read: true, old: "aa", new: "b", want: "aaa", isErr: true,
 			output: []string{"matches 2 times"}},
 		{name: "unread file applies with a warning", file: goSrc, old: "return 1", new: "return 2",
-			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Warning: this file was not read", "Edited f"}},
+			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Warning (edit_file): this file was not read", "so that old_string matches", "Edited f"}},
 		{name: "identical strings refused", file: goSrc, read: true, old: "return 1", new: "return 1", want: goSrc, isErr: true,
 			output: []string{"identical"}},
 		{name: "empty old_string on existing file refused", file: goSrc, read: true, old: "", new: "x", want: goSrc, isErr: true,
@@ -194,6 +194,7 @@ func TestEditRejected(t *testing.T) {
 				a = argMap{"path": "f", "old_string": "one", "new_string": "two"}
 			case "write_file":
 				a = argMap{"path": "f", "content": "two\n"}
+				e.call("read_file", argMap{"path": "f"}) // write_file overwrites only what was read
 			case "multi_edit":
 				a = argMap{"path": "f", "edits": []argMap{{"old_string": "one", "new_string": "two"}}}
 			}
@@ -204,7 +205,7 @@ func TestEditRejected(t *testing.T) {
 			if res.Edit != nil {
 				t.Errorf("rejected edit carries EditInfo")
 			}
-			if e.states.WasRead(e.abs("f")) {
+			if tool != "write_file" && e.states.WasRead(e.abs("f")) { // write_file's file was read first
 				t.Error("rejected edit was recorded as a write")
 			}
 			if diff := cmp.Diff([]EditPhase{EditStarted, EditFailed}, e.phases()); diff != "" {

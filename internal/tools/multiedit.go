@@ -41,7 +41,7 @@ func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result
 	if safefile.LooksBinary(doc.Content) {
 		return Errorf("%s is a binary file; multi_edit edits text files only", in.Path), nil
 	}
-	warning := tc.FileStates(ctx).CheckRead(p.Abs)
+	warning := tc.readWarning(ctx, "multi_edit", p.Abs)
 	cur := doc.Content
 	var spans editSpans
 	for i, step := range in.Edits {

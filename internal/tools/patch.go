@@ -127,10 +127,10 @@ func (tc *ToolContext) patchChange(ctx context.Context, fd *diff.FileDiff) (Chan
 			return Change{}, "", fmt.Errorf("%s: the patch deletes it (+++ /dev/null), but its hunks leave %d bytes; remove every line", name, len(after))
 		}
 		c.Delete = true
-		return c, tc.FileStates(ctx).CheckRead(p.Abs), nil
+		return c, tc.readWarning(ctx, "apply_patch", p.Abs), nil
 	}
 	c.Edits, c.After = edits, after
-	warn := tc.FileStates(ctx).CheckRead(p.Abs)
+	warn := tc.readWarning(ctx, "apply_patch", p.Abs)
 	if warn != "" {
 		warn = p.Rel + ": " + warn
 	}

@@ -49,9 +49,13 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 		// replacing the whole file would silently undo what changed.
 		return Errorf("%s changed since you last read it (by the user or another program); read it again before overwriting it, or use edit_file", in.Path), nil
 	}
-	warning := states.CheckRead(p.Abs)
+	if !states.WasRead(p.Abs) {
+		// Replacing a file the model has never seen loses what it did not
+		// know was there (Claude Code's Write refuses the same).
+		return Errorf("%s already exists and was not read in this run; read it (read_file) before you overwrite it, or change part of it with edit_file", in.Path), nil
+	}
 	c := Change{Path: p, Base: doc, Edits: lineEdits(doc.Content, after), After: after}
-	return tc.commit(ctx, "write_file", c, warning)
+	return tc.commit(ctx, "write_file", c, "")
 }
 
 // keepConventions gives new content for an existing file that file's
