@@ -6,6 +6,10 @@ if ! command -v rg >/dev/null; then
   # grep's tests compare matches with ripgrep's.
   (apt-get update -qq && apt-get install -y -qq ripgrep) >/dev/null 2>&1 || true
 fi
+# The language tools' tests drive a real gopls (pinned, from the Go module
+# proxy, cached once per machine).
+PATH="$(bash scripts/get-gopls.sh):$PATH"
+export PATH
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then echo "gofmt needed:"; echo "$unformatted"; exit 1; fi
 go vet ./...
