@@ -71,7 +71,9 @@ func mcpMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if err != nil {
 				log.Warn("project trust", "error", err)
 			}
-			if !ok {
+			// A project without an mcp.json has nothing to trust: saying it
+			// "is not trusted" would name a file that does not exist.
+			if _, err := os.Stat(mcp.ProjectConfigPath(root)); !ok && err == nil {
 				fmt.Fprintf(stderr, "cb-ls mcp: %s is not trusted: its servers are not started (use -trust-project)\n", mcp.ProjectConfigPath(root))
 			}
 			return ok

@@ -41,6 +41,21 @@ func TestMCPListReportsServers(t *testing.T) {
 	}
 }
 
+// TestMCPListWithoutProjectConfig: a project without .catbuddy/mcp.json
+// is not said to be untrusted; there is no file to trust.
+func TestMCPListWithoutProjectConfig(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	var out, errOut bytes.Buffer
+	if code := run([]string{"mcp", "list", "-root", root}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Errorf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if strings.Contains(errOut.String(), "not trusted") || strings.Contains(errOut.String(), "mcp.json") {
+		t.Errorf("stderr speaks of an mcp.json that does not exist:\n%s", errOut.String())
+	}
+}
+
 func TestVersionReportsSandbox(t *testing.T) {
 	var out bytes.Buffer
 	versionMain(&out)

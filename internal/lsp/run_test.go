@@ -383,8 +383,8 @@ func TestRunEndShownByClient(t *testing.T) {
 		t.Errorf("the transcript was opened for a client that opens it on request")
 	}
 	// Transcripts stay out of git.
-	if b, err := os.ReadFile(filepath.Join(f.dir, ".catbuddy/.gitignore")); err != nil || !strings.Contains(string(b), "sessions/") {
-		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore sessions/", b, err)
+	if b, err := os.ReadFile(filepath.Join(f.dir, ".catbuddy/.gitignore")); err != nil || !strings.Contains(string(b), "\n*\n") {
+		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore everything in .catbuddy/", b, err)
 	}
 }
 

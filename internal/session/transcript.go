@@ -235,9 +235,11 @@ func (l *Log) WriteTranscript(text string, secrets ...string) (string, error) {
 	return path, nil
 }
 
-// ignoreSessions writes <root>/.catbuddy/.gitignore, once, so that run
-// transcripts never show up as untracked files in git. Only sessions/ is
-// ignored: a project may well commit .catbuddy/config.json. The state
+// ignoreSessions writes <root>/.catbuddy/.gitignore, once, so that
+// nothing cb-ls keeps there (transcripts, sessions, the internal
+// workspace) shows up as untracked in git: `git status` stays clean in
+// every project the agent touches. A project that commits its
+// .catbuddy/config.json adds it with git add -f or its own rules. The state
 // directory is opened without following symlinks, and O_EXCL never
 // overwrites the user's own file nor follows a link planted in its place.
 // Best effort: a transcript is worth more than the ignore file.
@@ -251,7 +253,7 @@ func ignoreSessions(root string) {
 	if err != nil {
 		return
 	}
-	_, _ = f.WriteString("# cb-ls's run transcripts: not part of the project.\nsessions/\n")
+	_, _ = f.WriteString("# cb-ls's own state (run transcripts, sessions): not part of the project.\n*\n")
 	_ = f.Close()
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -138,8 +140,41 @@ func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("sessions dir holds %d entries, want only the transcript (no temp files)", len(entries))
 	}
-	if b, err := os.ReadFile(filepath.Join(root, ".catbuddy", ".gitignore")); err != nil || !strings.Contains(string(b), "sessions/") {
-		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore sessions/", b, err)
+	if b, err := os.ReadFile(filepath.Join(root, ".catbuddy", ".gitignore")); err != nil || !strings.Contains(string(b), "\n*\n") {
+		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore everything in .catbuddy/", b, err)
+	}
+}
+
+// TestStateDirStaysOutOfGit: after a transcript and whatever else cb-ls
+// keeps in .catbuddy/ (the internal workspace, a session), git status of
+// the project is clean.
+func TestStateDirStaysOutOfGit(t *testing.T) {
+	git := testenv.NeedsTool(t, "git", "checking that .catbuddy/ stays out of git status", "apt-get install git")
+	root := t.TempDir()
+	gitRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-C", root}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	gitRun("init", "-q")
+	l := NewLog(root, Header{RunID: "r1", Command: "fix", Started: time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC)})
+	if _, err := l.WriteTranscript("a transcript", ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"workspace/notes.md", "mcp.json"} {
+		full := filepath.Join(root, ".catbuddy", p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := gitRun("status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("git status is not clean:\n%s", st)
 	}
 }
 

@@ -55,7 +55,7 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         assert.equal(transcript.split('\n').filter((l) => l === '# Agent: Explain this').length, 1, `one title:\n${transcript}`);
         assert.equal((transcript.match(/^- run: `/gm) || []).length, 1, `one run line:\n${transcript}`);
         const ignore = fs.readFileSync(path.join(ws, '.catbuddy/.gitignore'), 'utf8');
-        assert.match(ignore, /^sessions\/$/m, '.catbuddy/.gitignore keeps the transcripts out of git');
+        assert.match(ignore, /^\*$/m, '.catbuddy/.gitignore keeps everything in .catbuddy/ out of git');
       },
     },
     {
