@@ -61,10 +61,12 @@ func (p *progress) event(ev agent.Event) {
 		}
 	case agent.EventToolResult:
 		switch {
-		case ev.Edit != nil:
-			p.println(fmt.Sprintf("  edited %s +%d -%d", ev.Edit.Rel, ev.Edit.Added, ev.Edit.Removed))
-			if d := strings.TrimRight(ev.Edit.Diff, "\n"); d != "" {
-				p.println(indent(d, "    "))
+		case len(ev.Edits) > 0:
+			for _, e := range ev.Edits {
+				p.println(fmt.Sprintf("  edited %s +%d -%d", e.Rel, e.Added, e.Removed))
+				if d := strings.TrimRight(e.Diff, "\n"); d != "" {
+					p.println(indent(d, "    "))
+				}
 			}
 		case ev.IsError:
 			first, _, _ := strings.Cut(strings.TrimSpace(ev.Output), "\n")

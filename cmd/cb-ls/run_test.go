@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/session"
 )
 
 const calcSrc = "package calc\n\n// Add returns a + b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"
@@ -242,5 +244,35 @@ func TestRunReviewPatchAsksOnce(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, "calc.go")); !strings.HasPrefix(string(got), "package calc // patched\n") {
 		t.Errorf("calc.go:\n%s", got)
+	}
+}
+
+// TestRunReportsEveryFileOfAPatch: an apply_patch over three files is
+// shown on stderr and stored in the session record as three files, not
+// as its first one.
+func TestRunReportsEveryFileOfAPatch(t *testing.T) {
+	patch := "--- a/calc.go\n+++ b/calc.go\n@@ -1,1 +1,1 @@\n-package calc\n+package calc // patched\n" +
+		"--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+a\n" +
+		"--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+b\n"
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("apply_patch", map[string]any{"patch": patch})),
+		agenttest.TextTurn("Patched."),
+	}})
+	root := runEnv(t, srv, "openai")
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "--yes", "patch three files"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	for _, s := range []string{"edited calc.go +1 -1", "edited a.txt +1 -0", "edited b.txt +1 -0"} {
+		if !strings.Contains(stderr.String(), s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr.String())
+		}
+	}
+	list, err := session.List([]string{root})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %v, %v", list, err)
+	}
+	if got, want := list[0].Files, []string{"calc.go", "a.txt", "b.txt"}; !slices.Equal(got, want) {
+		t.Errorf("the session's files are %q, want %q", got, want)
 	}
 }

@@ -99,16 +99,16 @@ func (u Usage) String() string {
 
 // Event is one thing that happened in a run, for the CLI and the editor.
 type Event struct {
-	Kind    EventKind       `json:"kind"`
-	Step    int             `json:"step"`
-	Text    string          `json:"text,omitempty"`
-	Tool    string          `json:"tool,omitempty"`
-	CallID  string          `json:"callId,omitempty"`
-	Args    json.RawMessage `json:"args,omitempty"`
-	Output  string          `json:"output,omitempty"`
-	IsError bool            `json:"isError,omitempty"`
-	Edit    *tools.EditInfo `json:"edit,omitempty"`
-	Usage   *Usage          `json:"usage,omitempty"`
+	Kind    EventKind        `json:"kind"`
+	Step    int              `json:"step"`
+	Text    string           `json:"text,omitempty"`
+	Tool    string           `json:"tool,omitempty"`
+	CallID  string           `json:"callId,omitempty"`
+	Args    json.RawMessage  `json:"args,omitempty"`
+	Output  string           `json:"output,omitempty"`
+	IsError bool             `json:"isError,omitempty"`
+	Edits   []tools.EditInfo `json:"edits,omitempty"`
+	Usage   *Usage           `json:"usage,omitempty"`
 	// Summary is, for EventCompact, the summary that replaced older turns.
 	Summary string   `json:"summary,omitempty"`
 	Run     *RunInfo `json:"run,omitempty"`

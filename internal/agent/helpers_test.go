@@ -88,7 +88,7 @@ func newTestTools(t *testing.T) *testTools {
 	must(echo)
 	must(tools.NewTool("write", "Pretend to write.", func(ctx context.Context, in textIn) (tools.Result, error) {
 		tt.note("write " + in.Text)
-		return tools.Result{Output: "wrote " + in.Text, Edit: &tools.EditInfo{Rel: in.Text, Added: 1, Removed: 1, Diff: "-a\n+b\n"}}, nil
+		return tools.Result{Output: "wrote " + in.Text, Edits: []tools.EditInfo{{Rel: in.Text, Added: 1, Removed: 1, Diff: "-a\n+b\n"}}}, nil
 	}))
 	must(tools.NewTool("fail", "Always fails.", func(ctx context.Context, in textIn) (tools.Result, error) {
 		tt.failRuns.Add(1)

@@ -232,7 +232,7 @@ func (l *loop) execute(ctx context.Context, step int, calls []ToolCall) ([]ToolR
 		for k, c := range batch {
 			r := res[k]
 			results[i+k] = ToolResult{CallID: c.ID, Name: c.Name, Output: r.Output, IsError: r.IsError}
-			l.emit(Event{Kind: EventToolResult, Step: step, Tool: c.Name, CallID: c.ID, Output: r.Output, IsError: r.IsError, Edit: r.Edit})
+			l.emit(Event{Kind: EventToolResult, Step: step, Tool: c.Name, CallID: c.ID, Output: r.Output, IsError: r.IsError, Edits: r.Edits})
 		}
 		for _, err := range errs {
 			if err != nil {

@@ -71,7 +71,7 @@ func TestParallelCallsAndResultsWithIDs(t *testing.T) {
 			t.Errorf("events (-want +got):\n%s", diff)
 		}
 		for _, e := range ev.all {
-			if e.Kind == EventToolResult && e.Tool == "write" && (e.Edit == nil || e.Edit.Added != 1) {
+			if e.Kind == EventToolResult && e.Tool == "write" && (len(e.Edits) != 1 || e.Edits[0].Added != 1) {
 				t.Errorf("write's result event lacks its edit info: %+v", e)
 			}
 		}

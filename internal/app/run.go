@@ -140,8 +140,8 @@ func (a *App) Do(ctx context.Context, r *Run, t Turn) Result {
 	runner := &agent.Runner{Registry: a.Registry, Config: cfg, WorkRoot: a.Guard.WorkRoot, Provider: t.Provider, Files: a.Tools, Headless: a.opts.Headless}
 	var changed []string
 	emit := func(ev agent.Event) {
-		if ev.Edit != nil && !ev.IsError {
-			if p := a.display(ev.Edit.Path, ev.Edit.Rel); !slices.Contains(changed, p) {
+		for _, e := range ev.Edits {
+			if p := a.display(e.Path, e.Rel); !ev.IsError && !slices.Contains(changed, p) {
 				changed = append(changed, p)
 			}
 		}

@@ -60,6 +60,9 @@ type runEvent struct {
 	Output  *string         `json:"output,omitempty"`
 	IsError bool            `json:"isError,omitempty"`
 	Edit    *runEventEdit   `json:"edit,omitempty"`
+	// Edits are every file the write changed (apply_patch changes
+	// several); Edit is the first of them.
+	Edits []runEventEdit `json:"edits,omitempty"`
 	// usage
 	Usage *agent.Usage `json:"usage,omitempty"`
 	// files_changed (Command is the command line)
@@ -121,13 +124,17 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 		}
 		re := runEvent{Kind: "tool_result", Step: ev.Step, Tool: ev.Tool, CallID: ev.CallID, Output: &out, IsError: ev.IsError}
 		switch {
-		case ev.Edit != nil:
-			rel := ev.Edit.Rel
-			if rel == "" {
-				rel = rep.s.displayPath(ev.Edit.Path)
+		case len(ev.Edits) > 0:
+			for _, e := range ev.Edits {
+				rel := e.Rel
+				if rel == "" {
+					rel = rep.s.displayPath(e.Path)
+				}
+				rep.progress.Report(ctx, fmt.Sprintf("%s %s +%d -%d", ev.Tool, rel, e.Added, e.Removed), -1)
+				re.Edits = append(re.Edits, runEventEdit{URI: uri.File(e.Path), Path: rel, Added: e.Added, Removed: e.Removed, Diff: e.Diff})
 			}
-			rep.progress.Report(ctx, fmt.Sprintf("%s %s +%d -%d", ev.Tool, rel, ev.Edit.Added, ev.Edit.Removed), -1)
-			re.Edit = &runEventEdit{URI: uri.File(ev.Edit.Path), Path: rel, Added: ev.Edit.Added, Removed: ev.Edit.Removed, Diff: ev.Edit.Diff}
+			// edit is the first file, for clients that read one.
+			re.Edit = &re.Edits[0]
 		case ev.IsError:
 			rep.progress.Report(ctx, label+": "+firstLine(strings.TrimPrefix(ev.Output, "Error: "), 80), -1)
 		}

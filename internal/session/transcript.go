@@ -115,9 +115,11 @@ func (t *Transcript) Add(ev agent.Event) {
 			out = out[:n] + fmt.Sprintf("…\n(%d bytes cut)", len(out)-n)
 		}
 		fmt.Fprintf(&t.b, "%s of %s:\n\n%s\n", status, ev.Tool, fence(out, ""))
-		// The diff, unless the output showed it already.
-		if ev.Edit != nil && ev.Edit.Diff != "" && !strings.Contains(ev.Output, strings.TrimRight(ev.Edit.Diff, "\n")) {
-			fmt.Fprintf(&t.b, "\n%s +%d -%d:\n\n%s\n", ev.Edit.Rel, ev.Edit.Added, ev.Edit.Removed, fence(ev.Edit.Diff, "diff"))
+		// Each diff, unless the output showed it already.
+		for _, e := range ev.Edits {
+			if e.Diff != "" && !strings.Contains(ev.Output, strings.TrimRight(e.Diff, "\n")) {
+				fmt.Fprintf(&t.b, "\n%s +%d -%d:\n\n%s\n", e.Rel, e.Added, e.Removed, fence(e.Diff, "diff"))
+			}
 		}
 		t.b.WriteString("\n")
 	case agent.EventUsage:

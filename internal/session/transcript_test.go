@@ -30,7 +30,7 @@ func TestTranscriptRendersEvents(t *testing.T) {
 	tr.Add(agent.Event{Kind: agent.EventText, Text: "look."})
 	tr.Add(agent.Event{Kind: agent.EventToolCall, Tool: "edit_file", Args: json.RawMessage(`{"path": "calc.go",  "old_string": "a - b"}`)})
 	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: "edit_file", Output: "Edited calc.go +1 -1",
-		Edit: &tools.EditInfo{Rel: "calc.go", Added: 1, Removed: 1, Diff: "-a - b\n+a + b\n"}})
+		Edits: []tools.EditInfo{{Rel: "calc.go", Added: 1, Removed: 1, Diff: "-a - b\n+a + b\n"}}})
 	tr.Add(agent.Event{Kind: agent.EventStep, Step: 2})
 	tr.Add(agent.Event{Kind: agent.EventText, Text: "Fixed."})
 	got := tr.Finish("done", agent.Outcome{Answer: "Fixed.", Steps: 2, Usage: agent.Usage{InputTokens: 10, OutputTokens: 3}}, nil)
@@ -201,7 +201,7 @@ func TestTranscriptSaysThingsOnce(t *testing.T) {
 	tr.Add(agent.Event{Kind: agent.EventUser, Text: "make it add\n"})
 	diff := "-a - b\n+a + b\n"
 	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: "edit_file", Output: "Edited calc.go (+1 -1)\n" + diff,
-		Edit: &tools.EditInfo{Rel: "calc.go", Added: 1, Removed: 1, Diff: diff}})
+		Edits: []tools.EditInfo{{Rel: "calc.go", Added: 1, Removed: 1, Diff: diff}}})
 	got := tr.Finish("done", agent.Outcome{}, nil)
 	for _, once := range []string{"make it add", "+a + b"} {
 		if n := strings.Count(got, once); n != 1 {

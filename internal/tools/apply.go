@@ -75,7 +75,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		b.WriteString(warning)
 		b.WriteString("\n\n")
 	}
-	var info *EditInfo
+	var infos []EditInfo
 	for i, c := range cs {
 		doc := docs[i]
 		d := diffs[i]
@@ -110,11 +110,9 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		tc.record(ctx, c, doc)
 		evs[i].Phase, evs[i].Added, evs[i].Removed = EditDone, d.Added, d.Removed
 		tc.notify(ctx, evs[i])
-		if info == nil {
-			info = &EditInfo{Path: c.Path.Abs, Rel: c.Path.Rel, Added: d.Added, Removed: d.Removed, Diff: d.Unified}
-		}
+		infos = append(infos, EditInfo{Path: c.Path.Abs, Rel: c.Path.Rel, Added: d.Added, Removed: d.Removed, Diff: d.Unified})
 	}
-	return Result{Output: strings.TrimRight(b.String(), "\n"), Edit: info}, nil
+	return Result{Output: strings.TrimRight(b.String(), "\n"), Edits: infos}, nil
 }
 
 // changeDiff is the line diff of c for the model and the editor.

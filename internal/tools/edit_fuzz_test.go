@@ -54,8 +54,8 @@ func FuzzEditFile(f *testing.F) {
 			}
 			return
 		}
-		if p.Abs != res.Edit.Path {
-			t.Fatalf("EditInfo path %q", res.Edit.Path)
+		if p.Abs != res.Edits[0].Path {
+			t.Fatalf("EditInfo path %q", res.Edits[0].Path)
 		}
 		if !replacedOnce(content, after, old, new) {
 			t.Fatalf("edit of %q (old %q, new %q) gave %q", content, old, new, after)

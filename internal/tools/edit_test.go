@@ -87,12 +87,12 @@ func TestEditFile(t *testing.T) {
 			if got := e.read("f"); got != tt.want {
 				t.Errorf("file = %q, want %q", got, tt.want)
 			}
-			if tt.isErr && res.Edit != nil {
-				t.Errorf("failed edit carries EditInfo %+v", res.Edit)
+			if tt.isErr && len(res.Edits) > 0 {
+				t.Errorf("failed edit carries EditInfo %+v", res.Edits)
 			}
 			if !tt.isErr {
-				if res.Edit == nil || res.Edit.Path != e.abs("f") || res.Edit.Rel != "f" || res.Edit.Diff == "" {
-					t.Errorf("EditInfo = %+v", res.Edit)
+				if len(res.Edits) == 0 || res.Edits[0].Path != e.abs("f") || res.Edits[0].Rel != "f" || res.Edits[0].Diff == "" {
+					t.Errorf("EditInfo = %+v", res.Edits)
 				}
 				if !e.states.WasRead(e.abs("f")) {
 					t.Error("write not recorded in FileStates")
@@ -202,7 +202,7 @@ func TestEditRejected(t *testing.T) {
 			if !res.IsError || res.Output != "Error: edit not applied: the user rejected it" {
 				t.Errorf("result = %+v", res)
 			}
-			if res.Edit != nil {
+			if len(res.Edits) > 0 {
 				t.Errorf("rejected edit carries EditInfo")
 			}
 			if tool != "write_file" && e.states.WasRead(e.abs("f")) { // write_file's file was read first

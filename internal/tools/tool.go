@@ -31,9 +31,10 @@ type Tool struct {
 type Result struct {
 	Output  string
 	IsError bool
-	// Edit describes the change a successful write made, for the
-	// transcript and the editor. Nil for tools that changed nothing.
-	Edit *EditInfo `json:",omitempty"`
+	// Edits describe the changes a successful write made, one per file
+	// (apply_patch changes several), for the transcript, the session and
+	// the editor. Empty for tools that changed nothing.
+	Edits []EditInfo `json:",omitempty"`
 }
 
 // EditInfo is the diff metadata that travels with a write's result.

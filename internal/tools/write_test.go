@@ -97,8 +97,8 @@ func TestWriteFileSendsLineDiff(t *testing.T) {
 	if c.Edits[0].NewText != "changed 10\n" || c.Edits[1].NewText != "inserted\n" || c.Edits[1].Start != c.Edits[1].End {
 		t.Errorf("edits = %+v", c.Edits)
 	}
-	if res.Edit.Added != 2 || res.Edit.Removed != 1 {
-		t.Errorf("stats +%d -%d, want +2 -1", res.Edit.Added, res.Edit.Removed)
+	if res.Edits[0].Added != 2 || res.Edits[0].Removed != 1 {
+		t.Errorf("stats +%d -%d, want +2 -1", res.Edits[0].Added, res.Edits[0].Removed)
 	}
 	if e.read("f") != after.String() {
 		t.Error("disk content differs")

@@ -15,8 +15,10 @@ export interface RunEvent {
   answer?: string;
   error?: string;
   transcriptUri?: string;
-  /** edit is set on a tool_result that changed a file. */
+  /** edit is set on a tool_result that changed a file: the first of edits. */
   edit?: { uri?: string; path?: string };
+  /** edits are every file a tool_result changed (apply_patch changes several). */
+  edits?: { uri?: string; path?: string }[];
   /** files is set on a files_changed event (an exec command changed them). */
   files?: { uri?: string; path?: string }[];
   /** turn is 1 for a run's first request, 2… for each reply (start and end). */
@@ -91,9 +93,11 @@ export class Runs {
       }
       case 'tool_result': {
         const r = this.active.get(ev.runId);
-        const file = ev.edit?.path || ev.edit?.uri;
-        if (r && file && !ev.isError) {
-          r.changed.add(file);
+        for (const e of r && !ev.isError ? ev.edits ?? (ev.edit ? [ev.edit] : []) : []) {
+          const file = e.path || e.uri;
+          if (file) {
+            r!.changed.add(file);
+          }
         }
         return {};
       }

@@ -85,10 +85,12 @@ test('endMessage: a run that changed files counts them and offers Undo', () => {
   r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: 'calc.go' } });
   r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', isError: true, edit: { path: 'bad.go' } });
   r.apply({ runId: 'r1', kind: 'files_changed', files: [{ path: 'gen.go' }, { path: 'calc.go' }] });
+  // apply_patch over three files: every one counts, not only the first.
+  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'apply_patch', edit: { path: 'calc.go' }, edits: [{ path: 'calc.go' }, { path: 'a.go' }, { path: 'b.go' }] });
   const { ended } = r.apply({ runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' });
-  assert.deepEqual([...(ended?.changed ?? [])], ['calc.go', 'gen.go']);
+  assert.deepEqual([...(ended?.changed ?? [])], ['calc.go', 'gen.go', 'a.go', 'b.go']);
   const done = endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, ended?.changed.size);
-  assert.deepEqual(done, { severity: 'info', text: 'Agent: done — 2 files changed', actions: ['Show', 'Undo'] });
+  assert.deepEqual(done, { severity: 'info', text: 'Agent: done — 4 files changed', actions: ['Show', 'Undo'] });
   assert.equal(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done' }, 1).text, 'Agent: done — 1 file changed');
   assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'error', error: 'boom' }, 1).actions, ['Undo', 'Show Log']);
   // A new turn (a reply) counts its own files.
