@@ -23,6 +23,14 @@ func (noDiagnostics) Diagnostics(context.Context, string) ([]tools.Diagnostic, e
 }
 func (noDiagnostics) OpenFiles() []string { return nil }
 
+// everyLanguageFeature claims every language feature, so that the
+// language tools are offered with their full definitions, as in an
+// editor whose language servers answer everything. Only Supports is
+// called: no tool runs.
+type everyLanguageFeature struct{ tools.LanguageFeatures }
+
+func (everyLanguageFeature) Supports(tools.LanguageOp, string) bool { return true }
+
 // fixedPromptBytes runs one turn of a one-word task with every built-in
 // tool over the wire format of m and returns the request's size: the
 // fixed prompt, plus the few bytes of the task and the request's frame.
@@ -38,13 +46,16 @@ func fixedPromptBytes(t *testing.T, m mode) (int, int) {
 }
 
 // projectWithDiagnostics is project(t, nil) with the editor's
-// diagnostics tool too.
+// diagnostics tool and every language tool too.
 func projectWithDiagnostics(t *testing.T) *Runner {
 	t.Helper()
 	_, r := project(t, nil)
 	tc := r.Files.(*tools.ToolContext)
 	tc.Diagnostics = noDiagnostics{}
 	if err := r.Registry.Register(tools.DiagnosticsTool(tc)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tools.RegisterLanguageTools(r.Registry, tc, everyLanguageFeature{}); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -60,8 +71,8 @@ func TestFixedPromptSize(t *testing.T) {
 		if n > maxFixedPrompt {
 			t.Errorf("%s: the fixed prompt is %d bytes, over %d", m.provider, n, maxFixedPrompt)
 		}
-		if ntools < len(tools.Builtins)+1 {
-			t.Errorf("%s: %d tools offered, want every built-in and diagnostics", m.provider, ntools)
+		if want := len(tools.Builtins) + 1 + len(tools.LanguageTools(nil, everyLanguageFeature{})); ntools < want {
+			t.Errorf("%s: %d tools offered, want %d: every built-in, diagnostics and the language tools", m.provider, ntools, want)
 		}
 	}
 	if got := SystemPrompt("/w", nil, false, Environment{OS: "linux"}); strings.Contains(got, "Tools:") {
