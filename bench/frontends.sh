@@ -7,7 +7,7 @@
 #   bench/frontends.sh        # COUNT=5 BENCHTIME=50x
 set -eu
 cd "$(dirname "$0")/.."
-out=$(go test -run '^$' -bench 'LSP|ACP' -benchtime "${BENCHTIME:-50x}" -count "${COUNT:-5}" ./bench/frontends/)
+out=$(go test -run '^$' -bench 'LSP|ACP' -benchtime "${BENCHTIME:-50x}" -count "${COUNT:-5}" ./internal/bench/frontends/)
 printf '%s\n' "$out" | grep -E '^Benchmark'
 printf '%s\n' "$out" | awk '
 function median(a, name, k,   i, j, t, v) {

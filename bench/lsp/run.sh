@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/lsp/run.sh: measure cb-ls's document sync and start-up end to end with
-# the repository's driver (bench/lsp/drive), side by side with a peer server
+# the repository's driver (internal/bench/lspdrive), side by side with a peer server
 # (bench/lsp/peer: vscode-languageserver's TextDocuments), and write the JSON
 # results plus a markdown summary to $OUT.
 #
@@ -26,7 +26,7 @@ mkdir -p "$OUT"
 
 echo "building cb-ls and the driver" >&2
 go build -C "$root" -o "$tmp/cb-ls" ./cmd/cb-ls
-go build -C "$root" -o "$tmp/drive" ./bench/lsp/drive
+go build -C "$root" -o "$tmp/drive" ./internal/bench/lspdrive
 drive="$tmp/drive"
 
 servers=(-server "cb-ls=$tmp/cb-ls serve")

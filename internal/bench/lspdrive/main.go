@@ -7,7 +7,7 @@
 // own CPU time per change and its peak RSS. Servers are run interleaved so
 // that a noisy machine hurts them alike.
 //
-//	go run ./bench/lsp/drive -size 10MB -n 1000 -runs 3 \
+//	go run ./internal/bench/lspdrive -size 10MB -n 1000 -runs 3 \
 //	    -server "cb-ls=bin/cb-ls serve" -server "peer=node bench/lsp/peer/server.js --stdio"
 //
 // Output: one JSON object per server and run on stdout (see result).

@@ -1,9 +1,14 @@
-// Package cbls holds repository-wide checks; the product lives in the
-// packages below it.
-package cbls
+// Package layers holds the repository-wide checks that keep the
+// package layout the architecture: which package may import which,
+// that every package but the binary is internal, and that nothing works
+// at import time. It has no code of its own, only tests.
+package layers
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -41,10 +46,12 @@ func TestLayers(t *testing.T) {
 		"config": {"filestate", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},
 		// The sandbox confines and shell runs a line; tools decides what.
 		"sandbox": {"filestate", "config", "shell", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
-		"shell":   {"guard", "filestate", "config", "sandbox", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		// The LSP server is a front end: no other front end is beneath it.
+		"lsp":   {"acp", "cmd"},
+		"shell": {"guard", "filestate", "config", "sandbox", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
 	}
 	for pkg, bad := range forbidden {
-		out, err := exec.Command("go", "list", "-deps", "./internal/"+pkg+"/...").CombinedOutput()
+		out, err := exec.Command("go", "list", "-deps", mod+"/internal/"+pkg+"/...").CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
 		}
@@ -66,7 +73,7 @@ func TestLayers(t *testing.T) {
 // server: it may use the run assembly and everything below it but not
 // the LSP, and nothing but cmd/cb-ls imports it.
 func TestACPIsAFrontEnd(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "./internal/acp/...").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", mod+"/internal/acp/...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list acp: %v\n%s", err, out)
 	}
@@ -75,7 +82,7 @@ func TestACPIsAFrontEnd(t *testing.T) {
 			t.Errorf("acp must not import %s", dep)
 		}
 	}
-	out, err = exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./internal/...").CombinedOutput()
+	out, err = exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, mod+"/internal/...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
@@ -87,6 +94,67 @@ func TestACPIsAFrontEnd(t *testing.T) {
 		for _, imp := range f[1:] {
 			if imp == mod+"/internal/acp" || strings.HasPrefix(imp, mod+"/internal/acp/") {
 				t.Errorf("%s imports %s: only cmd/cb-ls may", f[0], imp)
+			}
+		}
+	}
+}
+
+// TestEverythingInternal: cb-ls is a program, so every package but the
+// binary's is internal, and no package of the product does work at
+// import time (an init function): the sandbox's helper, for one, starts
+// from an explicit sandbox.Main in main and TestMain.
+func TestEverythingInternal(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.Dir}}", mod+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	initFunc := regexp.MustCompile(`(?m)^func init\(\)`)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		importPath, dir, _ := strings.Cut(line, " ")
+		if importPath != mod+"/cmd/cb-ls" && !strings.HasPrefix(importPath, mod+"/internal/") {
+			t.Errorf("package %s is outside internal/: only cmd/cb-ls may be", importPath)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if initFunc.Match(src) {
+				t.Errorf("%s has an init function: start the work explicitly", f)
+			}
+		}
+	}
+}
+
+// TestConfinementInSandbox: Landlock, seccomp and namespaces are the
+// sandbox's business alone; any other package that reached for them
+// would be a second, unreviewed sandbox.
+func TestConfinementInSandbox(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.Dir}}", mod+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	confining := regexp.MustCompile(`unix\.(Landlock|SECCOMP|PR_SET_SECCOMP|PR_SET_NO_NEW_PRIVS|CLONE_NEW|Unshare|Mount\b|PivotRoot)|syscall\.(CLONE_NEW|Unshare)|Cloneflags|Unshareflags`)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		importPath, dir, _ := strings.Cut(line, " ")
+		if importPath == mod+"/internal/sandbox" {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := confining.Find(src); m != nil {
+				t.Errorf("%s uses %s: confinement belongs in internal/sandbox", f, m)
 			}
 		}
 	}

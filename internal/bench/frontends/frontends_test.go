@@ -3,7 +3,7 @@
 // ACP) to the first model request, and the CPU one turn costs, measured
 // in the same run against the same scripted model.
 //
-//	go test -run '^$' -bench . -benchtime 50x -count 3 ./bench/frontends/
+//	go test -run '^$' -bench . -benchtime 50x -count 3 ./internal/bench/frontends/
 package frontends
 
 import (
