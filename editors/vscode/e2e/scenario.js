@@ -300,5 +300,6 @@ require('./mention').add({ script, tests, palette, openAt, idle, requests });
 require('./files_changed').add({ files, script, tests, palette, closeAll, idle });
 require('./chat_mention').add({ script, tests, palette, idle, requests });
 require('./settings_scope').add({ script, tests, palette, openAt, idle, requests });
+require('./language_features').add({ files, script, tests, palette, openAt, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };

@@ -87,4 +87,58 @@ return function(H)
     E.teardown(model)
     assert(ok, e)
   end)
+  H.test('e2e: a scripted model calls lsp definition and references and rename_symbol; gopls answers, the rename lands in both files', function()
+    local model = E.model(H, {
+      { tool_calls = { { name = 'lsp', args = { operation = 'definition', path = 'use.go', line = 5, symbol = 'Hello', occurrence = 2 } } } },
+      { tool_calls = { { name = 'lsp', args = { operation = 'references', path = 'greet.go', line = 4, symbol = 'Hello' } } } },
+      { tool_calls = { { name = 'rename_symbol', args = { path = 'greet.go', line = 4, symbol = 'Hello', new_name = 'Greet' } } } },
+      { text = 'Renamed Hello to Greet.' },
+    })
+    local ok, e = pcall(function()
+      local dir, greet, use = G.project(H)
+      local reviewed = {}
+      E.setup(H, model, {
+        review = function(change, done)
+          reviewed[#reviewed + 1] = vim.uri_to_fname(change.uri):sub(#dir + 2)
+          done(true)
+        end,
+      })
+      local b = E.open(H, greet)
+      G.wait_gopls(H, b)
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').explain({ line1 = 4, line2 = 6, range = 2 }, cb)
+      end)
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      local reqs = model.requests()
+      H.eq(4, #reqs, 'model requests')
+      local function last_result(req)
+        local out
+        for _, m in ipairs(req.body.messages or {}) do
+          if m.role == 'tool' then
+            out = type(m.content) == 'string' and m.content or vim.json.encode(m.content)
+          end
+        end
+        return out or ''
+      end
+      local def = last_result(reqs[2])
+      H.contains(def, 'greet.go:4: func Hello(name string) string {', 'definition told to the model')
+      local refs = last_result(reqs[3])
+      H.contains(refs, 'greet.go:4: func Hello(name string) string {', 'references: the declaration')
+      H.contains(refs, 'use.go:5:', 'references: the calls in use.go')
+      H.truthy(not refs:find('No reference', 1, true), 'references found: ' .. refs)
+      local renamed = last_result(reqs[4])
+      H.truthy(not renamed:lower():find('reject') and not renamed:lower():find('error'), 'rename result: ' .. renamed)
+      local want_greet = vim.deepcopy(G.greet)
+      want_greet[3], want_greet[4] = '// Greet greets name.', 'func Greet(name string) string {'
+      local want_use = vim.deepcopy(G.use)
+      want_use[5] = '\treturn Greet(name) + " " + Greet(name)'
+      H.eq(want_greet, vim.fn.readfile(greet), 'greet.go on disk')
+      H.eq(want_use, vim.fn.readfile(use), 'use.go on disk')
+      table.sort(reviewed)
+      H.eq({ 'greet.go', 'use.go' }, reviewed, 'both files were reviewed')
+    end)
+    G.teardown()
+    E.teardown(model)
+    assert(ok, e)
+  end)
 end
