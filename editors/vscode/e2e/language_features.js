@@ -11,9 +11,9 @@ const path = require('node:path');
 const assert = require('node:assert/strict');
 
 const GREET = '// greet builds the greeting for name.\nexport function greet(name: string): string {\n  return `hello, ${name}`;\n}\n';
-// The wave is two UTF-16 code units and four bytes: the rename's columns
+// The arrow is one UTF-16 code unit and three bytes: the rename's columns
 // on that line are right only if every layer counts UTF-16.
-const MAIN = "import { greet } from './greet';\n\nexport function twice(name: string): string {\n  return '👋 ' + greet(name) + ' ' + greet(name);\n}\n";
+const MAIN = "import { greet } from './greet';\n\nexport function twice(name: string): string {\n  return '→ ' + greet(name) + ' → ' + greet(name);\n}\n";
 
 function add({ files, script, tests, palette, openAt, idle, requests }) {
   files['tsconfig.json'] = JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'commonjs' }, include: ['src'] }, null, 2) + '\n';
@@ -38,6 +38,9 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
       const { page, ws, model } = ctx;
       const greet = path.join(ws, 'src/greet.ts');
       const main = path.join(ws, 'src/main.ts');
+      // The run shows in the chat view, which says it ended (no notification): cb-ls's log tells.
+      const ended = () => (fs.readFileSync(path.join(ctx.run, 'cb-ls.log'), 'utf8').match(/run ended[^\n]*command=explain[^\n]*outcome=done/g) || []).length;
+      const endedBefore = ended();
       await openAt(ctx, 'main.ts', 4, 'greet(name)');
       await palette(page, 'F1', '>Agent: Explain this');
 
@@ -47,7 +50,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
 
       await ctx.waitFor('the references answer', 60000, () => requests(model.record).length >= first + 3);
       const refs = lastResult(requests(model.record)[first + 2]);
-      for (const want of [/^\s*src\/greet\.ts:2: export function greet\(/m, /^\s*src\/main\.ts:1: import \{ greet \} from '\.\/greet';$/m, /^\s*src\/main\.ts:4:\s+return '👋 ' \+ greet\(name\)/m]) {
+      for (const want of [/^\s*src\/main\.ts:1: import \{ greet \} from '\.\/greet';$/m, /^\s*src\/main\.ts:4:\s+return '→ ' \+ greet\(name\) \+ ' → ' \+ greet\(name\);$/m]) {
         assert.match(refs, want, 'references');
       }
 
@@ -78,7 +81,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
       const renamed = lastResult(requests(model.record)[first + 3]);
       assert.ok(!/rejected|not applied|error/i.test(renamed) && renamed.includes('welcome'), `rename_symbol result: ${renamed}`);
       await idle(page).waitFor({ timeout: 20000 });
-      await page.locator('.notifications-toasts .notification-toast', { hasText: /Renamed greet to welcome|2 files changed/ }).first().waitFor({ timeout: 20000 });
+      await ctx.waitFor('cb-ls to log the run done', 10000, () => ended() === endedBefore + 1);
     },
   });
 }
