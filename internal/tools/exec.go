@@ -31,9 +31,11 @@ type ExecOptions struct {
 	// MaxOutput caps the captured output in bytes (30 000); the head and
 	// tail are kept.
 	MaxOutput int
-	// KillGrace is how long a process group has between SIGTERM and
-	// SIGKILL (2 s).
-	KillGrace time.Duration
+	// DrainWait bounds the wait for a command's last output once its
+	// shell has ended or was killed (2 s): a process that left the
+	// process group may hold the pipe. (A timed-out or cancelled
+	// command gets SIGKILL at once; see shell.Run.)
+	DrainWait time.Duration
 	// NoSandbox turns confinement off: commands run with the server's
 	// rights.
 	NoSandbox bool
@@ -78,8 +80,8 @@ func (o ExecOptions) withDefaults() ExecOptions {
 	if o.MaxOutput <= 0 {
 		o.MaxOutput = 30000
 	}
-	if o.KillGrace <= 0 {
-		o.KillGrace = 2 * time.Second
+	if o.DrainWait <= 0 {
+		o.DrainWait = 2 * time.Second
 	}
 	return o
 }
@@ -186,7 +188,7 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 		}
 		note = n
 		out = shell.NewOutput(opts.MaxOutput)
-		res, err = shell.Run(ctx, cmd, out, timeout, opts.KillGrace)
+		res, err = shell.Run(ctx, cmd, out, timeout, opts.DrainWait)
 		if sb != nil {
 			sb.Cleanup()
 		}

@@ -82,7 +82,7 @@ func TestExecBasics(t *testing.T) {
 }
 
 func TestExecBackgroundJobDoesNotHang(t *testing.T) {
-	r, _ := execContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	r, _ := execContext(t, ExecOptions{DrainWait: 200 * time.Millisecond})
 	marker := uniqueMarker()
 	start := time.Now()
 	res, _ := runExecTool(t, t.Context(), r, map[string]any{"command": "sh -c 'sleep 30' " + marker + " & echo started"})
@@ -102,7 +102,7 @@ func TestExecSetsidDaemonDies(t *testing.T) {
 	if !sandbox.Probe().Namespaces {
 		t.Skipf("no PID namespace for commands here (%s): a setsid daemon can outlive the call", sandbox.Probe().Summary)
 	}
-	r, _ := execContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	r, _ := execContext(t, ExecOptions{DrainWait: 200 * time.Millisecond})
 	marker := uniqueMarker()
 	res, _ := runExecTool(t, t.Context(), r, map[string]any{"command": "setsid sh -c 'while :; do sleep 0.05; done' " + marker + " </dev/null >/dev/null 2>&1 & echo started"})
 	if !strings.Contains(res.Output, "started") {
@@ -112,7 +112,7 @@ func TestExecSetsidDaemonDies(t *testing.T) {
 }
 
 func TestExecTimeoutKillsGroupIncludingTermIgnorer(t *testing.T) {
-	r, _ := execContext(t, ExecOptions{Timeout: 500 * time.Millisecond, KillGrace: 300 * time.Millisecond})
+	r, _ := execContext(t, ExecOptions{Timeout: 500 * time.Millisecond, DrainWait: 300 * time.Millisecond})
 	marker := uniqueMarker()
 	// Both the shell and its child ignore SIGTERM; only SIGKILL ends them.
 	cmd := `trap '' TERM; sh -c 'trap "" TERM; while :; do sleep 0.05; done' ` + marker + ` & while :; do sleep 0.05; done`
@@ -127,7 +127,7 @@ func TestExecTimeoutKillsGroupIncludingTermIgnorer(t *testing.T) {
 }
 
 func TestExecCancelKillsGroup(t *testing.T) {
-	tc, root := execToolContext(t, ExecOptions{KillGrace: 200 * time.Millisecond})
+	tc, root := execToolContext(t, ExecOptions{DrainWait: 200 * time.Millisecond})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	pidFile := filepath.Join(root, "c.pid")
