@@ -15,9 +15,15 @@ var runsLaterDirs = []string{".git", ".husky", ".githooks", ".vscode", ".idea", 
 // and commit-hook configurations.
 var runsLaterFiles = []string{".envrc", ".nvim.lua", ".nvimrc", ".exrc", ".lazy.lua", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml"}
 
+// runsLaterRootDirs are directories that run only at the root of a
+// workspace: CI workflows, which run on the next push, with the
+// repository's secrets and outside any sandbox of ours.
+var runsLaterRootDirs = []string{".github/workflows"}
+
 // RunsLater reports whether rel, a slash-separated path relative to a
 // workspace root, holds content that runs later outside the sandbox (a
-// git hook, .git/config's core.fsmonitor, .vscode/tasks.json, .envrc).
+// git hook, .git/config's core.fsmonitor, .vscode/tasks.json, .envrc,
+// a CI workflow).
 // A command that changed such a file must be flagged to the user: its
 // effect arrives the next time the user runs git or opens the editor.
 func RunsLater(rel string) bool {
@@ -25,6 +31,11 @@ func RunsLater(rel string) bool {
 	first, _, _ := strings.Cut(rel, "/")
 	for _, d := range runsLaterDirs {
 		if first == d {
+			return true
+		}
+	}
+	for _, d := range runsLaterRootDirs {
+		if strings.HasPrefix(rel, d+"/") {
 			return true
 		}
 	}

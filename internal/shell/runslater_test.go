@@ -17,7 +17,9 @@ func TestRunsLater(t *testing.T) {
 		".pre-commit-config.yaml":         true,
 		"main.go":                         false,
 		"docs/git.md":                     false,
-		".github/workflows/ci.yml":        false,
+		".github/workflows/ci.yml":        true,
+		".github/dependabot.yml":          false,
+		"sub/.github/workflows/ci.yml":    false,
 		"envrc":                           false,
 		".gitignore":                      false,
 	} {
