@@ -95,7 +95,7 @@ func TestACPLoadsHeadlessRun(t *testing.T) {
 	root := runEnv(t, srv, "openai")
 	root, _ = filepath.EvalSymlinks(root)
 	var stdout, stderr strings.Builder
-	if code := runAgent(t.Context(), []string{"--root", root, "fix Add"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	if code := runAgent(t.Context(), []string{"--root", root, "--yes", "fix Add"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("cb-ls run exited %d\n%s", code, stderr.String())
 	}
 

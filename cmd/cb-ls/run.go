@@ -17,7 +17,6 @@ import (
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/session"
-	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 const runUsage = `usage: cb-ls run [flags] "instruction"
@@ -30,6 +29,12 @@ project's last run (or the one named, from the editor or the command
 line), with its whole history. Exit status 0 on success, 1 when the run
 failed (bad key, unreachable model, step limit), 2 for bad usage,
 130 when interrupted.
+
+Edits: on a terminal each diff is shown and asked about (y/n/a, a = yes
+to every edit of this run); without a terminal edits are refused unless
+--yes is given. A file that runs later (.envrc, .vscode/tasks.json,
+.git/hooks, CI workflows) is named in the question, or on stderr under
+--yes.
 
 flags:
 `
@@ -66,8 +71,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&f.model, "model", "", "model name; overrides CB_MODEL")
 	fs.StringVar(&f.baseURL, "base-url", "", "API base URL, e.g. http://127.0.0.1:11434/v1; overrides CB_BASE_URL")
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "most model turns before the agent must summarise (default 30); overrides CB_MAX_STEPS")
-	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking (the default for edits), and approve every command that asks for write or network access")
-	fs.BoolVar(&f.review, "review", false, "ask y/n on the terminal before each edit")
+	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking, and approve every command that asks for write or network access (without it and without a terminal, edits and such commands are refused)")
+	fs.BoolVar(&f.review, "review", false, "ask before each edit even when stdin is not a terminal (on a terminal cb-ls run always asks)")
 	fs.BoolVar(&f.trust, "trust-project", false, "apply the project's .catbuddy settings that need trust (provider, baseUrl, looser tool settings) for this run")
 	fs.Var(&f.cont, "continue", "reply to the project's last run, or to the run named as --continue=ID or as the first argument")
 	if err := fs.Parse(args); err != nil {
@@ -147,10 +152,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	p := newProgress(stderr, isTerminalWriter(stderr), cfg.MaxSteps)
 	ask := &prompter{in: bufio.NewReader(stdin), out: stderr, before: p.pause}
-	var ws tools.Workspace = tools.DiskWorkspace{}
-	if f.review {
-		ws = &reviewWorkspace{Workspace: ws, p: ask}
-	}
+	ws := editWorkspace(f, stdinIsTerminal(stdin), ask)
 	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(f.yes, stdin, ask),
 		ProjectTrusted: projectTrust(f.trust, stderr), Headless: true, Version: version, Logger: mcpLogger(stderr)})
 	if err != nil {
@@ -175,6 +177,9 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	res := a.Do(ctx, run, app.Turn{Config: cfg, Task: agent.Task{Command: config.CommandRun, Input: instruction},
 		Input: instruction, Emit: p.event})
 	p.done()
+	if yw, ok := ws.(*yesWorkspace); ok {
+		yw.summary(stderr)
+	}
 	reportStored(stderr, run, res)
 	if res.Answer != "" {
 		fmt.Fprintln(stdout, strings.TrimSpace(res.Answer))

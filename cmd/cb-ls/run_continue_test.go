@@ -31,7 +31,7 @@ func TestRunContinue(t *testing.T) {
 		}
 		return strings.TrimSpace(stdout.String()), stderr.String()
 	}
-	run("fix Add")
+	run("--yes", "fix Add") // the edit needs --yes: there is no terminal
 	list, err := session.List([]string{root})
 	if err != nil || len(list) != 1 {
 		t.Fatalf("stored runs: %+v, %v", list, err)
@@ -177,7 +177,7 @@ func TestRunContinueRemembersReads(t *testing.T) {
 		agenttest.TextTurn("Fixed."),
 	}})
 	root := runEnv(t, srv, "openai")
-	for _, args := range [][]string{{"what does Add do?"}, {"--continue", "fix it"}} {
+	for _, args := range [][]string{{"what does Add do?"}, {"--yes", "--continue", "fix it"}} {
 		var stdout, stderr strings.Builder
 		if code := runAgent(t.Context(), append([]string{"--root", root}, args...), strings.NewReader(""), &stdout, &stderr); code != 0 {
 			t.Fatalf("cb-ls run %q: exit %d\n%s", args, code, stderr.String())

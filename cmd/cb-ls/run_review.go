@@ -7,61 +7,53 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/catbuddy/cb-ls/internal/shell"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
-// reviewWorkspace asks the user before each write (cb-ls run --review):
-// it shows the change as a unified diff and applies it only on "y". Any
-// other answer, or the end of input, rejects the change; the tool tells
-// the model it was not applied.
+// reviewWorkspace asks the user before each write (cb-ls run on a
+// terminal, or --review): it shows the change as a unified diff and
+// applies it on "y"; "a" applies it and every later edit of this run
+// without asking, except a file that runs later, which is always asked
+// about. Any other answer, or the end of input, rejects the change; the
+// tool tells the model it was not applied.
 type reviewWorkspace struct {
 	tools.Workspace
 	p *prompter
+
+	all bool // "a" was answered; guarded by p.mu
 }
+
+// reviewChoices is the answer line of every edit question.
+const reviewChoices = "[y/N/a] (a = yes to every edit of this run; files that run later are still asked about)"
 
 // Apply implements tools.Workspace.
 func (w *reviewWorkspace) Apply(ctx context.Context, c tools.Change) (tools.Document, error) {
-	w.p.mu.Lock()
-	defer w.p.mu.Unlock()
-	if w.p.before != nil {
-		w.p.before()
-	}
-	from, to := "a/"+c.Path.Rel, "b/"+c.Path.Rel
-	if c.Create {
-		from = "/dev/null"
-	}
-	diff := udiff.Unified(from, to, string(c.Base.Content), string(c.After))
-	question := fmt.Sprintf("\n%s\n%s", c.Label, diff)
-	if !strings.HasSuffix(diff, "\n") {
-		question += "\n"
-	}
-	question += fmt.Sprintf("Apply this change to %s? [y/N] ", c.Path.Rel)
-	answer, err := w.p.ask(ctx, question)
+	docs, err := w.ApplyAll(ctx, []tools.Change{c})
 	if err != nil {
-		return tools.Document{}, fmt.Errorf("%w: no answer from the user (%v)", tools.ErrRejected, err)
+		return tools.Document{}, err
 	}
-	switch strings.ToLower(strings.TrimSpace(answer)) {
-	case "y", "yes":
-		return w.Workspace.Apply(ctx, c)
-	}
-	return tools.Document{}, fmt.Errorf("%w: the user rejected the change to %s", tools.ErrRejected, c.Path.Rel)
+	return docs[0], nil
 }
 
 // ApplyAll implements tools.MultiApplier: a multi-file change
 // (apply_patch) is shown whole and asked about once; "y" applies it all
 // or nothing through the disk workspace.
 func (w *reviewWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
-	if len(cs) == 1 {
-		d, err := w.Apply(ctx, cs[0])
-		if err != nil {
-			return nil, err
-		}
-		return []tools.Document{d}, nil
-	}
 	w.p.mu.Lock()
 	defer w.p.mu.Unlock()
+	var names, later []string
+	for _, c := range cs {
+		names = append(names, c.Path.Rel)
+		if shell.RunsLater(c.Path.Rel) {
+			later = append(later, c.Path.Rel)
+		}
+	}
+	list := strings.Join(names, ", ")
+	if w.all && len(later) == 0 {
+		return tools.ApplyAll(ctx, w.Workspace, cs)
+	}
 	var question strings.Builder
-	var names []string
 	for _, c := range cs {
 		from, to := "a/"+c.Path.Rel, "b/"+c.Path.Rel
 		switch {
@@ -75,17 +67,36 @@ func (w *reviewWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]to
 		if !strings.HasSuffix(diff, "\n") {
 			question.WriteByte('\n')
 		}
-		names = append(names, c.Path.Rel)
 	}
-	list := strings.Join(names, ", ")
-	fmt.Fprintf(&question, "Apply these changes to %s? [y/N] ", list)
+	if len(later) > 0 {
+		fmt.Fprintf(&question, "%s %s a file that runs later, outside the sandbox (git, direnv, the editor or CI runs it).\n",
+			strings.Join(later, ", "), isAre(len(later)))
+	}
+	if len(cs) == 1 {
+		fmt.Fprintf(&question, "Apply this change to %s? %s ", list, reviewChoices)
+	} else {
+		fmt.Fprintf(&question, "Apply these changes to %s? %s ", list, reviewChoices)
+	}
 	answer, err := w.p.ask(ctx, question.String())
 	if err != nil {
 		return nil, fmt.Errorf("%w: no answer from the user (%v)", tools.ErrRejected, err)
 	}
 	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "a", "all":
+		w.all = true
+		return tools.ApplyAll(ctx, w.Workspace, cs)
 	case "y", "yes":
 		return tools.ApplyAll(ctx, w.Workspace, cs)
 	}
+	if len(cs) == 1 {
+		return nil, fmt.Errorf("%w: the user rejected the change to %s", tools.ErrRejected, list)
+	}
 	return nil, fmt.Errorf("%w: the user rejected the changes to %s", tools.ErrRejected, list)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }

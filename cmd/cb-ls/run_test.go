@@ -52,7 +52,7 @@ func TestRunFixesFileOnDisk(t *testing.T) {
 			srv := agenttest.NewServer(t, fixScript())
 			root := runEnv(t, srv, provider)
 			var stdout, stderr strings.Builder
-			code := runAgent(t.Context(), []string{"--root", root, "fix Add"}, strings.NewReader(""), &stdout, &stderr)
+			code := runAgent(t.Context(), []string{"--root", root, "--yes", "fix Add"}, strings.NewReader(""), &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
 			}
@@ -97,7 +97,7 @@ func TestRunReviewRejects(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(root, "calc.go")); string(got) != calcSrc {
 		t.Errorf("a rejected edit reached the disk:\n%s", got)
 	}
-	if !strings.Contains(stderr.String(), "Apply this change to calc.go? [y/N]") || !strings.Contains(stderr.String(), "-\treturn a - b") {
+	if !strings.Contains(stderr.String(), "Apply this change to calc.go? [y/N/a]") || !strings.Contains(stderr.String(), "-\treturn a - b") {
 		t.Errorf("no review question with the diff:\n%s", stderr.String())
 	}
 	res := srv.Requests()[2].ToolResults()
@@ -236,7 +236,7 @@ func TestRunReviewPatchAsksOnce(t *testing.T) {
 	if code := runAgent(t.Context(), []string{"--root", root, "--review", "patch"}, strings.NewReader("y\n"), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	if n := strings.Count(stderr.String(), "[y/N]"); n != 1 || !strings.Contains(stderr.String(), "Apply these changes to calc.go, notes.txt? [y/N]") {
+	if n := strings.Count(stderr.String(), "[y/N/a]"); n != 1 || !strings.Contains(stderr.String(), "Apply these changes to calc.go, notes.txt? [y/N/a]") {
 		t.Errorf("%d questions:\n%s", n, stderr.String())
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, "notes.txt")); string(got) != "patched\n" {
