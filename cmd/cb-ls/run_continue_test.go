@@ -191,3 +191,45 @@ func TestRunContinueRemembersReads(t *testing.T) {
 		t.Errorf("calc.go was not edited:\n%s", data)
 	}
 }
+
+// A model that accepts the request and then sends nothing ends the run
+// after modelIdleTimeout with the endpoint named, stored as failed; it
+// can then be continued.
+func TestRunStalledModelCanBeContinued(t *testing.T) {
+	for _, provider := range []string{"openai", "anthropic"} {
+		t.Run(provider, func(t *testing.T) {
+			srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+				{Stall: true},
+				agenttest.TextTurn("Answered at last."),
+			}})
+			root := runEnv(t, srv, provider)
+			user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "catbuddy", "config.json")
+			if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(user, []byte(`{"modelIdleTimeout": 1}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr strings.Builder
+			if code := runAgent(t.Context(), []string{"--root", root, "explain Add"}, strings.NewReader(""), &stdout, &stderr); code != 1 {
+				t.Fatalf("exit %d, want 1\n%s", code, stderr.String())
+			}
+			if want := "the model at " + srv.URL() + " sent nothing for 1 s"; !strings.Contains(stderr.String(), want) ||
+				!strings.Contains(stderr.String(), "go on with: cb-ls run --continue") {
+				t.Errorf("stderr does not say %q and how to go on:\n%s", want, stderr.String())
+			}
+			list, err := session.List([]string{root})
+			if err != nil || len(list) != 1 || list[0].Outcome != "error" {
+				t.Fatalf("stored runs: %+v, %v; want the failed one", list, err)
+			}
+			stdout.Reset()
+			stderr.Reset()
+			if code := runAgent(t.Context(), []string{"--root", root, "--continue", "try again"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+				t.Fatalf("--continue: exit %d\n%s", code, stderr.String())
+			}
+			if out := strings.TrimSpace(stdout.String()); out != "Answered at last." {
+				t.Errorf("--continue answered %q", out)
+			}
+		})
+	}
+}

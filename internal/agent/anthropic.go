@@ -33,6 +33,7 @@ func newAnthropic(cfg config.Config) *anthropicProvider {
 		option.WithBaseURL(base + "/"),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(cfg.Retries()),
+		option.WithHTTPClient(newModelHTTPClient(cfg.BaseURL, cfg.ModelIdle())),
 	}
 	maxTok := cfg.MaxTokens
 	if maxTok <= 0 {
@@ -109,10 +110,12 @@ func (p *anthropicProvider) params(req ModelRequest) anthropic.MessageNewParams 
 func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onText func(string)) (ModelResponse, error) {
 	params := p.params(req)
 	cacheBreakpoints(&params)
+	call, stop := watchCall(ctx)
+	defer stop(nil)
 	if !p.stream {
-		msg, err := p.client.Messages.New(ctx, params)
+		msg, err := p.client.Messages.New(call, params)
 		if err != nil {
-			return ModelResponse{}, p.wrap(ctx, err)
+			return ModelResponse{}, p.failure(ctx, call, err, p.wrap)
 		}
 		u := msg.Usage
 		out := ModelResponse{Stop: string(msg.StopReason), Usage: anthropicUsage(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.OutputTokens)}
@@ -130,7 +133,7 @@ func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onTe
 		return out, nil
 	}
 
-	stream := p.client.Messages.NewStreaming(ctx, params)
+	stream := p.client.Messages.NewStreaming(call, params)
 	defer stream.Close()
 	var (
 		out             ModelResponse
@@ -184,7 +187,10 @@ func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onTe
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return ModelResponse{}, p.wrap(ctx, err)
+		return ModelResponse{}, p.failure(ctx, call, err, p.wrap)
+	}
+	if se := stalled(call); se != nil {
+		return ModelResponse{}, p.stalled(se) // however the SDK ended the stream
 	}
 	if !finished {
 		if err := ctx.Err(); err != nil {

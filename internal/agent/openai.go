@@ -28,6 +28,7 @@ func newOpenAI(cfg config.Config) *openAIProvider {
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(cfg.Retries()),
+		option.WithHTTPClient(newModelHTTPClient(cfg.BaseURL, cfg.ModelIdle())),
 	}
 	return &openAIProvider{
 		providerInfo: providerInfo{name: "openai", endpoint: cfg.BaseURL, model: cfg.Model, key: cfg.APIKey},
@@ -93,10 +94,12 @@ func (p *openAIProvider) params(req ModelRequest) openai.ChatCompletionNewParams
 // Complete implements Provider.
 func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText func(string)) (ModelResponse, error) {
 	params := p.params(req)
+	call, stop := watchCall(ctx)
+	defer stop(nil)
 	if !p.stream {
-		res, err := p.client.Chat.Completions.New(ctx, params)
+		res, err := p.client.Chat.Completions.New(call, params)
 		if err != nil {
-			return ModelResponse{}, p.wrap(ctx, err)
+			return ModelResponse{}, p.failure(ctx, call, err, p.wrap)
 		}
 		if len(res.Choices) == 0 {
 			return ModelResponse{}, p.fail(ErrBadResponse, 0, "the answer has no choices")
@@ -116,7 +119,7 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 	}
 
 	params.StreamOptions.IncludeUsage = openai.Bool(true)
-	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
+	stream := p.client.Chat.Completions.NewStreaming(call, params)
 	defer stream.Close()
 	var (
 		out      ModelResponse
@@ -164,7 +167,10 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return ModelResponse{}, p.wrap(ctx, err)
+		return ModelResponse{}, p.failure(ctx, call, err, p.wrap)
+	}
+	if se := stalled(call); se != nil {
+		return ModelResponse{}, p.stalled(se) // however the SDK ended the stream
 	}
 	if !finished {
 		// A stream that ends without a finish reason was cut: its last

@@ -86,6 +86,9 @@ var (
 	ErrServer        = errors.New("server error")
 	ErrBadResponse   = errors.New("bad response")
 	ErrRequest       = errors.New("request refused")
+	// ErrStalled is a model that sent nothing for the idle limit
+	// (modelIdleTimeout): not retried, the step fails at once.
+	ErrStalled = errors.New("the model sent nothing")
 )
 
 // ProviderError is a model call that failed, with what a user needs to
@@ -101,6 +104,11 @@ type ProviderError struct {
 
 func (e *ProviderError) Error() string {
 	var b strings.Builder
+	if e.Kind == ErrStalled {
+		// The detail already names the endpoint and the wait.
+		fmt.Fprintf(&b, "%s: %s — %s", e.Provider, e.Detail, e.hint())
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s at %s: %v", e.Provider, e.Endpoint, e.Kind)
 	if e.Status != 0 {
 		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
@@ -131,6 +139,8 @@ func (e *ProviderError) hint() string {
 		return fmt.Sprintf("model %q is not served there; set CB_MODEL or the model setting", e.Model)
 	case ErrUnreachable:
 		return "is the server running? set CB_BASE_URL or the baseUrl setting"
+	case ErrStalled:
+		return "not retried; if the model is this slow to answer, raise modelIdleTimeout (seconds)"
 	case ErrContextLength:
 		return "the conversation no longer fits the model's context; start a new run with a smaller selection"
 	}
@@ -165,6 +175,10 @@ func (p providerInfo) transportError(ctx context.Context, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return ctxErr
 	}
+	var se *stallError
+	if errors.As(err, &se) {
+		return p.stalled(se)
+	}
 	kind := ErrBadResponse
 	var netErr net.Error
 	var opErr *net.OpError
@@ -179,6 +193,24 @@ func (p providerInfo) transportError(ctx context.Context, err error) error {
 // providerInfo is what every provider knows to describe its errors.
 type providerInfo struct {
 	name, endpoint, model, key string
+}
+
+// stalled is the error of a call the idle limit ended.
+func (p providerInfo) stalled(se *stallError) *ProviderError {
+	return p.fail(ErrStalled, 0, se.Error())
+}
+
+// failure turns err, the error of a model call watched by call (see
+// watchCall) in the run's ctx, into what Complete returns: the run's
+// own cancellation first, then a stall, then what wrap makes of it.
+func (p providerInfo) failure(ctx, call context.Context, err error, wrap func(context.Context, error) error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	if se := stalled(call); se != nil {
+		return p.stalled(se)
+	}
+	return wrap(ctx, err)
 }
 
 func (p providerInfo) fail(kind error, status int, detail string) *ProviderError {

@@ -1,5 +1,7 @@
 package config
 
+import "time"
+
 // Command is a user-invokable agent command (built-in or custom).
 type Command struct {
 	ID     string `json:"id"`
@@ -28,6 +30,11 @@ type Config struct {
 	// MaxRetries is how often the SDK retries 429/5xx and connection
 	// failures, with backoff; 0 means 2, negative means never.
 	MaxRetries int `json:"maxRetries,omitempty"`
+	// ModelIdleTimeout is how many seconds the model may send nothing
+	// (no status line, no header, no byte of the answer) before the step
+	// fails; 0 means DefaultModelIdleTimeout. Without it a server that
+	// accepts a request and then stalls would hang the run for ever.
+	ModelIdleTimeout int `json:"modelIdleTimeout,omitempty"`
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in a table of common models (see ContextWindow). Runs
 	// compact their conversation before a request would pass 80% of it.
@@ -41,6 +48,22 @@ type Config struct {
 	// LanguageServers are started by cb-ls itself to answer the language
 	// tools where no editor does, by name (see LanguageServer).
 	LanguageServers map[string]LanguageServer `json:"languageServers,omitempty"`
+}
+
+// DefaultModelIdleTimeout is the idle limit, in seconds, when
+// modelIdleTimeout is unset: long enough for a local model to read a
+// long prompt before its first token.
+const DefaultModelIdleTimeout = 300
+
+// MaxModelIdleTimeout is the largest modelIdleTimeout accepted (a day).
+const MaxModelIdleTimeout = 24 * 60 * 60
+
+// ModelIdle returns the idle limit ModelIdleTimeout stands for.
+func (c Config) ModelIdle() time.Duration {
+	if c.ModelIdleTimeout <= 0 {
+		return DefaultModelIdleTimeout * time.Second
+	}
+	return time.Duration(c.ModelIdleTimeout) * time.Second
 }
 
 // Retries returns the SDK retry count MaxRetries stands for.

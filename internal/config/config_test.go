@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -78,6 +79,9 @@ func TestConfigErrorsNameTheSource(t *testing.T) {
 		`{"model": 3}`:                    "config.json",
 		`{"modle":"typo"}`:                "modle",
 		`{"customCommands":[{"id":"x"}]}`: "prompt are required",
+		`{"modelIdleTimeout": -1}`:        "modelIdleTimeout -1: want a number of seconds from 1 to 86400",
+		`{"modelIdleTimeout": 86401}`:     "modelIdleTimeout 86401",
+		`{"modelIdleTimeout": "5m"}`:      "config.json",
 	} {
 		writeJSON(t, proj, content)
 		_, err := loadConfig(root, env(nil), "")
@@ -117,6 +121,23 @@ func TestDefaults(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestModelIdleTimeout(t *testing.T) {
+	root := t.TempDir()
+	// A project may set it untrusted: it only decides how long a stalled
+	// model is waited for.
+	writeJSON(t, filepath.Join(root, ".catbuddy", "config.json"), `{"modelIdleTimeout": 45}`)
+	cfg, err := loadConfig(root, env(nil), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ModelIdleTimeout != 45 || cfg.ModelIdle() != 45*time.Second {
+		t.Errorf("project's modelIdleTimeout 45: got %d (%v)", cfg.ModelIdleTimeout, cfg.ModelIdle())
+	}
+	if got := (Config{}).ModelIdle(); got != 300*time.Second {
+		t.Errorf("default idle limit %v, want 5m0s", got)
 	}
 }
 

@@ -206,6 +206,9 @@ func (c Config) validate() error {
 	if c.ContextWindow < 0 || c.ContextWindow > 0 && c.ContextWindow < MinContextWindow {
 		return fmt.Errorf("contextWindow %d: want at least %d tokens", c.ContextWindow, MinContextWindow)
 	}
+	if c.ModelIdleTimeout < 0 || c.ModelIdleTimeout > MaxModelIdleTimeout {
+		return fmt.Errorf("modelIdleTimeout %d: want a number of seconds from 1 to %d (0 or unset: %d)", c.ModelIdleTimeout, MaxModelIdleTimeout, DefaultModelIdleTimeout)
+	}
 	if c.Tools.ExecTimeout < 0 || c.Tools.ExecMaxTimeout < 0 {
 		return fmt.Errorf("tools.execTimeout / tools.execMaxTimeout: want a positive number of seconds")
 	}

@@ -34,7 +34,7 @@ const (
 )
 
 // harmlessKeys are the top-level settings a project applies untrusted.
-var harmlessKeys = []string{"model", "maxSteps", "maxTokens", "maxRetries", "disableStreaming", "contextWindow"}
+var harmlessKeys = []string{"model", "maxSteps", "maxTokens", "maxRetries", "disableStreaming", "contextWindow", "modelIdleTimeout"}
 
 // Ignored is a project setting that was not applied, and why.
 type Ignored struct {

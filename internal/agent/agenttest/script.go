@@ -65,6 +65,14 @@ type Turn struct {
 	Hang bool `json:"hang,omitempty"`
 	// After is the number of SSE events sent before Cut or Hang.
 	After int `json:"after,omitempty"`
+	// Stall accepts the request and then sends nothing at all, not even
+	// a status line, until the client goes away or the server is closed:
+	// a wedged model server.
+	Stall bool `json:"stall,omitempty"`
+	// IntervalMS waits this long before each stream event after the
+	// first; not streaming, the body is sent in five pieces this far
+	// apart. A model that is slow but steady.
+	IntervalMS int `json:"interval_ms,omitempty"`
 
 	// DelayMS waits this long before answering (never a test's way of
 	// synchronising: use it only to make progress visible in editors).
@@ -168,8 +176,11 @@ func LoadScript(path string) (Script, error) {
 }
 
 func (t Turn) validate() error {
-	if t.Cut && t.Hang {
-		return fmt.Errorf("cut and hang are exclusive")
+	if t.Cut && t.Hang || t.Stall && (t.Cut || t.Hang || t.Status != 0) {
+		return fmt.Errorf("cut, hang, stall and status are exclusive")
+	}
+	if t.IntervalMS < 0 || t.DelayMS < 0 {
+		return fmt.Errorf("delay_ms and interval_ms must not be negative")
 	}
 	if t.Status != 0 && (t.Status < 400 || t.Status > 599) {
 		return fmt.Errorf("status %d is not an error status", t.Status)

@@ -174,14 +174,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("agenttest: script exhausted: request %d but the script has %d turns", req.Index, len(s.script.Turns)))
 		return
 	}
-	if turn.DelayMS > 0 {
-		select {
-		case <-time.After(time.Duration(turn.DelayMS) * time.Millisecond):
-		case <-r.Context().Done():
-			return
-		case <-s.done:
-			return
-		}
+	if turn.DelayMS > 0 && !s.pause(r, turn.DelayMS) {
+		return
+	}
+	if turn.Stall {
+		s.hang(r)
+		return
 	}
 	if turn.Status != 0 {
 		writeError(w, format, turn.Status, turn.ErrorCode, turn.Error)
@@ -208,7 +206,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			body = anthropicMessage(turn, req)
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
+		if turn.IntervalMS <= 0 {
+			w.Write(body)
+			return
+		}
+		flusher, _ := w.(http.Flusher)
+		size := (len(body) + 4) / 5
+		for i := 0; i < len(body); i += size {
+			if i > 0 && !s.pause(r, turn.IntervalMS) {
+				return
+			}
+			if _, err := w.Write(body[i:min(i+size, len(body))]); err != nil {
+				return
+			}
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
 		return
 	}
 	s.stream(w, r, turn, events)
@@ -259,7 +273,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, event
 		stopAt = min(stopAt, len(events))
 	}
 	var buf bytes.Buffer
-	for _, ev := range events[:stopAt] {
+	for i, ev := range events[:stopAt] {
+		if i > 0 && turn.IntervalMS > 0 && !s.pause(r, turn.IntervalMS) {
+			return
+		}
 		buf.Reset()
 		if ev.name != "" {
 			fmt.Fprintf(&buf, "event: %s\n", ev.name)
@@ -278,6 +295,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, event
 	case turn.Hang:
 		s.hang(r)
 	}
+}
+
+// pause waits ms milliseconds; false if the client went away or the
+// server closed first.
+func (s *Server) pause(r *http.Request, ms int) bool {
+	select {
+	case <-time.After(time.Duration(ms) * time.Millisecond):
+		return true
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+	return false
 }
 
 // hang waits until the client goes away or the server closes.
