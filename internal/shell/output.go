@@ -9,9 +9,12 @@ import (
 // Output keeps the first and last bytes of a stream and counts what
 // it drops in between, so a command's output is bounded in memory while
 // its start (the command's first complaint) and end (the summary, the
-// last error) both survive.
+// last error) both survive. Terminal escape sequences (colours) are
+// dropped as they arrive, so they cost none of the budget.
 type Output struct {
 	mu    sync.Mutex
+	esc   escapeFilter
+	buf   []byte // p without escapes, reused between writes
 	max   int
 	head  []byte
 	tail  []byte // ring buffer of at most max-len(head) bytes
@@ -32,7 +35,9 @@ func (h *Output) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := len(p)
-	h.total += int64(n)
+	h.buf = h.esc.filter(h.buf[:0], p)
+	p = h.buf
+	h.total += int64(len(p))
 	headCap := h.max / 2
 	if len(h.head) < headCap {
 		k := min(headCap-len(h.head), len(p))
@@ -78,7 +83,7 @@ func (h *Output) String() string {
 	return b.String()
 }
 
-// Total is the number of bytes written.
+// Total is the number of bytes written, escape sequences not counted.
 func (h *Output) Total() int64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()

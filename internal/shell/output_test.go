@@ -24,3 +24,28 @@ func TestOutputKeepsHeadAndTail(t *testing.T) {
 		t.Errorf("short output altered: %q", small.String())
 	}
 }
+
+func TestOutputDropsEscapes(t *testing.T) {
+	in := "\x1b[1m\x1b[32mPASSED\x1b[0m tests/test_a.py::test_x \x1b[31;1mFAILED\x1b[m\n" +
+		"\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x07 \x1b]0;title\x07\x1b(Bdone\x1b[2K\x1b[1G\n"
+	want := "PASSED tests/test_a.py::test_x FAILED\nlink done\n"
+	if got := StripEscapes(in); got != want {
+		t.Errorf("StripEscapes = %q, want %q", got, want)
+	}
+	// Written a byte at a time, a sequence split between writes still goes.
+	h := NewOutput(1000)
+	for i := range len(in) {
+		h.Write([]byte{in[i]})
+	}
+	if h.String() != want || h.Total() != int64(len(want)) {
+		t.Errorf("Output = %q (total %d), want %q", h.String(), h.Total(), want)
+	}
+	// A stray ESC ] without its end does not swallow the lines after it.
+	if got := StripEscapes("a\x1b]oops\nnext line\n"); got != "a\nnext line\n" {
+		t.Errorf("unterminated OSC: %q", got)
+	}
+	// Text, tabs and UTF-8 pass unchanged.
+	if s := "ok\tgithub.com/x — 0.01s\r\n"; StripEscapes(s) != s {
+		t.Errorf("plain text altered: %q", StripEscapes(s))
+	}
+}
