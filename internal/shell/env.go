@@ -113,3 +113,21 @@ func urlWithPassword(v string) bool {
 	}
 	return false
 }
+
+// Settings are the variables cb-ls sets for every command, over what it
+// inherits. NO_COLOR=1 (no-color.org) asks tools for plain output: the
+// model reads text, and escape codes that get through anyway are
+// stripped by Output. Without the network (offline), package managers
+// are told so, so that they fail at once instead of stalling on
+// retries: npm_config_offline makes npm, npx and pnpm use only their
+// cache, and PIP_RETRIES=0 makes pip report its first connection
+// error. PIP_NO_INDEX is not set: pip would then say "no matching
+// distribution" instead of naming the network, which misleads.
+func Settings(offline bool) map[string]string {
+	set := map[string]string{"NO_COLOR": "1"}
+	if offline {
+		set["npm_config_offline"] = "true"
+		set["PIP_RETRIES"] = "0"
+	}
+	return set
+}

@@ -27,3 +27,14 @@ func TestIsSecretEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestSettings(t *testing.T) {
+	env, _ := Environ([]string{"NO_COLOR=", "PATH=/bin"}, nil, Settings(true))
+	slices.Sort(env)
+	if want := []string{"NO_COLOR=1", "PATH=/bin", "PIP_RETRIES=0", "npm_config_offline=true"}; !slices.Equal(env, want) {
+		t.Errorf("offline env = %q, want %q", env, want)
+	}
+	if s := Settings(false); len(s) != 1 || s["NO_COLOR"] != "1" {
+		t.Errorf("online settings = %v", s)
+	}
+}

@@ -180,9 +180,13 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 		out  *shell.Output
 		res  shell.Result
 		note string
+		sb   *sandbox.Run
 	)
 	for attempt := 0; ; attempt++ {
-		cmd, sb, n, err := prepareCommand(tc, opts, line, cwd, policy)
+		var cmd *exec.Cmd
+		var n string
+		var err error
+		cmd, sb, n, err = prepareCommand(tc, opts, line, cwd, policy)
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
@@ -208,6 +212,9 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 	}
 	if out.Total() == 0 {
 		b.WriteString("(no output)\n")
+	}
+	if sb != nil {
+		b.WriteString(sandboxHints(b.String(), res, policy))
 	}
 	r := Result{}
 	switch {
@@ -242,7 +249,8 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy 
 		}
 		cmd = exec.Command(argv[0], argv[1:]...)
 		var dropped []string
-		cmd.Env, dropped = shell.Environ(os.Environ(), opts.Env, nil)
+		// Unconfined, the command has the network: only NO_COLOR.
+		cmd.Env, dropped = shell.Environ(os.Environ(), opts.Env, shell.Settings(false))
 		debugDropped(dropped)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Dir = cwd
@@ -253,6 +261,11 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy 
 		WritableDirs: opts.WritableDirs,
 		UserDirs:     []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
 		Environ: func(set map[string]string) []string {
+			for k, v := range shell.Settings(!policy.Network) {
+				if _, ok := set[k]; !ok {
+					set[k] = v
+				}
+			}
 			env, dropped := shell.Environ(os.Environ(), opts.Env, set)
 			if len(dropped) > 0 {
 				debugDropped(dropped)
