@@ -15,7 +15,7 @@ import (
 var applyPatchDescription string
 
 type applyPatchInput struct {
-	Patch string `json:"patch" jsonschema:"a unified diff (git diff or diff -u format) for one or more files"`
+	Patch string `json:"patch" jsonschema:"a unified diff (git diff or diff -u format) or a *** Begin Patch patch, for one or more files"`
 }
 
 // ApplyPatch is the apply_patch tool: a unified diff for several files,
@@ -31,6 +31,13 @@ func (tc *ToolContext) applyPatch(ctx context.Context, in applyPatchInput) (Resu
 	if strings.TrimSpace(in.Patch) == "" {
 		return Errorf("patch is empty: give a unified diff (--- a/FILE, +++ b/FILE, @@ hunks)"), nil
 	}
+	if isCodexPatch(in.Patch) {
+		fds, err := parseCodexPatch(in.Patch)
+		if err != nil {
+			return Errorf("the *** Begin Patch patch is malformed: %v\nEach file starts with `*** Update File: PATH`, `*** Add File: PATH` or `*** Delete File: PATH`; an update's hunks start with `@@` and hold lines starting with ' ', '-' or '+'; the patch ends with `*** End Patch`. Nothing was applied.", err), nil
+		}
+		return tc.applyFileDiffs(ctx, fds)
+	}
 	fds, err := diff.ParseMultiFileDiff([]byte(in.Patch))
 	if err != nil {
 		return Errorf("the patch is not a valid unified diff: %v\nEach file needs `--- a/PATH` and `+++ b/PATH` lines, and each hunk a header `@@ -START,COUNT +START,COUNT @@` followed by lines starting with ' ', '-' or '+'. Nothing was applied.", err), nil
@@ -44,6 +51,12 @@ func (tc *ToolContext) applyPatch(ctx context.Context, in applyPatchInput) (Resu
 	if len(fileDiffs) == 0 {
 		return Errorf("the patch holds no file: start each file with `--- a/PATH` and `+++ b/PATH`. Nothing was applied."), nil
 	}
+	return tc.applyFileDiffs(ctx, fileDiffs)
+}
+
+// applyFileDiffs checks every file of a parsed patch and commits them as
+// one reviewed change, or none.
+func (tc *ToolContext) applyFileDiffs(ctx context.Context, fileDiffs []*diff.FileDiff) (Result, error) {
 	var (
 		cs      []Change
 		seen    = map[string]bool{}
@@ -80,7 +93,7 @@ func (tc *ToolContext) patchChange(ctx context.Context, fd *diff.FileDiff) (Chan
 	if name == "" {
 		name = orig
 	}
-	if len(fd.Hunks) == 0 {
+	if len(fd.Hunks) == 0 && !wholeFileDiff(fd, codexNewFile) && !wholeFileDiff(fd, codexDeletedFile) {
 		return Change{}, "", fmt.Errorf("%s: the patch has no hunk for this file", name)
 	}
 	p, err := tc.Resolve(name)
@@ -122,6 +135,10 @@ func (tc *ToolContext) patchChange(ctx context.Context, fd *diff.FileDiff) (Chan
 		return Change{}, "", fmt.Errorf("%s: %v", name, err)
 	}
 	c.Base = doc
+	if wholeFileDiff(fd, codexDeletedFile) {
+		c.Delete = true
+		return c, tc.readWarning(ctx, "apply_patch", p.Abs), nil
+	}
 	if newName == "" { // deleted: the hunks must take out everything
 		if len(after) != 0 {
 			return Change{}, "", fmt.Errorf("%s: the patch deletes it (+++ /dev/null), but its hunks leave %d bytes; remove every line", name, len(after))

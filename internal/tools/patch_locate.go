@@ -26,6 +26,9 @@ func parseHunk(h *diff.Hunk) patchHunk {
 		header: fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OrigStartLine, h.OrigLines, h.NewStartLine, h.NewLines),
 		start:  int(h.OrigStartLine),
 	}
+	if h.OrigStartLine == 0 && h.OrigLines > 0 { // a *** Begin Patch hunk: no line numbers
+		ph.header = strings.TrimSpace("@@ " + h.Section)
+	}
 	body := string(h.Body)
 	ph.noFinalNewline = body != "" && !strings.HasSuffix(body, "\n")
 	body = strings.TrimSuffix(body, "\n")
