@@ -48,7 +48,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 		return Errorf("old_string is empty, but %s is not: give the exact text to replace (or use write_file to replace the whole file)", in.Path), nil
 	}
 	warning := tc.readWarning(ctx, "edit_file", p.Abs)
-	e, msg := findEdit(doc.Content, in.OldString, in.NewString)
+	e, msg := findEdit(doc.Content, in.OldString, in.NewString, nil)
 	if msg != "" {
 		return Result{Output: msg, IsError: true}, nil
 	}
@@ -71,8 +71,12 @@ const (
 // the only tolerance is line endings: in a CRLF file, old and new written
 // with "\n" are taken as "\r\n" (and the reverse in an LF file), so the
 // file keeps its line endings. Whatever form matches must match exactly
-// once.
-func findEdit(content []byte, old, new string) (TextEdit, string) {
+// once. lineNo maps a line of content (1-based) to the line messages
+// name; nil names content's own lines.
+func findEdit(content []byte, old, new string, lineNo func(int) int) (TextEdit, string) {
+	if lineNo == nil {
+		lineNo = func(l int) int { return l }
+	}
 	if old == "" { // only for an empty file: insert at the start
 		return TextEdit{NewText: adaptNewlines(content, new)}, ""
 	}
@@ -96,10 +100,10 @@ func findEdit(content []byte, old, new string) (TextEdit, string) {
 		case n == 1:
 			return TextEdit{Start: at[0], End: at[0] + len(f.old), NewText: f.new}, ""
 		case n > 1:
-			return TextEdit{}, fmt.Sprintf(ambiguousFormat, n) + "\n" + matchLines(content, at, n)
+			return TextEdit{}, fmt.Sprintf(ambiguousFormat, n) + "\n" + matchLines(content, at, n, lineNo)
 		}
 	}
-	return TextEdit{}, notFoundMessage + notFoundHint(content, old)
+	return TextEdit{}, notFoundMessage + notFoundHint(content, old, lineNo)
 }
 
 // occurrences returns where sub occurs in s (overlapping matches count:
@@ -123,7 +127,7 @@ func occurrences(s []byte, sub string, keep int) ([]int, int) {
 }
 
 // matchLines says on which lines the matches start.
-func matchLines(content []byte, at []int, n int) string {
+func matchLines(content []byte, at []int, n int, lineNo func(int) int) string {
 	var b strings.Builder
 	b.WriteString("(matches start at line")
 	if n > 1 {
@@ -136,7 +140,7 @@ func matchLines(content []byte, at []int, n int) string {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, " %d", line)
+		fmt.Fprintf(&b, " %d", lineNo(line))
 	}
 	if n > len(at) {
 		fmt.Fprintf(&b, " and %d more", n-len(at))

@@ -12,7 +12,7 @@ import (
 // notFoundHint explains, after notFoundMessage, where the text closest
 // to old is and how it differs, so that the model's next attempt copies
 // what the file really holds. It never picks a match itself.
-func notFoundHint(content []byte, old string) string {
+func notFoundHint(content []byte, old string, lineNo func(int) int) string {
 	if looksNumbered(old) {
 		return "\nold_string seems to include the line numbers that read_file shows. Leave out the number and the tab at the start of each line."
 	}
@@ -29,7 +29,7 @@ func notFoundHint(content []byte, old string) string {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nThe closest text is at %s", lineSpan(start+1, end))
+	fmt.Fprintf(&b, "\nThe closest text is at %s", lineSpan(lineNo(start+1), lineNo(end)))
 	if votes < want {
 		fmt.Fprintf(&b, " (only %d of %d lines are similar)", votes, want)
 	}
@@ -37,12 +37,12 @@ func notFoundHint(content []byte, old string) string {
 		b.WriteString("; it differs from old_string in ")
 		b.WriteString(why)
 	} else if l, fileLine, oldLine, ok := firstDifferentLine(lines[start:end], olds); ok {
-		fmt.Fprintf(&b, "; line %d differs.\nThe file has:    %q\nold_string has:  %q", start+1+l, clip(fileLine, 200), clip(oldLine, 200))
+		fmt.Fprintf(&b, "; line %d differs.\nThe file has:    %q\nold_string has:  %q", lineNo(start+1+l), clip(fileLine, 200), clip(oldLine, 200))
 	}
 	b.WriteString(".\nThe file there, as read_file shows it:\n")
 	const show = 20
 	for i := start; i < end && i < start+show; i++ {
-		fmt.Fprintf(&b, "%6d\t%s\n", i+1, clip(lines[i], 300))
+		fmt.Fprintf(&b, "%6d\t%s\n", lineNo(i+1), clip(lines[i], 300))
 	}
 	if end-start > show {
 		fmt.Fprintf(&b, "(%d more lines)\n", end-start-show)

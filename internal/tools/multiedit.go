@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	_ "embed"
@@ -55,7 +56,7 @@ func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result
 		case step.OldString == "":
 			return fail("old_string is empty: give the exact text to replace")
 		}
-		e, msg := findEdit(cur, step.OldString, step.NewString)
+		e, msg := findEdit(cur, step.OldString, step.NewString, spans.diskLine(doc.Content, cur))
 		if msg != "" {
 			return fail(msg)
 		}
@@ -134,4 +135,24 @@ func (s editSpans) edits(cur []byte) []TextEdit {
 		out[i] = TextEdit{Start: sp.baseStart, End: sp.baseEnd, NewText: string(cur[sp.curStart:sp.curEnd])}
 	}
 	return out
+}
+
+// diskLine maps a line of the current text (1-based) to the line of the
+// original text, the file as the model read it, so that an error after
+// earlier edits names lines the model can find. A line inside an earlier
+// edit's new text maps to the line where that edit starts.
+func (s editSpans) diskLine(base, cur []byte) func(int) int {
+	return func(l int) int {
+		off := 0
+		for i := 1; i < l && off < len(cur); i++ {
+			j := bytes.IndexByte(cur[off:], '\n')
+			if j < 0 {
+				off = len(cur)
+				break
+			}
+			off += j + 1
+		}
+		b := min(s.toBase(off, false), len(base))
+		return 1 + bytes.Count(base[:b], nl)
+	}
 }
