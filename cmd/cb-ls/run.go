@@ -154,7 +154,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	ask := &prompter{in: bufio.NewReader(stdin), out: stderr, before: p.pause}
 	ws := editWorkspace(f, stdinIsTerminal(stdin), ask)
 	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(f.yes, stdin, ask),
-		ProjectTrusted: projectTrust(f.trust, stderr), Headless: true, Version: version, Logger: mcpLogger(stderr)})
+		LanguageServers: cfg.LanguageServers,
+		ProjectTrusted:  projectTrust(f.trust, stderr), Headless: true, Version: version, Logger: mcpLogger(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/catbuddy/cb-ls/internal/app"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -99,13 +100,12 @@ func toolsFlags(name string, args []string, stderr io.Writer, more func(*flag.Fl
 	return rl, mode, nil
 }
 
-// newToolRegistry builds the built-in tools over a disk workspace.
-func newToolRegistry(roots []string, mode guard.Mode, onEdit tools.EditListener, approver tools.Approver) (*tools.Registry, *guard.PathGuard, error) {
-	a, err := app.New(app.Options{Roots: roots, Mode: mode, OnEdit: onEdit, Approver: approver})
-	if err != nil {
-		return nil, nil, err
-	}
-	return a.Registry, a.Guard, nil
+// newToolApp builds the built-in tools over a disk workspace, with the
+// language tools answered by servers (the languageServers setting of the
+// user's and, once trusted, the project's config) when any are named.
+// The caller Closes the App.
+func newToolApp(roots []string, mode guard.Mode, servers map[string]config.LanguageServer, onEdit tools.EditListener, approver tools.Approver) (*app.App, error) {
+	return app.New(app.Options{Roots: roots, Mode: mode, OnEdit: onEdit, Approver: approver, LanguageServers: servers})
 }
 
 func toolsList(args []string, stdout, stderr io.Writer) int {
@@ -117,11 +117,13 @@ func toolsList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
 		return 2
 	}
-	reg, _, err := newToolRegistry(roots, mode, nil, nil)
+	a, err := newToolApp(roots, mode, nil, nil, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
 		return 1
 	}
+	defer a.Close()
+	reg := a.Registry
 	out, err := json.MarshalIndent(tools.Specs(reg.List()), "", "  ")
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls tools list: %v\n", err)
@@ -176,11 +178,21 @@ func toolsRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer errMu.Unlock()
 		fmt.Fprintln(stderr, formatEditEvent(e))
 	}
-	reg, g, err := newToolRegistry(roots, mode, onEdit, approver)
+	loaded, err := config.Load(config.LoadOptions{Root: roots[0]})
+	if err != nil {
+		fmt.Fprintf(stderr, "cb-ls tools run: %v\n", err)
+		return 2
+	}
+	if msg := loaded.IgnoredSummary(roots[0]); msg != "" {
+		fmt.Fprintf(stderr, "cb-ls tools run: %s\n", msg)
+	}
+	a, err := newToolApp(roots, mode, loaded.LanguageServers, onEdit, approver)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls tools run: %v\n", err)
 		return 1
 	}
+	defer a.Close()
+	reg, g := a.Registry, a.Guard
 	fmt.Fprintf(stderr, "cb-ls tools run: work root %s (%s mode)\n", g.WorkRoot(), g.Mode())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/lspclient"
 	"github.com/catbuddy/cb-ls/internal/mcp"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -38,6 +39,12 @@ type Options struct {
 	// Language, if set, answers the language tools (the editor's bridge
 	// or the headless language servers); see tools.ToolContext.Language.
 	Language tools.LanguageFeatures
+	// LanguageServers, when Language is nil, are the language servers
+	// (config.Config.LanguageServers) that answer the language tools
+	// instead: started when a tool first needs one, told of every change
+	// the Workspace makes, and shut down by Close. A front end with no
+	// editor (the command line) passes its configuration's.
+	LanguageServers map[string]config.LanguageServer
 	// Registry, if set, is filled instead of a new one: a front end that
 	// hands its registry out before the tools are registered.
 	Registry *tools.Registry
@@ -82,6 +89,8 @@ type App struct {
 	opts Options
 	log  *slog.Logger
 
+	lsp *lspclient.Client // nil unless Options.LanguageServers answer the language tools
+
 	mu  sync.Mutex
 	mcp *mcp.Manager
 }
@@ -113,6 +122,13 @@ func New(o Options) (*App, error) {
 			return nil, err
 		}
 	}
+	var lc *lspclient.Client
+	if o.Language == nil {
+		if lc = startLanguageServers(g.Roots(), o.LanguageServers, o); lc != nil {
+			o.Workspace = lc.Workspace(o.Workspace)
+			o.Language = lc.Features()
+		}
+	}
 	approver := o.Approver
 	if approver == nil {
 		approver = tools.ApproverFunc(refuse)
@@ -128,9 +144,10 @@ func New(o Options) (*App, error) {
 		register = tools.RegisterBuiltins
 	}
 	if err := register(reg, tc); err != nil {
+		closeLanguageServers(lc)
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
-	return &App{Guard: g, Registry: reg, Tools: tc, opts: o, log: o.Logger}, nil
+	return &App{Guard: g, Registry: reg, Tools: tc, opts: o, log: o.Logger, lsp: lc}, nil
 }
 
 // errNoApprover is what the model hears when the front end has nobody to
@@ -145,9 +162,11 @@ func refuse(context.Context, tools.ApprovalRequest) (tools.Decision, error) {
 // Options.ProjectTrusted decides.
 func (a *App) ProjectTrusted(root string) bool { return a.opts.ProjectTrusted(root) }
 
-// Close stops the MCP servers. The App is not used after.
+// Close stops the MCP servers and the language servers it started. The
+// App is not used after.
 func (a *App) Close() {
 	if m := a.MCP(); m != nil {
 		m.Shutdown()
 	}
+	closeLanguageServers(a.lsp)
 }
