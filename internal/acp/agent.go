@@ -22,9 +22,13 @@ type Options struct {
 // Agent is one ACP connection's agent: the sessions a client created or
 // loaded, and what the client said it can do.
 type Agent struct {
-	conn *sdk.AgentSideConnection
-	opts Options
-	log  *slog.Logger
+	// conn is set once, right after the SDK starts reading; handlers
+	// reach it through client(), which waits for that, since the SDK may
+	// dispatch the first request before NewAgentSideConnection returns.
+	conn      *sdk.AgentSideConnection
+	connReady chan struct{}
+	opts      Options
+	log       *slog.Logger
 
 	mu          sync.Mutex
 	initialized bool
@@ -38,16 +42,24 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*acpSession{}}
+	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*acpSession{}, connReady: make(chan struct{})}
 	r, w := newWire(in, out, a.log)
-	a.conn = sdk.NewAgentSideConnection(a, w, r)
-	a.conn.SetLogger(a.log)
+	conn := sdk.NewAgentSideConnection(a, w, r)
+	conn.SetLogger(a.log)
+	a.conn = conn
+	close(a.connReady)
 	select {
-	case <-a.conn.Done():
+	case <-conn.Done():
 	case <-ctx.Done():
 	}
 	a.closeAll()
 	return ctx.Err()
+}
+
+// client is the connection to the client, for requests and updates.
+func (a *Agent) client() *sdk.AgentSideConnection {
+	<-a.connReady
+	return a.conn
 }
 
 // closeAll ends every session: its running turn and its MCP servers.

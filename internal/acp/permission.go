@@ -42,7 +42,7 @@ func (w *workspace) ask(ctx context.Context, cs []tools.Change) error {
 	}
 	title := changeTitle(cs)
 	kind := changeKind(cs)
-	res, err := w.s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+	res, err := w.s.a.client().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(w.s.id),
 		ToolCall: sdk.ToolCallUpdate{
 			ToolCallId: sdk.ToolCallId(call), Title: &title, Kind: &kind,
@@ -154,7 +154,7 @@ func (ap approver) Approve(ctx context.Context, req tools.ApprovalRequest) (tool
 	}
 	opts = append(opts, sdk.PermissionOption{OptionId: optReject, Name: tools.ActionReject, Kind: sdk.PermissionOptionKindRejectOnce})
 	kind := sdk.ToolKindExecute
-	res, err := s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+	res, err := s.a.client().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall: sdk.ToolCallUpdate{
 			ToolCallId: sdk.ToolCallId(call), Title: &title, Kind: &kind, Status: sdk.Ptr(sdk.ToolCallStatusPending),

@@ -184,7 +184,7 @@ func (s *acpSession) takeDiffs(call string) []sdk.ToolCallContent {
 // update sends one session/update; a client that went away is not an
 // error the run can act on.
 func (s *acpSession) update(ctx context.Context, u sdk.SessionUpdate) {
-	if err := s.a.conn.SessionUpdate(context.WithoutCancel(ctx), sdk.SessionNotification{SessionId: sdk.SessionId(s.id), Update: u}); err != nil {
+	if err := s.a.client().SessionUpdate(context.WithoutCancel(ctx), sdk.SessionNotification{SessionId: sdk.SessionId(s.id), Update: u}); err != nil {
 		s.a.log.Debug("acp: session/update not sent", "session", s.id, "error", err)
 	}
 }

@@ -34,7 +34,7 @@ func (s *acpSession) askTrust(ctx context.Context) {
 	title := "Trust the project " + s.root + "?"
 	call := s.questionCall(ctx, title, sdk.ToolKindOther)
 	kind := sdk.ToolKindOther
-	res, err := s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+	res, err := s.a.client().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall: sdk.ToolCallUpdate{
 			ToolCallId: sdk.ToolCallId(call), Title: &title, Kind: &kind, Status: sdk.Ptr(sdk.ToolCallStatusPending),

@@ -44,7 +44,7 @@ const maxClientText = 64 << 20
 // so the model gets the same precise errors as anywhere else.
 func (w *workspace) Read(ctx context.Context, p guard.Path) (tools.Document, error) {
 	if w.caps.ReadTextFile {
-		res, err := w.s.a.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(w.s.id), Path: p.Abs})
+		res, err := w.s.a.client().ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(w.s.id), Path: p.Abs})
 		if err == nil {
 			if len(res.Content) > maxClientText {
 				return tools.Document{}, fmt.Errorf("%s %w (over %d MB)", p.Rel, tools.ErrTooLarge, maxClientText>>20)
@@ -146,7 +146,7 @@ func (w *workspace) write(ctx context.Context, cs []tools.Change) ([]tools.Docum
 			docs = append(docs, d)
 			continue
 		}
-		_, err := w.s.a.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(w.s.id), Path: c.Path.Abs, Content: string(c.After)})
+		_, err := w.s.a.client().WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(w.s.id), Path: c.Path.Abs, Content: string(c.After)})
 		if err != nil {
 			if ctx.Err() != nil {
 				return docs, ctx.Err()
