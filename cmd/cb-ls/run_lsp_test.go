@@ -49,8 +49,8 @@ func TestRunLanguageServersFromConfig(t *testing.T) {
 	}
 
 	var stdout, stderr strings.Builder
-	// Headless edits apply without a question unless --review is given.
-	if code := runAgent(t.Context(), []string{"--root", root, "rename Add to Sum"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	// Without a terminal, --yes is what lets the rename land.
+	if code := runAgent(t.Context(), []string{"--yes", "--root", root, "rename Add to Sum"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
 	}
 	if strings.TrimSpace(stdout.String()) != "Renamed Add to Sum." {
