@@ -18,20 +18,23 @@ const mod = "github.com/catbuddy/cb-ls"
 // TestLayers keeps the architecture honest mechanically: guard,
 // filestate and shell import nothing of ours, config and the sandbox
 // only guard (so the tools and everything above may read settings), the
-// other subsystems beneath the tools (search, safefile) reach nothing
-// above them, tools never reaches lsp/agent/mcp/cmd (nor lspfeatures and lspclient,
+// other subsystems beneath the tools (search, safefile, snapshot) reach
+// nothing above them, tools never reaches lsp/agent/mcp/cmd (nor lspfeatures and lspclient,
 // the LSP side of its language tools, which reach no front end), agent, mcp and
 // session never reach lsp or cmd, and mcp not agent either; app, the run
 // assembly, is beneath every front end and above everything else.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
-		"guard":     {"filestate", "tools", "agent", "lsp", "mcp", "cmd"},
-		"filestate": {"guard", "tools", "agent", "lsp", "mcp", "cmd"},
+		"guard":     {"filestate", "snapshot", "tools", "agent", "lsp", "mcp", "cmd"},
+		"filestate": {"guard", "snapshot", "tools", "agent", "lsp", "mcp", "cmd"},
 		"tools":     {"agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "app"},
 		// The safe file layer imports nothing of ours; search only guard
 		// (for admitted paths and the state directory's name) and it.
-		"safefile": {"guard", "filestate", "config", "search", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
-		"search":   {"filestate", "config", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"safefile": {"guard", "filestate", "config", "search", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"search":   {"filestate", "config", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		// The workspace before and after a command: the tools' exec
+		// reports and undoes from it; it knows nothing of running one.
+		"snapshot": {"config", "sandbox", "tools", "agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app"},
 		"agent":    {"lsp", "cmd", "app", "session"},
 		"mcp":      {"agent", "lsp", "cmd", "app"},
 		"session":  {"lsp", "cmd", "app"},
@@ -43,12 +46,12 @@ func TestLayers(t *testing.T) {
 		"lspclient":   {"lsp", "agent", "mcp", "cmd", "session", "app"},
 		// Settings are data: reading them must not pull in what they
 		// configure.
-		"config": {"filestate", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"config": {"filestate", "snapshot", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},
 		// The sandbox confines and shell runs a line; tools decides what.
-		"sandbox": {"filestate", "config", "shell", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"sandbox": {"filestate", "config", "shell", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
 		// The LSP server is a front end: no other front end is beneath it.
 		"lsp":   {"acp", "cmd"},
-		"shell": {"guard", "filestate", "config", "sandbox", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"shell": {"guard", "filestate", "config", "sandbox", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", mod+"/internal/"+pkg+"/...").CombinedOutput()

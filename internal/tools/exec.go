@@ -17,6 +17,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/shell"
+	"github.com/catbuddy/cb-ls/internal/snapshot"
 )
 
 //go:embed exec.md
@@ -145,19 +146,19 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	if in.Timeout > 0 {
 		timeout = min(time.Duration(in.Timeout)*time.Second, opts.MaxTimeout)
 	}
-	var before workspaceScan
+	var before snapshot.Scan
 	if grant.Write {
 		// Inside a run the scan also keeps the files' content, so the
 		// run's undo can put back what the command changes.
-		var keep *copyBudget
+		var keep *snapshot.Budget
 		if filestate.LedgerFromContext(ctx) != nil {
-			keep = newCopyBudget()
+			keep = snapshot.NewBudget()
 		}
-		before = scanWorkspace(ctx, tc.scanRoots(), keep)
+		before = snapshot.Take(ctx, tc.scanRoots(), keep)
 		// A partial scan would report every file it missed as created
 		// (and the undo would delete them): run nothing instead.
-		if before.err != nil {
-			return Errorf("nothing ran: the workspace could not be scanned before the command, so its changes could not be reported or undone (%v)", before.err), nil
+		if err := before.Err(); err != nil {
+			return Errorf("nothing ran: the workspace could not be scanned before the command, so its changes could not be reported or undone (%v)", err), nil
 		}
 	}
 	r, err := runConfined(ctx, tc, in.Command, cwd, timeout, grant.policy(in.Command))

@@ -149,7 +149,7 @@ func TestExecWriteApproved(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "edit.txt"), []byte("a\n"), 0o644)
 	os.MkdirAll(filepath.Join(root, ".vscode"), 0o755)
 	big := filepath.Join(root, "big.bin")
-	os.WriteFile(big, bytes.Repeat([]byte("x"), maxPriorFile+1), 0o644)
+	os.WriteFile(big, bytes.Repeat([]byte("x"), 1<<20+1), 0o644) // over the 1 MiB a file whose content a scan keeps
 
 	states := filestate.New()
 	keep := filepath.Join(root, "keep.txt")

@@ -16,7 +16,7 @@ func TestUndoRunCommandChanges(t *testing.T) {
 	led := filestate.NewLedger()
 	led.RecordPrior(e.abs("gen.txt"), []byte("original\n"), true)
 	led.RecordPrior(e.abs("made.txt"), nil, false)
-	led.RecordUnrestorable(e.abs("big.bin"), tooLarge.why())
+	led.RecordUnrestorable(e.abs("big.bin"), "a command changed it and it was larger than 1 MiB, too large to keep its content before the command")
 	res, err := e.tc.UndoRun(t.Context(), led.Files())
 	if err != nil {
 		t.Fatalf("UndoRun: %v", err)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package tools
+package snapshot
 
 import (
 	"github.com/catbuddy/cb-ls/internal/safefile"

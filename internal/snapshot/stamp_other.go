@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tools
+package snapshot
 
 import (
 	"io/fs"

@@ -1,4 +1,10 @@
-package tools
+// Package snapshot is the workspace as the exec tool sees it around a
+// command that may write: a scan of every file's stamp (size, mtime,
+// inode, mode) before and after, optionally with copies of the content
+// before, and the diff of the two. The diff is what the command changed:
+// it is reported to the model, dropped from the run's FileStates, and
+// recorded in the run's undo ledger.
+package snapshot
 
 import (
 	"context"
@@ -9,15 +15,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/search"
 	"github.com/catbuddy/cb-ls/internal/shell"
 )
 
-// ExecChange is one workspace file a command created, changed or deleted.
-type ExecChange struct {
+// Change is one workspace file a command created, changed or deleted.
+type Change struct {
 	Path string // absolute
 	Rel  string // relative to its workspace folder, slash-separated
 	Kind string // "created", "changed" or "deleted"
@@ -25,16 +30,6 @@ type ExecChange struct {
 	// (editor tasks, direnv, editor config): the user should look.
 	RunsLater bool
 }
-
-// ExecChanges reports what one command changed in the workspace.
-type ExecChanges struct {
-	Command string
-	Files   []ExecChange
-}
-
-// ExecChangeListener receives the changes of a command that could write
-// the workspace (the editor refreshes buffers; an undo ledger records).
-type ExecChangeListener func(ctx context.Context, c ExecChanges)
 
 // fileStamp is what a scan keeps per file: enough to see a change
 // without reading content.
@@ -50,7 +45,7 @@ type scanFile struct {
 	rel string // slash path relative to its rootScan's base
 	st  fileStamp
 	// prior is the file's content before a write command, when the scan
-	// kept copies (exec_prior.go) and copy says so; otherwise copy says
+	// kept copies (prior.go) and copy says so; otherwise copy says
 	// why there is none.
 	prior []byte
 	copy  copyState
@@ -62,19 +57,21 @@ type rootScan struct {
 	files []scanFile
 }
 
-// workspaceScan is one scan of every workspace folder. It is a list,
-// not a map: a write command's before and after scans of 20,000 files
+// Scan is one scan of every workspace folder. It is a list, not a map: a write command's before and after scans of 20,000 files
 // may add 150 ms, and per-file map inserts cost as much as the fstatat
-// calls (diffScans indexes one side once).
-type workspaceScan struct {
+// calls (Diff indexes one side once).
+type Scan struct {
 	roots []rootScan
 	// err is why a walk stopped short (cancelled, a folder that could not
 	// be opened): every file it missed would look created afterwards.
 	err error
 }
 
+// Err is why a walk stopped short, or nil when the scan met every file.
+func (s Scan) Err() error { return s.err }
+
 // len is the number of files the scan met.
-func (s workspaceScan) len() int {
+func (s Scan) len() int {
 	n := 0
 	for _, r := range s.roots {
 		n += len(r.files)
@@ -85,39 +82,19 @@ func (s workspaceScan) len() int {
 // scanChunk is how many files a worker collects in one allocation.
 const scanChunk = 1024
 
-// scanRoot is one tree a scan walks, and the folder its paths are
-// reported relative to.
-type scanRoot struct {
-	start guard.Path
-}
-
-// scanRoots are the workspace folders, plus the internal workspace when
-// the work root lies in .catbuddy/ (walks never enter .catbuddy/).
-func (tc *ToolContext) scanRoots() []scanRoot {
-	var out []scanRoot
-	for _, r := range tc.Guard.Roots() {
-		out = append(out, scanRoot{start: guard.Path{Abs: r, Root: r, Rel: "."}})
-	}
-	if wr := tc.WorkRoot(); wr != "" && strings.Contains(filepath.ToSlash(wr), "/"+guard.StateDir+"/") {
-		if p, err := tc.Resolve("."); err == nil {
-			out = append(out, scanRoot{start: p})
-		}
-	}
-	return out
-}
-
-// scanWorkspace stamps every file a walk reaches (honouring .gitignore,
-// skipping .git/ and .catbuddy/), plus the files that run later even
-// where they are ignored, so a change to them is always seen. With keep,
+// Take stamps every file a walk under roots reaches (honouring
+// .gitignore, skipping .git/ and .catbuddy/; each root's paths relative
+// to its Root), plus the files that run later even where they are
+// ignored, so a change to them is always seen. With keep,
 // it also copies the content of regular files within keep's budget
 // (the content before a write command, for the run's undo).
-func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) workspaceScan {
-	var out workspaceScan
+func Take(ctx context.Context, roots []guard.Path, keep *Budget) Scan {
+	var out Scan
 	for _, r := range roots {
 		// Chunks per worker: nothing shared on the hot path, and no slice
 		// regrown and copied as it fills.
 		parts := make([][][]scanFile, runtime.GOMAXPROCS(0))
-		_, err := search.Walk(ctx, r.start, search.Options{Workers: len(parts)}, func(worker int, dir *safefile.Dir, e search.Entry) {
+		_, err := search.Walk(ctx, r, search.Options{Workers: len(parts)}, func(worker int, dir *safefile.Dir, e search.Entry) {
 			if e.Type.IsDir() {
 				return
 			}
@@ -142,9 +119,9 @@ func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) work
 			cs[len(cs)-1] = append(cs[len(cs)-1], f)
 		})
 		if err != nil && out.err == nil {
-			out.err = fmt.Errorf("scan %s: %w", r.start.Abs, err)
+			out.err = fmt.Errorf("scan %s: %w", r.Abs, err)
 		}
-		rs := rootScan{base: r.start.Root}
+		rs := rootScan{base: r.Root}
 		n := 0
 		for _, cs := range parts {
 			for _, c := range cs {
@@ -158,7 +135,7 @@ func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) work
 			}
 		}
 		for _, rel := range runsLaterProbes {
-			if f, ok := probeFile(rs.base, search.RelJoin(r.start.Rel, rel), keep); ok {
+			if f, ok := probeFile(rs.base, search.RelJoin(r.Rel, rel), keep); ok {
 				rs.files = append(rs.files, f)
 			}
 		}
@@ -167,18 +144,18 @@ func scanWorkspace(ctx context.Context, roots []scanRoot, keep *copyBudget) work
 	return out
 }
 
-// scanChange is one difference between two scans, with the file as the
+// Changed is one difference between two scans, with the file as the
 // earlier scan met it (zero for a created file).
-type scanChange struct {
-	ExecChange
+type Changed struct {
+	Change
 	before scanFile
 }
 
-// diffScans lists what changed between two scans of the same roots,
+// Diff lists what changed between two scans of the same roots,
 // sorted by path; rel renders a path for the model. A file met twice
 // (a runs-later probe the walk also met) counts once.
-func diffScans(before, after workspaceScan, rel func(string) string) []scanChange {
-	var out []scanChange
+func Diff(before, after Scan, rel func(string) string) []Changed {
+	var out []Changed
 	for i := range min(len(before.roots), len(after.roots)) {
 		b, a := before.roots[i], after.roots[i]
 		index := make(map[string]int32, len(b.files))
@@ -193,11 +170,11 @@ func diffScans(before, after workspaceScan, rel func(string) string) []scanChang
 			j, ok := index[f.rel]
 			switch {
 			case !ok:
-				out = append(out, scanChange{ExecChange: ExecChange{Path: abs(f.rel), Kind: "created"}})
+				out = append(out, Changed{Change: Change{Path: abs(f.rel), Kind: "created"}})
 				index[f.rel] = -1 // a duplicate is not created twice
 			case j < 0 || seen[j]:
 			case f.st != b.files[j].st:
-				out = append(out, scanChange{ExecChange: ExecChange{Path: abs(f.rel), Kind: "changed"}, before: b.files[j]})
+				out = append(out, Changed{Change: Change{Path: abs(f.rel), Kind: "changed"}, before: b.files[j]})
 				seen[j] = true
 			default:
 				seen[j] = true
@@ -205,7 +182,7 @@ func diffScans(before, after workspaceScan, rel func(string) string) []scanChang
 		}
 		for j, f := range b.files {
 			if !seen[j] && index[f.rel] == int32(j) {
-				out = append(out, scanChange{ExecChange: ExecChange{Path: abs(f.rel), Kind: "deleted"}, before: f})
+				out = append(out, Changed{Change: Change{Path: abs(f.rel), Kind: "deleted"}, before: f})
 			}
 		}
 	}
@@ -213,13 +190,13 @@ func diffScans(before, after workspaceScan, rel func(string) string) []scanChang
 		out[i].Rel = rel(out[i].Path)
 		out[i].RunsLater = shell.RunsLater(out[i].Rel)
 	}
-	slices.SortFunc(out, func(a, b scanChange) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b Changed) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
 // probeFile stamps the file rel (slash path below base), and copies it
 // within keep's budget; false if it is missing or a directory.
-func probeFile(base, rel string, keep *copyBudget) (scanFile, bool) {
+func probeFile(base, rel string, keep *Budget) (scanFile, bool) {
 	st, ok := stampPath(filepath.Join(base, filepath.FromSlash(rel)))
 	if !ok {
 		return scanFile{}, false
@@ -247,8 +224,8 @@ var runsLaterProbes = shell.RunsLaterProbes()
 // maxReportedChanges bounds the list in a result; the listener gets all.
 const maxReportedChanges = 100
 
-// renderChanges is the report appended to the command's output.
-func renderChanges(files []ExecChange) string {
+// Render is the report appended to the command's output.
+func Render(files []Change) string {
 	if len(files) == 0 {
 		return "Workspace files changed by the command: none.\n"
 	}
@@ -266,42 +243,4 @@ func renderChanges(files []ExecChange) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// reportChanges scans the workspace again after a command that could
-// write it, drops the FileStates of what changed (so the model reads
-// those files again), records the run's undo, tells the listener and
-// renders the report.
-func (tc *ToolContext) reportChanges(ctx context.Context, command string, before workspaceScan) string {
-	after := scanWorkspace(ctx, tc.scanRoots(), nil)
-	changes := diffScans(before, after, tc.relForReport)
-	states := tc.FileStates(ctx)
-	ledger := filestate.LedgerFromContext(ctx)
-	files := make([]ExecChange, len(changes))
-	for i, c := range changes {
-		files[i] = c.ExecChange
-		states.Drop(c.Path)
-		if ledger != nil {
-			recordForUndo(ledger, c)
-		}
-	}
-	if len(files) > 0 && tc.OnExecChanges != nil {
-		tc.OnExecChanges(ctx, ExecChanges{Command: command, Files: files})
-	}
-	return renderChanges(files)
-}
-
-// relForReport renders an absolute workspace path relative to its
-// folder (the work root first).
-func (tc *ToolContext) relForReport(abs string) string {
-	roots := append([]string{tc.WorkRoot()}, tc.Guard.Roots()...)
-	for _, r := range roots {
-		if r == "" {
-			continue
-		}
-		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return abs
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package tools
+package snapshot
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 // within keep's budget; false if it is gone. One open, fstat, read and
 // close on raw descriptors: a 20,000-file copy must not allocate more
 // than the content and must not involve the runtime's poller.
-func copyFile(d *safefile.Dir, name string, keep *copyBudget) (fileStamp, []byte, copyState, bool) {
+func copyFile(d *safefile.Dir, name string, keep *Budget) (fileStamp, []byte, copyState, bool) {
 	fd, err := openForCopy(d.Fd(), name)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) {

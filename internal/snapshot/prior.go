@@ -1,4 +1,4 @@
-package tools
+package snapshot
 
 import (
 	"sync/atomic"
@@ -14,7 +14,7 @@ import (
 // ledger keeps the changed files' content, and the rest is dropped.
 // Nothing is written anywhere, so the project never holds a copy.
 
-// Budget of the copies: one file, and all of one command's together.
+// The budget of the copies: one file, and all of one command's together.
 // A file beyond it is stamped but not copied; if the command changes it,
 // the undo names it as not restorable.
 const (
@@ -52,19 +52,21 @@ func (c copyState) why() string {
 	return "a command changed it and its content before the run was not kept"
 }
 
-// copyBudget hands out the bytes one command's copies may use; the
+// Budget hands out the bytes one command's copies may use; the
 // scan's workers share it.
-type copyBudget struct {
+type Budget struct {
 	perFile, total int64
 	used           atomic.Int64
 }
 
-func newCopyBudget() *copyBudget {
-	return &copyBudget{perFile: maxPriorFile, total: maxPriorTotal}
+// NewBudget is the budget of one command's copies: 1 MiB a file, 64 MiB
+// in all.
+func NewBudget() *Budget {
+	return &Budget{perFile: maxPriorFile, total: maxPriorTotal}
 }
 
 // reserve takes n bytes for one copy, or says why it cannot.
-func (b *copyBudget) reserve(n int64) copyState {
+func (b *Budget) reserve(n int64) copyState {
 	if n > b.perFile {
 		return tooLarge
 	}
@@ -76,13 +78,13 @@ func (b *copyBudget) reserve(n int64) copyState {
 }
 
 // release returns n bytes of a copy that was abandoned.
-func (b *copyBudget) release(n int64) { b.used.Add(-n) }
+func (b *Budget) release(n int64) { b.used.Add(-n) }
 
-// recordForUndo notes one file a command created, changed or deleted in
+// RecordUndo notes one file a command created, changed or deleted in
 // the run's ledger: a created file is deleted again by the undo; a
 // changed or deleted one gets its content from before the command back,
 // or is named as not restorable when the scan has no copy of it.
-func recordForUndo(l *filestate.Ledger, c scanChange) {
+func RecordUndo(l *filestate.Ledger, c Changed) {
 	switch {
 	case c.Kind == "created":
 		l.RecordPrior(c.Path, nil, false)

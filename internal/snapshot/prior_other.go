@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tools
+package snapshot
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 
 // copyFile stamps the regular file name in d and copies its content
 // within keep's budget; false if it is gone.
-func copyFile(d *safefile.Dir, name string, keep *copyBudget) (fileStamp, []byte, copyState, bool) {
+func copyFile(d *safefile.Dir, name string, keep *Budget) (fileStamp, []byte, copyState, bool) {
 	f, err := d.OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -1,13 +1,11 @@
-package tools
+package snapshot
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
-	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
 // TestScanKeepsPriorContent: a scan with a budget copies each regular
@@ -15,7 +13,7 @@ import (
 // fits the total, is stamped but named with the reason; ignored files
 // are neither stamped nor copied.
 func TestScanKeepsPriorContent(t *testing.T) {
-	e := newFileEnv(t, map[string]string{
+	e := newTree(t, map[string]string{
 		".gitignore":  "out/\n",
 		"a.txt":       "aaaaaaaa",
 		"sub/b.txt":   "bbbbbbbb",
@@ -28,8 +26,8 @@ func TestScanKeepsPriorContent(t *testing.T) {
 	}
 	// .gitignore (5 bytes), a.txt and sub/b.txt (8 each): any two fit the
 	// total, all three do not; which one misses depends on the workers.
-	keep := &copyBudget{perFile: 10, total: 18}
-	scan := scanWorkspace(t.Context(), e.tc.scanRoots(), keep)
+	keep := &Budget{perFile: 10, total: 18}
+	scan := Take(t.Context(), e.roots, keep)
 	got := map[string]scanFile{}
 	for _, f := range scan.roots[0].files {
 		got[f.rel] = f
@@ -72,7 +70,7 @@ func TestScanKeepsPriorContent(t *testing.T) {
 		t.Errorf("budget used %d bytes, want %d", n, used)
 	}
 	// Without a budget nothing is copied.
-	for _, f := range scanWorkspace(t.Context(), e.tc.scanRoots(), nil).roots[0].files {
+	for _, f := range Take(t.Context(), e.roots, nil).roots[0].files {
 		if f.prior != nil || f.copy != notCopied {
 			t.Errorf("%s copied without a budget: %+v", f.rel, f)
 		}
@@ -83,9 +81,9 @@ func TestScanKeepsPriorContent(t *testing.T) {
 // same mtime) is reported changed by its inode; created and deleted
 // files carry the earlier copy where there is one.
 func TestDiffScansSeesReplacement(t *testing.T) {
-	e := newFileEnv(t, map[string]string{"same.txt": "one", "gone.txt": "bye"})
+	e := newTree(t, map[string]string{"same.txt": "one", "gone.txt": "bye"})
 	fi, _ := os.Stat(e.abs("same.txt"))
-	before := scanWorkspace(t.Context(), e.tc.scanRoots(), newCopyBudget())
+	before := Take(t.Context(), e.roots, NewBudget())
 	writeTestFile(t, e.abs("tmp"), "two")
 	os.Chtimes(e.abs("tmp"), fi.ModTime(), fi.ModTime())
 	if err := os.Rename(e.abs("tmp"), e.abs("same.txt")); err != nil {
@@ -93,8 +91,8 @@ func TestDiffScansSeesReplacement(t *testing.T) {
 	}
 	os.Remove(e.abs("gone.txt"))
 	writeTestFile(t, e.abs("new.txt"), "hi")
-	after := scanWorkspace(t.Context(), e.tc.scanRoots(), nil)
-	d := diffScans(before, after, e.tc.relForReport)
+	after := Take(t.Context(), e.roots, nil)
+	d := Diff(before, after, e.rel)
 	if len(d) != 3 {
 		t.Fatalf("changes = %+v", d)
 	}
@@ -106,50 +104,19 @@ func TestDiffScansSeesReplacement(t *testing.T) {
 	}
 }
 
-// TestExecPartialScanRunsNothing: a before scan cut short (here a
-// workspace folder gone since it was added) would report every file it
-// missed as created, and the undo would delete them; the command does not
-// run at all then.
-func TestExecPartialScanRunsNothing(t *testing.T) {
-	root, other := t.TempDir(), t.TempDir()
-	g, err := guard.New([]string{root, other}, guard.ModeProject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := &ToolContext{Guard: g, Approver: &askRecorder{answer: Approved}}
-	r := NewRegistry()
-	if err := r.Register(Exec(tc)); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(other); err != nil {
-		t.Fatal(err)
-	}
-	ledger := filestate.NewLedger()
-	res := execArgs(t, filestate.NewLedgerContext(t.Context(), ledger), r, map[string]any{"command": "touch made.txt", "write": true})
-	if !res.IsError || !strings.Contains(res.Output, "nothing ran: the workspace could not be scanned before the command") {
-		t.Fatalf("result = %+v", res)
-	}
-	if _, err := os.Stat(filepath.Join(g.WorkRoot(), "made.txt")); !os.IsNotExist(err) {
-		t.Errorf("the command ran: %v", err)
-	}
-	if n := len(ledger.Files()); n != 0 {
-		t.Errorf("ledger holds %d files", n)
-	}
-}
-
 // TestRecordForUndo: what the ledger gets for each kind of change; a
 // file whose old content is not UTF-8 is named, since the undo's edit
 // through the editor would alter its bytes.
 func TestRecordForUndo(t *testing.T) {
 	l := filestate.NewLedger()
-	for _, c := range []scanChange{
-		{ExecChange: ExecChange{Path: "/w/new", Kind: "created"}},
-		{ExecChange: ExecChange{Path: "/w/text", Kind: "changed"}, before: scanFile{prior: []byte("héllo\n"), copy: copied}},
-		{ExecChange: ExecChange{Path: "/w/gone", Kind: "deleted"}, before: scanFile{prior: []byte{}, copy: copied}},
-		{ExecChange: ExecChange{Path: "/w/latin1", Kind: "changed"}, before: scanFile{prior: []byte("caf\xe9\n"), copy: copied}},
-		{ExecChange: ExecChange{Path: "/w/big", Kind: "deleted"}, before: scanFile{copy: overBudget}},
+	for _, c := range []Changed{
+		{Change: Change{Path: "/w/new", Kind: "created"}},
+		{Change: Change{Path: "/w/text", Kind: "changed"}, before: scanFile{prior: []byte("héllo\n"), copy: copied}},
+		{Change: Change{Path: "/w/gone", Kind: "deleted"}, before: scanFile{prior: []byte{}, copy: copied}},
+		{Change: Change{Path: "/w/latin1", Kind: "changed"}, before: scanFile{prior: []byte("caf\xe9\n"), copy: copied}},
+		{Change: Change{Path: "/w/big", Kind: "deleted"}, before: scanFile{copy: overBudget}},
 	} {
-		recordForUndo(l, c)
+		RecordUndo(l, c)
 	}
 	got := map[string]filestate.LedgerEntry{}
 	for _, e := range l.Files() {
