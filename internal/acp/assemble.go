@@ -47,6 +47,14 @@ func assemble(ctx context.Context, s *acpSession, servers []sdk.McpServer) (*run
 	if opts.TrustProject {
 		ao.ProjectTrusted = func(string) bool { return true }
 	}
+	// ACP clients have no bridge to their own language servers, so the
+	// language tools come from the languageServers setting (the user's
+	// config, a trusted project's), started lazily as headless runs do.
+	l, err := config.Load(config.LoadOptions{Root: s.root, TrustProject: opts.TrustProject, Over: []config.Config{opts.Over}})
+	if err != nil {
+		return nil, sdk.NewInvalidParams(errorData(err))
+	}
+	ao.LanguageServers = l.LanguageServers
 	extra, err := clientServers(servers)
 	if err != nil {
 		return nil, sdk.NewInvalidParams(errorData(err))

@@ -197,10 +197,18 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 func (s *Server) initTools() error {
 	// No tool options: every call carries its run's in its context
 	// (lsp/run_settings.go), so the tools never hold stale settings.
-	a, err := app.New(app.Options{Guard: s.Guard(), Workspace: s.workspace, Registry: s.registry,
+	o := app.Options{Guard: s.Guard(), Workspace: s.workspace, Registry: s.registry,
 		Approver: tools.ApproverFunc(s.approveExec), OnEdit: s.onEdit, OnExecChanges: s.onExecChanges,
 		Diagnostics: &editorDiagnostics{s: s}, Language: s.languageFeatures(s.opts.LanguageFeatureTimeout), RegisterTools: s.opts.RegisterTools,
-		ProjectTrusted: s.projectTrusted, DisplayPath: s.displayPath, Version: s.version(), Logger: s.log})
+		ProjectTrusted: s.projectTrusted, DisplayPath: s.displayPath, Version: s.version(), Logger: s.log}
+	if o.Language == nil {
+		// An editor without the catbuddy/languageFeature bridge gets the
+		// language tools from the languageServers setting, as headless
+		// runs do: cb-ls starts those servers itself, lazily. The set is
+		// the one configured at initialize.
+		o.LanguageServers = s.currentConfig().LanguageServers
+	}
+	a, err := app.New(o)
 	if err != nil {
 		return err
 	}
