@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"github.com/aymanbagabas/go-udiff"
 )
 
 // diffContext is the number of unchanged lines shown around a change.
 const diffContext = 3
+
+// slideReach is how many lines around an edit its diff looks at: the
+// context, and room for a change to slide to where git would show it
+// (see slideChanges) and for the blank lines that weigh on that.
+const slideReach = diffContext + 2*maxBlanks
 
 // Caps that keep a diff "compact" in a tool result: the model needs to
 // see what happened, not a second copy of a rewritten file.
@@ -45,18 +48,20 @@ func diffEdits(rel string, create bool, before []byte, edits []TextEdit) fileDif
 		omitted  int // diff lines left out by the caps
 	)
 	for i := 0; i < len(edits); {
-		// A window is the edits' lines plus context, merged with the next
-		// edit's window when they touch, as a whole-file diff would.
+		// A window is the edits' lines plus slideReach lines each side,
+		// merged with the next edit's window when they touch: room for
+		// a change to slide and for the hunks' context. Hunks are cut
+		// from the window's diff as from a whole-file diff.
 		ws := startOfLine(before, edits[i].Start)
-		ws = backLines(before, ws, diffContext)
-		we := forwardLines(before, endOfLine(before, edits[i].End), diffContext)
+		ws = backLines(before, ws, slideReach)
+		we := forwardLines(before, endOfLine(before, edits[i].End), slideReach)
 		j := i + 1
 		for j < len(edits) {
-			ns := backLines(before, startOfLine(before, edits[j].Start), diffContext)
+			ns := backLines(before, startOfLine(before, edits[j].Start), slideReach)
 			if ns > we {
 				break
 			}
-			we = forwardLines(before, endOfLine(before, edits[j].End), diffContext)
+			we = forwardLines(before, endOfLine(before, edits[j].End), slideReach)
 			j++
 		}
 		lineBase += bytes.Count(before[scanned:ws], nl)
@@ -64,39 +69,32 @@ func diffEdits(rel string, create bool, before []byte, edits []TextEdit) fileDif
 
 		oldText := string(before[ws:we])
 		newText := spliceWindow(before, ws, we, edits[i:j])
-		u, err := udiff.ToUnifiedDiff(from, to, oldText, udiff.Lines(oldText, newText), diffContext)
-		if err != nil { // cannot happen: udiff.Lines made the edits for this text
-			d.Unified = fmt.Sprintf("(diff unavailable: %v)\n", err)
-			return d
-		}
-		for _, h := range u.Hunks {
+		for _, h := range diffLines(oldText, newText).hunks(diffContext) {
 			var hb strings.Builder
 			fromCount, toCount := 0, 0
-			for _, l := range h.Lines {
-				switch l.Kind {
-				case udiff.Delete:
+			for _, l := range h.ops {
+				switch l.kind {
+				case '-':
 					fromCount++
 					d.Removed++
-					hb.WriteByte('-')
-				case udiff.Insert:
+				case '+':
 					toCount++
 					d.Added++
-					hb.WriteByte('+')
 				default:
 					fromCount++
 					toCount++
-					hb.WriteByte(' ')
 				}
+				hb.WriteByte(l.kind)
 				// A CRLF file's lines read as plain lines, as read_file shows them.
-				hb.WriteString(strings.TrimSuffix(strings.TrimSuffix(l.Content, "\n"), "\r"))
+				hb.WriteString(strings.TrimSuffix(strings.TrimSuffix(l.text, "\n"), "\r"))
 				hb.WriteByte('\n')
-				if !strings.HasSuffix(l.Content, "\n") {
+				if !strings.HasSuffix(l.text, "\n") {
 					hb.WriteString("\\ No newline at end of file\n")
 				}
 			}
 			header := fmt.Sprintf("@@ -%s +%s @@\n",
-				hunkRange(h.FromLine+lineBase, fromCount),
-				hunkRange(h.ToLine+lineBase+delta, toCount))
+				hunkRange(h.fromLine+lineBase, fromCount),
+				hunkRange(h.toLine+lineBase+delta, toCount))
 			body := hb.String()
 			n := 1 + strings.Count(body, "\n")
 			if omitted > 0 || lines+n > maxDiffLines || b.Len()+len(header)+len(body) > maxDiffBytes {
@@ -181,7 +179,8 @@ func forwardLines(s []byte, off, n int) int {
 // before into after: what write_file sends to an editor instead of a
 // whole-file replacement, so the user reviews only what changed.
 // The common prefix and suffix are stripped first, which keeps the
-// diff cheap when a large file changes in one place.
+// diff cheap when a large file changes in one place; slideReach lines
+// of each are kept so that a change slides as in the echoed diff.
 func lineEdits(before, after []byte) []TextEdit {
 	if bytes.Equal(before, after) {
 		return nil
@@ -199,14 +198,11 @@ func lineEdits(before, after []byte) []TextEdit {
 			s = 0
 		}
 	}
-	oldMid := string(before[p : len(before)-s])
-	newMid := string(after[p : len(after)-s])
-	ue := udiff.Lines(oldMid, newMid)
-	out := make([]TextEdit, len(ue))
-	for i, e := range ue {
-		out[i] = TextEdit{Start: p + e.Start, End: p + e.End, NewText: e.New}
-	}
-	return out
+	// The prefix and the suffix are the same bytes in both texts, so
+	// moving their ends by whole lines keeps them so.
+	p = backLines(before, p, slideReach)
+	s = len(before) - forwardLines(before, len(before)-s, slideReach)
+	return diffLines(string(before[p:len(before)-s]), string(after[p:len(after)-s])).textEdits(p)
 }
 
 // commonPrefix returns the length of the longest common prefix, comparing
