@@ -102,6 +102,9 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 			fmt.Fprintf(&b, "%s %s (+%d -%d)\n", verb, c.Path.Rel, d.Added, d.Removed)
 		}
 		b.WriteString(d.Unified)
+		if note := indentNote(tool, c); note != "" {
+			fmt.Fprintf(&b, "%s\n", note)
+		}
 		if reports[i] {
 			if line := tc.diagnosticsReport(ctx, c.Path.Rel, c.Path.Abs, befores[i]); line != "" {
 				fmt.Fprintf(&b, "\n%s\n", line)
