@@ -45,6 +45,8 @@ func acpServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	maxSteps := fs.Int("max-steps", 0, "most model turns per prompt before the agent must summarise (default 30)")
 	trust := fs.Bool("trust-project", false, "apply the project's .catbuddy settings that need trust without asking")
 	verbose := fs.Bool("v", false, "log the protocol's events on stderr")
+	var servers languageServerFlag
+	fs.Var(&servers, "language-server", languageServerUsage)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -71,7 +73,7 @@ func acpServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	err = acp.Serve(ctx, stdin, stdout, acp.Options{Version: version, Logger: log, Run: acp.RunOptions{
 		Mode: m, TrustProject: *trust,
-		Over: config.Config{Provider: *provider, Model: *model, BaseURL: *baseURL, MaxSteps: *maxSteps},
+		Over: config.Config{Provider: *provider, Model: *model, BaseURL: *baseURL, MaxSteps: *maxSteps, LanguageServers: servers},
 	}})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "cb-ls acp: %v\n", err)

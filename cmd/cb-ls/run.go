@@ -51,6 +51,7 @@ type runFlags struct {
 	review   bool
 	cont     continueFlag
 	trust    bool
+	servers  languageServerFlag
 }
 
 // runMain implements "cb-ls run".
@@ -74,6 +75,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking, and approve every command that asks for write or network access (without it and without a terminal, edits and such commands are refused)")
 	fs.BoolVar(&f.review, "review", false, "ask before each edit even when stdin is not a terminal (on a terminal cb-ls run always asks)")
 	fs.BoolVar(&f.trust, "trust-project", false, "apply the project's .catbuddy settings that need trust (provider, baseUrl, looser tool settings) for this run")
+	fs.Var(&f.servers, "language-server", languageServerUsage)
 	fs.Var(&f.cont, "continue", "reply to the project's last run, or to the run named as --continue=ID or as the first argument")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -135,7 +137,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, `cb-ls run: the instruction is empty, e.g. cb-ls run "fix the failing test in calc_test.go"`)
 		return 2
 	}
-	flags := config.Config{Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps}
+	flags := config.Config{Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps, LanguageServers: f.servers}
 	loaded, err := config.Load(config.LoadOptions{Root: g.Roots()[0], TrustProject: f.trust, Over: []config.Config{flags}})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)

@@ -100,6 +100,15 @@ func TestRunLanguageServersFromConfig(t *testing.T) {
 // cb-ls tools run takes the same setting: its language tools are
 // answered by gopls, and gopls is gone once stdin ends.
 func TestToolsRunLanguageServersFromConfig(t *testing.T) {
+	toolsRunLanguageServers(t, true)
+}
+
+// --language-server names the same server without a config file.
+func TestToolsRunLanguageServerFlag(t *testing.T) {
+	toolsRunLanguageServers(t, false)
+}
+
+func toolsRunLanguageServers(t *testing.T, fromConfig bool) {
 	testenv.NeedsTool(t, "gopls", "cb-ls tools run's language tools test", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	root := t.TempDir()
@@ -112,14 +121,19 @@ func TestToolsRunLanguageServersFromConfig(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(user, []byte(`{"languageServers": {"gopls": {"command": ["gopls"], "extensions": [".go"]}}}`), 0o644); err != nil {
-		t.Fatal(err)
+	args := []string{"tools", "run", "--root", root}
+	if fromConfig {
+		if err := os.WriteFile(user, []byte(`{"languageServers": {"gopls": {"command": ["gopls"], "extensions": [".go"]}}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		args = append(args, "--language-server", ".go=gopls")
 	}
 	in := `{"name":"lsp","arguments":{"operation":"definition","path":"main.go","line":6,"symbol":"Add"}}
 {"name":"rename_symbol","arguments":{"path":"calc.go","line":4,"symbol":"Add","new_name":"Sum"}}
 `
 	var out, errb bytes.Buffer
-	if code := run([]string{"tools", "run", "--root", root}, strings.NewReader(in), &out, &errb); code != 0 {
+	if code := run(args, strings.NewReader(in), &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	ls := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -184,4 +198,16 @@ func processesIn(t *testing.T, dir string) []string {
 		}
 	}
 	return out
+}
+
+// A malformed --language-server stops before anything starts, saying
+// what the flag wants.
+func TestLanguageServerFlagRefusesNonsense(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"tools", "run", "--language-server", "gopls"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), `"gopls": want EXTENSIONS=COMMAND, e.g. .go=gopls`) {
+		t.Errorf("stderr %q", errb.String())
+	}
 }

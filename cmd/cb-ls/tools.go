@@ -150,8 +150,10 @@ type toolResult struct {
 
 func toolsRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	approve := "none"
+	var servers languageServerFlag
 	roots, mode, err := toolsFlags("run", args, stderr, func(fs *flag.FlagSet) {
 		fs.StringVar(&approve, "approve", "none", "answer to exec's approval questions: all or none")
+		fs.Var(&servers, "language-server", languageServerUsage)
 	})
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -178,7 +180,7 @@ func toolsRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer errMu.Unlock()
 		fmt.Fprintln(stderr, formatEditEvent(e))
 	}
-	loaded, err := config.Load(config.LoadOptions{Root: roots[0]})
+	loaded, err := config.Load(config.LoadOptions{Root: roots[0], Over: []config.Config{{LanguageServers: servers}}})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls tools run: %v\n", err)
 		return 2

@@ -53,3 +53,29 @@ func validateLanguageServers(ls map[string]LanguageServer) error {
 	}
 	return nil
 }
+
+// ParseLanguageServerFlag reads one --language-server flag,
+// "EXT[,EXT…]=COMMAND [ARG…]", e.g. ".go=gopls" or
+// ".ts,.tsx=typescript-language-server --stdio". The server is named
+// after its program, so a flag replaces the config files' entry of that
+// name.
+func ParseLanguageServerFlag(s string) (name string, ls LanguageServer, err error) {
+	exts, cmd, ok := strings.Cut(s, "=")
+	if !ok {
+		return "", LanguageServer{}, fmt.Errorf("%q: want EXTENSIONS=COMMAND, e.g. .go=gopls", s)
+	}
+	ls.Command = strings.Fields(cmd)
+	for _, e := range strings.Split(exts, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			ls.Extensions = append(ls.Extensions, e)
+		}
+	}
+	if len(ls.Command) == 0 {
+		return "", LanguageServer{}, fmt.Errorf("%q: the command after = is empty, e.g. .go=gopls", s)
+	}
+	name = ls.Command[0][strings.LastIndex(ls.Command[0], "/")+1:]
+	if err := validateLanguageServers(map[string]LanguageServer{name: ls}); err != nil {
+		return "", LanguageServer{}, err
+	}
+	return name, ls, nil
+}

@@ -72,3 +72,30 @@ func TestLanguageServersValidatedAndMergedByName(t *testing.T) {
 		t.Error("merge changed its base")
 	}
 }
+
+func TestParseLanguageServerFlag(t *testing.T) {
+	for _, c := range []struct {
+		in, name string
+		want     LanguageServer
+		err      string
+	}{
+		{in: ".go=gopls", name: "gopls", want: LanguageServer{Command: []string{"gopls"}, Extensions: []string{".go"}}},
+		{in: ".ts, .tsx=/usr/bin/typescript-language-server --stdio", name: "typescript-language-server",
+			want: LanguageServer{Command: []string{"/usr/bin/typescript-language-server", "--stdio"}, Extensions: []string{".ts", ".tsx"}}},
+		{in: "gopls", err: "want EXTENSIONS=COMMAND"},
+		{in: ".go=", err: "the command after = is empty"},
+		{in: "=gopls", err: "languageServers.gopls: extensions is required"},
+		{in: "go=gopls", err: `extension "go" must start with a dot`},
+	} {
+		name, got, err := ParseLanguageServerFlag(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || name != c.name || !cmp.Equal(got, c.want) {
+			t.Errorf("%q: %q %+v %v, want %q %+v", c.in, name, got, err, c.name, c.want)
+		}
+	}
+}
