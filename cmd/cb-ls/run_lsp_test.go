@@ -23,6 +23,29 @@ var sumModule = map[string]string{
 	"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Add(1, 2))\n}\n",
 }
 
+// writeSumModule writes sumModule into root.
+func writeSumModule(t *testing.T, root string) {
+	t.Helper()
+	for name, src := range sumModule {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// writeUserGopls names gopls in the languageServers of the user's
+// config ($XDG_CONFIG_HOME, which the test has isolated).
+func writeUserGopls(t *testing.T) {
+	t.Helper()
+	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "catbuddy", "config.json")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte(`{"languageServers": {"gopls": {"command": ["gopls"], "extensions": [".go"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // cb-ls run with gopls named in the user's languageServers: the model's
 // lsp and rename_symbol calls are answered by gopls, the rename reaches
 // the disk, and gopls is gone once the run ends.
@@ -35,18 +58,8 @@ func TestRunLanguageServersFromConfig(t *testing.T) {
 		agenttest.TextTurn("Renamed Add to Sum."),
 	}})
 	root := runEnv(t, srv, "openai")
-	for name, src := range sumModule {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "catbuddy", "config.json")
-	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(user, []byte(`{"languageServers": {"gopls": {"command": ["gopls"], "extensions": [".go"]}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSumModule(t, root)
+	writeUserGopls(t)
 
 	var stdout, stderr strings.Builder
 	// Without a terminal, --yes is what lets the rename land.
@@ -112,20 +125,10 @@ func toolsRunLanguageServers(t *testing.T, fromConfig bool) {
 	testenv.NeedsTool(t, "gopls", "cb-ls tools run's language tools test", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	root := t.TempDir()
-	for name, src := range sumModule {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "catbuddy", "config.json")
-	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeSumModule(t, root)
 	args := []string{"tools", "run", "--root", root}
 	if fromConfig {
-		if err := os.WriteFile(user, []byte(`{"languageServers": {"gopls": {"command": ["gopls"], "extensions": [".go"]}}}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeUserGopls(t)
 	} else {
 		args = append(args, "--language-server", ".go=gopls")
 	}
