@@ -25,8 +25,10 @@ func TestCommandsListBuiltinsThenCustom(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if c, _ := config.FindCommand(cfg, "fix"); c.Prompt != "Fix it my way: ${input}" {
-		t.Errorf("custom fix did not replace the built-in prompt: %+v", c)
+	// No custom command takes a built-in's id (config/commandcheck.go):
+	// one built in code is left out, not a replacement.
+	if c, _ := config.FindCommand(cfg, "fix"); c.Prompt == "Fix it my way: ${input}" {
+		t.Errorf("a custom fix replaced the built-in prompt: %+v", c)
 	}
 	if c, ok := config.FindCommand(config.Config{}, "explain"); !ok || !c.ReadOnly {
 		t.Errorf("explain is not read-only: %+v", c)

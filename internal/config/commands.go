@@ -36,20 +36,13 @@ var builtinCommands = []Command{
 }
 
 // Commands returns the commands users can run: the built-ins, then the
-// custom commands of cfg. A custom command with a built-in's id replaces
-// its title and prompt in place.
+// custom commands of cfg. A custom command never takes a built-in's id
+// (commandcheck.go); one that got here by hand is left out.
 func Commands(cfg Config) []Command {
 	out := append([]Command(nil), builtinCommands...)
-next:
 	for _, c := range cfg.CustomCommands {
-		for i := range out {
-			if out[i].ID == c.ID {
-				if c.Title == "" {
-					c.Title = out[i].Title
-				}
-				out[i] = c
-				continue next
-			}
+		if isBuiltin(c.ID) {
+			continue
 		}
 		if c.Title == "" {
 			c.Title = "Agent: " + c.ID

@@ -75,13 +75,12 @@ func TestConfigErrorsNameTheSource(t *testing.T) {
 	root := t.TempDir()
 	proj := filepath.Join(root, ".catbuddy", "config.json")
 	for content, want := range map[string]string{
-		`{"provider":"gemini"}`:           "unknown provider",
-		`{"model": 3}`:                    "config.json",
-		`{"modle":"typo"}`:                "modle",
-		`{"customCommands":[{"id":"x"}]}`: "prompt are required",
-		`{"modelIdleTimeout": -1}`:        "modelIdleTimeout -1: want a number of seconds from 1 to 86400",
-		`{"modelIdleTimeout": 86401}`:     "modelIdleTimeout 86401",
-		`{"modelIdleTimeout": "5m"}`:      "config.json",
+		`{"provider":"gemini"}`:       "unknown provider",
+		`{"model": 3}`:                "config.json",
+		`{"modle":"typo"}`:            "modle",
+		`{"modelIdleTimeout": -1}`:    "modelIdleTimeout -1: want a number of seconds from 1 to 86400",
+		`{"modelIdleTimeout": 86401}`: "modelIdleTimeout 86401",
+		`{"modelIdleTimeout": "5m"}`:  "config.json",
 	} {
 		writeJSON(t, proj, content)
 		_, err := loadConfig(root, env(nil), "")

@@ -83,7 +83,7 @@ func TestAddExecAllowRule(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg, err := readConfigFile(user, true)
+	cfg, _, err := readConfigFile(user, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,14 +85,14 @@ func load(o LoadOptions, getenv func(string) string, userFile string, store Trus
 	var out Loaded
 	var cfg Config
 	if userFile != "" {
-		user, err := readConfigFile(userFile, true)
+		user, _, err := readConfigFile(userFile, true)
 		if err != nil {
 			return out, err
 		}
 		cfg = Merge(cfg, user)
 	}
 	if o.Root != "" {
-		proj, err := readConfigFile(filepath.Join(o.Root, filepath.FromSlash(ProjectConfigFile)), false)
+		proj, invalid, err := readConfigFile(filepath.Join(o.Root, filepath.FromSlash(ProjectConfigFile)), false)
 		if err != nil {
 			return out, err
 		}
@@ -101,7 +101,7 @@ func load(o LoadOptions, getenv func(string) string, userFile string, store Trus
 		var grants []Ignored
 		proj.Tools.Exec, grants = proj.Tools.Exec.refusalsOnly()
 		applied, out.Ignored = splitProject(proj, cfg, out.Trusted)
-		out.Ignored = append(grants, out.Ignored...)
+		out.Ignored = append(append(invalid, grants...), out.Ignored...)
 		cfg = Merge(cfg, applied)
 	}
 	env, err := envConfig(getenv)
@@ -140,26 +140,32 @@ func userConfigFile(getenv func(string) string) string {
 
 // readConfigFile reads one config file. Keys are accepted only from the
 // user's own file: a project file is usually committed, and a key in it
-// would leak to everyone who clones the project.
-func readConfigFile(path string, keyAllowed bool) (Config, error) {
+// would leak to everyone who clones the project. An invalid custom
+// command is an error in the user's file (edited by hand, like a
+// misspelt key) and ignored, reported, in a project's (whose other
+// settings still apply).
+func readConfigFile(path string, keyAllowed bool) (Config, []Ignored, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Config{}, nil
+		return Config{}, nil, nil
 	}
 	if err != nil {
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+		return Config{}, nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	s, err := ParseSettings(data)
 	if err != nil {
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+		return Config{}, nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	// A misspelt key in a file the user edits by hand must not vanish.
 	if len(s.Unknown) > 0 {
-		return Config{}, fmt.Errorf("config %s: unknown key(s) %s", path, strings.Join(s.Unknown, ", "))
+		return Config{}, nil, fmt.Errorf("config %s: unknown key(s) %s", path, strings.Join(s.Unknown, ", "))
+	}
+	if len(s.Invalid) > 0 && keyAllowed {
+		return Config{}, nil, fmt.Errorf("config %s: %s", path, s.Invalid[0])
 	}
 	cfg := s.Config
 	if err := cfg.validate(); err != nil {
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+		return Config{}, nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	if !keyAllowed {
 		if cfg.APIKey != "" {
@@ -167,7 +173,7 @@ func readConfigFile(path string, keyAllowed bool) (Config, error) {
 			cfg.APIKey = ""
 		}
 	}
-	return cfg, nil
+	return cfg, s.Invalid, nil
 }
 
 func envConfig(getenv func(string) string) (Config, error) {
@@ -218,17 +224,7 @@ func (c Config) validate() error {
 	if err := validateLanguageServers(c.LanguageServers); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	for _, cmd := range c.CustomCommands {
-		if cmd.ID == "" || cmd.Prompt == "" {
-			return fmt.Errorf("custom command %q: id and prompt are required", cmd.ID)
-		}
-		if seen[cmd.ID] {
-			return fmt.Errorf("custom command %q defined twice", cmd.ID)
-		}
-		seen[cmd.ID] = true
-	}
-	return nil
+	return checkCommands(c.CustomCommands)
 }
 
 // WithDefaults resolves c's unset fields from the environment's keys and

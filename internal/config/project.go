@@ -22,8 +22,7 @@ import (
 //     setting this file does not know to be harmless (so a field added to
 //     Config later is safe by default).
 //
-// A project command never replaces a built-in one, trusted or not, and
-// until the project is trusted a command that looks like an answer-only
+// No custom command takes a built-in's id (commandcheck.go), and until the project is trusted a command that looks like an answer-only
 // built-in (explain) stays answer-only.
 
 // Defaults of the exec tool (tools.ExecOptions) a project may narrow but
@@ -68,14 +67,13 @@ func (l Loaded) IgnoredSummary(root string) string {
 // Reasons an Ignored names.
 const (
 	ReasonNeedsTrust = "needs trust"
-	ReasonBuiltin    = "a project command never replaces a built-in one"
+	ReasonBuiltin    = "a custom command never takes a built-in command's id (fix, explain, ask, run)"
 )
 
 // splitProject returns the part of the project's settings p that applies,
 // and what it ignored. user is the configuration from the user's own
 // sources below the project (user file, defaults), against which
-// narrowing is judged. trusted projects apply everything except
-// replacements of built-in commands.
+// narrowing is judged. trusted projects apply everything.
 func splitProject(p, user Config, trusted bool) (Config, []Ignored) {
 	var ignored []Ignored
 	skip := func(key string, v any, reason string) {
@@ -85,8 +83,6 @@ func splitProject(p, user Config, trusted bool) (Config, []Ignored) {
 	var cmds []Command
 	for _, c := range p.CustomCommands {
 		switch {
-		case isBuiltin(c.ID):
-			skip("customCommands."+c.ID, c.Prompt, ReasonBuiltin)
 		case trusted:
 			cmds = append(cmds, c)
 		case slices.ContainsFunc(user.CustomCommands, func(u Command) bool { return u.ID == c.ID }):
@@ -190,10 +186,6 @@ func jsonName(f reflect.StructField) string {
 		name = f.Name
 	}
 	return name
-}
-
-func isBuiltin(id string) bool {
-	return slices.ContainsFunc(builtinCommands, func(b Command) bool { return strings.EqualFold(b.ID, id) })
 }
 
 // resemblesAnswerOnly reports whether c looks like an answer-only

@@ -21,6 +21,9 @@ type Settings struct {
 	// "tools.webAlow", "customCommands[0].promt"), sorted. Config files
 	// refuse them; the editor's settings warn about them.
 	Unknown []string
+	// Invalid names the custom commands dropped for breaking the rule of
+	// commandcheck.go, and why; the editor shows them to the user.
+	Invalid []Ignored
 }
 
 // settingsJSON is the JSON shape: Config plus the key, which Config
@@ -53,8 +56,25 @@ func ParseSettings(raw []byte) (Settings, error) {
 			return Settings{}, nil
 		}
 	}
+	// customCommands is decoded on its own: one bad command is dropped
+	// and named, not a reason to refuse every other setting.
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return Settings{}, fmt.Errorf("settings: %w", err)
+	}
+	var cmdsRaw json.RawMessage
+	for k, v := range obj {
+		if strings.EqualFold(k, "customCommands") {
+			cmdsRaw = v
+			delete(obj, k)
+		}
+	}
+	rest, err := json.Marshal(obj)
+	if err != nil {
+		return Settings{}, fmt.Errorf("settings: %w", err)
+	}
 	var s settingsJSON
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := json.Unmarshal(rest, &s); err != nil {
 		return Settings{}, fmt.Errorf("settings: %w", err)
 	}
 	var unknown []string
@@ -62,7 +82,11 @@ func ParseSettings(raw []byte) (Settings, error) {
 	sort.Strings(unknown)
 	cfg := s.Config
 	cfg.APIKey = s.APIKey
-	return Settings{Config: cfg, Unknown: unknown}, nil
+	var invalid []Ignored
+	if len(cmdsRaw) > 0 && !isEmptyJSON(bytes.TrimSpace(cmdsRaw)) {
+		cfg.CustomCommands, invalid = parseCommands(cmdsRaw)
+	}
+	return Settings{Config: cfg, Unknown: unknown, Invalid: invalid}, nil
 }
 
 func isEmptyJSON(raw []byte) bool {

@@ -140,6 +140,7 @@ func (s *Server) version() string {
 // the client supports it. It runs off the read loop: it waits for the
 // client's answer.
 func (s *Server) initialized(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	s.flushInvalid(ctx)
 	s.pullConfiguration(ctx)
 	// The question waits for the user: on the connection's context, not
 	// this notification's.

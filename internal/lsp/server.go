@@ -110,6 +110,9 @@ type Server struct {
 	// askedTrust records the project states already asked about, so a
 	// "Not now" is not asked again on this connection (lsp/trust.go).
 	askedTrust map[config.ProjectState]bool
+	// invalidShown is the last complaint about invalid settings shown,
+	// invalidPending one kept back until initialized (lsp/settings.go).
+	invalidShown, invalidPending string
 }
 
 func newServer(opts Options) *Server {
