@@ -30,8 +30,9 @@ type CommandGuard struct {
 	Home string
 	// URL judges the hosts of URLs and addresses named in commands.
 	URL *URLGuard
-	// Dialect is the language of the shell the line runs in: the zero
-	// value, DialectPOSIX, for /bin/sh; DialectBash when exec runs bash.
+	// Dialect is the language of the shell the line runs in:
+	// DialectBash when exec runs bash; the zero value, DialectPOSIX,
+	// where it runs /bin/sh because bash is not installed.
 	Dialect Dialect
 }
 
@@ -62,7 +63,7 @@ func (g *CommandGuard) check(src, cwd string, depth int, d Dialect) error {
 	if strings.ContainsRune(src, 0) {
 		return refuse(src, "contains a NUL byte")
 	}
-	f, err := parse(src, d)
+	f, err := parse(src, d, g.Dialect == DialectBash)
 	if err != nil {
 		return err
 	}

@@ -14,12 +14,13 @@ import (
 type Dialect uint8
 
 const (
-	// DialectPOSIX is /bin/sh, which may be dash or bash in POSIX mode.
-	// A line is read as POSIX sh, and whatever bash would read
-	// differently (here-strings, $'…', process substitution, [[ ]],
-	// brace expansion, arrays) is refused with the reason, since the
-	// guard cannot know which of the two runs it. It is the zero value,
-	// the strictest reading.
+	// DialectPOSIX is /bin/sh, which may be dash or bash in POSIX mode:
+	// where exec finds no bash, and for the scripts of `sh -c`. A line
+	// is read as POSIX sh, and whatever bash would read differently
+	// (here-strings, $'…', process substitution, [[ ]], brace
+	// expansion, arrays) is refused with the reason, since the guard
+	// cannot know which of the two runs it. It is the zero value, the
+	// strictest reading.
 	DialectPOSIX Dialect = iota
 	// DialectBash is bash: the line is read as bash reads it.
 	DialectBash
@@ -44,8 +45,10 @@ func dialectOf(shell string) Dialect {
 }
 
 // parse reads src in dialect d, or returns the refusal that says why it
-// cannot be checked.
-func parse(src string, d Dialect) (*syntax.File, error) {
+// cannot be checked. haveBash says the line itself runs in bash, so a
+// POSIX reading is that of a shell it starts (`sh -c`), and bash -c is
+// the way out; otherwise bash is not installed at all.
+func parse(src string, d Dialect, haveBash bool) (*syntax.File, error) {
 	bash, bashErr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if d == DialectBash {
 		if bashErr != nil {
@@ -53,16 +56,20 @@ func parse(src string, d Dialect) (*syntax.File, error) {
 		}
 		return bash, nil
 	}
+	advice := "; bash is not installed here, so commands run in /bin/sh, which may be dash: write it in POSIX sh"
+	if haveBash {
+		advice = "; sh runs its script as POSIX sh, which may be dash: write it in POSIX sh, or give it to bash -c '…'"
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		if bashErr == nil {
-			return nil, refuse(src, fmt.Sprintf("uses bash syntax that %s does not read the same way (%v); commands run in /bin/sh: write it in POSIX sh, or run it as bash -c '…'", d, err))
+			return nil, refuse(src, fmt.Sprintf("uses bash syntax that %s does not read (%v)%s", d, err, advice))
 		}
 		return nil, refuse(src, fmt.Sprintf("cannot be parsed, so it cannot be checked: %v", err))
 	}
 	if bashErr == nil {
 		if why := bashOnly(bash); why != "" {
-			return nil, refuse(src, why+"; commands run in /bin/sh, which may be dash: write it in POSIX sh, or run it as bash -c '…'")
+			return nil, refuse(src, why+advice)
 		}
 	}
 	return f, nil

@@ -72,3 +72,18 @@ func TestCommandGuardDefaultsToPOSIX(t *testing.T) {
 		t.Errorf("refusal %q does not say the line runs in /bin/sh", err)
 	}
 }
+
+// TestCommandGuardPOSIXAdvice: where the line itself is read as POSIX sh,
+// bash is not installed, so the refusal says so and does not suggest
+// bash -c; a POSIX script inside a bash line (sh -c) is told bash -c.
+func TestCommandGuardPOSIXAdvice(t *testing.T) {
+	bash := testCommandGuard()
+	err := posix(bash).Check("cat <<< hi", "")
+	if err == nil || !strings.Contains(err.Error(), "bash is not installed here") || strings.Contains(err.Error(), "bash -c") {
+		t.Errorf("a line for /bin/sh: %v", err)
+	}
+	err = bash.Check(`sh -c 'cat <<< hi'`, "")
+	if err == nil || !strings.Contains(err.Error(), "bash -c") || strings.Contains(err.Error(), "not installed") {
+		t.Errorf("sh -c inside a bash line: %v", err)
+	}
+}

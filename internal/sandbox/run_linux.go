@@ -123,7 +123,8 @@ func Prepare(r Request) (*Run, error) {
 		return nil, err
 	}
 	s.Cmd = exec.Command("/proc/self/exe")
-	s.Cmd.Args = append([]string{"sh"}, r.Argv[1:]...)
+	// The helper shows as the command's shell (bash -c …) in ps.
+	s.Cmd.Args = append([]string{filepath.Base(r.Argv[0])}, r.Argv[1:]...)
 	s.Cmd.Env = r.Environ(map[string]string{
 		"TMPDIR":           tmp,
 		"GOCACHE":          filepath.Join(cache, "go-build"),

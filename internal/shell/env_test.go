@@ -38,3 +38,13 @@ func TestSettings(t *testing.T) {
 		t.Errorf("online settings = %v", s)
 	}
 }
+
+// TestEnvironDropsShellStartup: commands run in bash, which runs
+// $BASH_ENV before the line and imports SHELLOPTS, BASHOPTS and
+// exported functions; none of them is inherited.
+func TestEnvironDropsShellStartup(t *testing.T) {
+	env, _ := Environ([]string{"PATH=/bin", "BASH_ENV=/tmp/x", "ENV=/tmp/y", "SHELLOPTS=xtrace", "BASHOPTS=extglob", "BASH_FUNC_ls%%=() { rm -rf ~; }"}, nil, nil)
+	if !slices.Equal(env, []string{"PATH=/bin"}) {
+		t.Errorf("env = %q, want only PATH", env)
+	}
+}

@@ -88,7 +88,7 @@ func (o ExecOptions) withDefaults() ExecOptions {
 }
 
 type execInput struct {
-	Command string `json:"command" jsonschema:"the shell command line, run with /bin/sh -c"`
+	Command string `json:"command" jsonschema:"the command line, run with bash -c"`
 	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory, relative to the workspace root (default: the root)"`
 	Timeout int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (default 120)"`
 	Write   bool   `json:"write,omitempty" jsonschema:"true when the command must change files in the workspace; the user is asked first"`
@@ -126,11 +126,18 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 		return Errorf("cwd %s is not a directory", cwd), nil
 	}
 	home, _ := os.UserHomeDir()
+	// The guard reads the line in the language of the shell that runs
+	// it: bash where installed, else /bin/sh read as POSIX sh.
+	sh := hostShell()
 	cg := &guard.CommandGuard{
 		Roots:    tc.Guard.Roots(),
 		WorkRoot: tc.WorkRoot(),
 		Home:     home,
 		URL:      &guard.URLGuard{Allow: tc.options(ctx).Web.Allow},
+		Dialect:  guard.DialectPOSIX,
+	}
+	if sh.Bash {
+		cg.Dialect = guard.DialectBash
 	}
 	if err := cg.Check(in.Command, cwd); err != nil {
 		return Errorf("%v", err), nil
@@ -161,7 +168,7 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 			return Errorf("nothing ran: the workspace could not be scanned before the command, so its changes could not be reported or undone (%v)", err), nil
 		}
 	}
-	r, err := runConfined(ctx, tc, in.Command, cwd, timeout, grant.policy(in.Command))
+	r, err := runConfined(ctx, tc, sh, in.Command, cwd, timeout, grant.policy(in.Command))
 	if grant.How != "" {
 		r.Output += " [" + grant.How + "]"
 	}
@@ -172,10 +179,16 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	return r, err
 }
 
-// runConfined runs line with /bin/sh -c in cwd, confined by policy (when
-// the sandbox is on), and formats the result the model sees: output,
-// exit status, duration and what the sandbox enforced.
-func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout time.Duration, policy sandbox.Policy) (Result, error) {
+// hostShell is the shell commands run in here: bash where it is on
+// PATH, else /bin/sh.
+func hostShell() shell.Interpreter {
+	return shell.FindInterpreter(os.Getenv("PATH"))
+}
+
+// runConfined runs line with sh -c in cwd, confined by policy (when the
+// sandbox is on), and formats the result the model sees: output, exit
+// status, duration and what the sandbox enforced.
+func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, line, cwd string, timeout time.Duration, policy sandbox.Policy) (Result, error) {
 	opts := tc.options(ctx).Exec.withDefaults()
 	var (
 		out  *shell.Output
@@ -187,7 +200,7 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 		var cmd *exec.Cmd
 		var n string
 		var err error
-		cmd, sb, n, err = prepareCommand(tc, opts, line, cwd, policy)
+		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy)
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
@@ -238,11 +251,10 @@ func runConfined(ctx context.Context, tc *ToolContext, line, cwd string, timeout
 	return r, nil
 }
 
-// prepareCommand builds the command for line: confined by policy when
+// prepareCommand builds the command for argv: confined by policy when
 // Landlock is there (sb, to clean up after), else plain, and the note
 // the result carries about the sandbox.
-func prepareCommand(tc *ToolContext, opts ExecOptions, line, cwd string, policy sandbox.Policy) (cmd *exec.Cmd, sb *sandbox.Run, note string, err error) {
-	argv := []string{"/bin/sh", "-c", line}
+func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string, policy sandbox.Policy) (cmd *exec.Cmd, sb *sandbox.Run, note string, err error) {
 	info := opts.SandboxInfo()
 	if info.Landlock == 0 {
 		if !opts.NoSandbox {

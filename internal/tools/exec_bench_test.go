@@ -42,7 +42,7 @@ func BenchmarkExecTrueWithNetwork(b *testing.B) {
 	}
 	tc, root := execToolContext(b, ExecOptions{})
 	for b.Loop() {
-		res, err := runConfined(b.Context(), tc, "true", root, time.Minute, sandbox.Policy{Network: true})
+		res, err := runConfined(b.Context(), tc, hostShell(), "true", root, time.Minute, sandbox.Policy{Network: true})
 		if err != nil || res.IsError {
 			b.Fatalf("%+v %v", res, err)
 		}

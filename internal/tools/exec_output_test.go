@@ -34,13 +34,13 @@ func confinedOrSkip(t *testing.T) (*ToolContext, string) {
 
 func TestExecOfflineSettingsAndNetworkHint(t *testing.T) {
 	tc, root := confinedOrSkip(t)
-	res, _ := runConfined(t.Context(), tc, "env", root, time.Minute, sandbox.Policy{})
+	res, _ := runConfined(t.Context(), tc, hostShell(), "env", root, time.Minute, sandbox.Policy{})
 	for _, want := range []string{"npm_config_offline=true", "PIP_RETRIES=0", "NO_COLOR=1"} {
 		if !strings.Contains(res.Output, want) {
 			t.Errorf("offline env lacks %s:\n%s", want, res.Output)
 		}
 	}
-	res, _ = runConfined(t.Context(), tc, "env", root, time.Minute, sandbox.Policy{Network: true})
+	res, _ = runConfined(t.Context(), tc, hostShell(), "env", root, time.Minute, sandbox.Policy{Network: true})
 	if strings.Contains(res.Output, "npm_config_offline") || !strings.Contains(res.Output, "NO_COLOR=1") {
 		t.Errorf("with the network, env = %s", res.Output)
 	}
@@ -48,7 +48,7 @@ func TestExecOfflineSettingsAndNetworkHint(t *testing.T) {
 	// A real resolver failure inside the sandbox: node looks a name up.
 	testenv.NeedsTool(t, "node", "a real lookup failing without the network", "apt-get install nodejs")
 	const hint = "the sandbox has no network; if the command needs it, run it again with network: true"
-	res, _ = runConfined(t.Context(), tc, `node -e "require('dns').lookup('registry.npmjs.org', e => { console.error(String(e)); process.exit(e ? 1 : 0) })"`, root, time.Minute, sandbox.Policy{})
+	res, _ = runConfined(t.Context(), tc, hostShell(), `node -e "require('dns').lookup('registry.npmjs.org', e => { console.error(String(e)); process.exit(e ? 1 : 0) })"`, root, time.Minute, sandbox.Policy{})
 	if !strings.Contains(res.Output, hint) {
 		t.Errorf("no network hint after a failed lookup:\n%s", res.Output)
 	}
@@ -58,7 +58,7 @@ func TestExecOfflineSettingsAndNetworkHint(t *testing.T) {
 		if p.Network {
 			cmd += "; exit 1"
 		}
-		res, _ = runConfined(t.Context(), tc, cmd, root, time.Minute, p)
+		res, _ = runConfined(t.Context(), tc, hostShell(), cmd, root, time.Minute, p)
 		if strings.Contains(res.Output, hint) {
 			t.Errorf("%q with %v got the hint:\n%s", cmd, p, res.Output)
 		}
@@ -67,12 +67,12 @@ func TestExecOfflineSettingsAndNetworkHint(t *testing.T) {
 
 func TestExecReadOnlyHint(t *testing.T) {
 	tc, root := confinedOrSkip(t)
-	res, _ := runConfined(t.Context(), tc, "touch out.cov", root, time.Minute, sandbox.Policy{})
+	res, _ := runConfined(t.Context(), tc, hostShell(), "touch out.cov", root, time.Minute, sandbox.Policy{})
 	if !strings.Contains(res.Output, "Read-only file system") || !strings.Contains(res.Output, "[hint: the workspace is read-only: put scratch and output files in $TMPDIR (private, writable), or pass write: true") {
 		t.Errorf("no read-only hint:\n%s", res.Output)
 	}
 	// Where $TMPDIR points, the same command works and gets no hint.
-	res, _ = runConfined(t.Context(), tc, `touch "$TMPDIR/out.cov" && echo ok`, root, time.Minute, sandbox.Policy{})
+	res, _ = runConfined(t.Context(), tc, hostShell(), `touch "$TMPDIR/out.cov" && echo ok`, root, time.Minute, sandbox.Policy{})
 	if strings.Contains(res.Output, "hint") || !strings.Contains(res.Output, "ok\n[exit code 0]") {
 		t.Errorf("TMPDIR write: %s", res.Output)
 	}

@@ -143,7 +143,7 @@ func TestExecCancelKillsGroup(t *testing.T) {
 	marker := uniqueMarker()
 	// The command writes its marker file into the workspace, so it runs
 	// with write access.
-	res, err := runConfined(ctx, tc, "sh -c 'echo $$ > c.pid.tmp && mv c.pid.tmp c.pid; sleep 30' "+marker, root, time.Minute, sandbox.Policy{WriteWorkspace: true})
+	res, err := runConfined(ctx, tc, hostShell(), "sh -c 'echo $$ > c.pid.tmp && mv c.pid.tmp c.pid; sleep 30' "+marker, root, time.Minute, sandbox.Policy{WriteWorkspace: true})
 	if err == nil {
 		t.Errorf("Execute returned no error after cancellation: %+v", res)
 	}
@@ -220,7 +220,7 @@ func TestExecDiesWithServer(t *testing.T) {
 		// The "server": start a command that would run forever, then die
 		// without cleaning up.
 		tc, root := execToolContext(t, ExecOptions{})
-		go runConfined(context.Background(), tc, "sh -c 'while :; do sleep 0.05; done' "+marker+" & setsid sh -c 'while :; do sleep 0.05; done' "+marker+" & wait", root, time.Hour, sandbox.Policy{})
+		go runConfined(context.Background(), tc, hostShell(), "sh -c 'while :; do sleep 0.05; done' "+marker+" & setsid sh -c 'while :; do sleep 0.05; done' "+marker+" & wait", root, time.Hour, sandbox.Policy{})
 		for len(survivors(marker)) < 2 {
 			time.Sleep(10 * time.Millisecond)
 		}
