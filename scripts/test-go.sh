@@ -2,9 +2,16 @@
 # Go tests: format, vet, and the whole suite under the race detector.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v rg >/dev/null; then
-  # grep's tests compare matches with ripgrep's.
-  (apt-get update -qq && apt-get install -y -qq ripgrep) >/dev/null 2>&1 || true
+# grep's tests compare matches with ripgrep's; the sandbox and exec tests
+# run perl, python3 and cargo inside the sandbox. .ci/run installs them; a
+# plain `make test-go` tries once (as root, on Debian) and otherwise fails
+# on the first test that needs one.
+missing=()
+for p in rg:ripgrep perl:perl python3:python3 cargo:cargo; do
+  command -v "${p%%:*}" >/dev/null || missing+=("${p#*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  (apt-get update -qq && apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 || true
 fi
 # The language tools' tests drive a real gopls (pinned, from the Go module
 # proxy, cached once per machine).
@@ -13,7 +20,8 @@ export PATH
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then echo "gofmt needed:"; echo "$unformatted"; exit 1; fi
 go vet ./...
-# CI installs every outside program the tests use: a missing one fails here
-# instead of skipping (internal/testenv).
+# CI installs every outside program the tests use and runs where the
+# command sandbox works (Landlock, user namespaces): a missing program or
+# sandbox feature fails here instead of skipping (internal/testenv).
 export CB_LS_REQUIRE_TOOLS=1
 go test -race -count=1 ./...

@@ -125,13 +125,17 @@ func Prepare(r Request) (*Run, error) {
 	s.Cmd = exec.Command("/proc/self/exe")
 	// The helper shows as the command's shell (bash -c …) in ps.
 	s.Cmd.Args = append([]string{filepath.Base(r.Argv[0])}, r.Argv[1:]...)
-	s.Cmd.Env = r.Environ(map[string]string{
+	set := map[string]string{
 		"TMPDIR":           tmp,
 		"GOCACHE":          filepath.Join(cache, "go-build"),
 		"XDG_CACHE_HOME":   cache,
 		"npm_config_cache": filepath.Join(cache, "npm"),
 		specEnv:            string(b),
-	})
+	}
+	for k, v := range workspaceBuildEnv(cache, r.WorkRoot) {
+		set[k] = v
+	}
+	s.Cmd.Env = r.Environ(set)
 	s.Cmd.SysProcAttr = attr
 	s.Cmd.Dir = r.Dir
 	return s, nil
