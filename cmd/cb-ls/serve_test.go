@@ -11,15 +11,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // TestServeExitsWithStdinOpen: editors may keep the pipe open after
 // "exit". The server must not sit in its drain timeout then: stdin is
 // switched to the poller so closing it ends the blocked read at once.
 func TestServeExitsWithStdinOpen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the cb-ls binary; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "builds and runs the cb-ls binary")
 	bin := filepath.Join(t.TempDir(), "cb-ls")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // execEditor is a fake editor on a workspace holding keep.txt, with the
@@ -81,9 +82,8 @@ func TestExecRedTeamInEditor(t *testing.T) {
 
 // With the full sandbox the same commands run at once, read-only.
 func TestExecRedTeamInEditorConfined(t *testing.T) {
-	if info := sandbox.Probe(); !info.Full {
-		t.Skipf("the full sandbox is not available here: %s", info.Summary)
-	}
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(t, info.Full, "full confinement", info.Summary)
 	e, root, _ := execEditor(t, "")
 	for _, cmd := range []string{"rm keep.txt", "echo gone > keep.txt", "sed -i s/keep/lost/ keep.txt"} {
 		out, _ := e.RunTool("exec", map[string]any{"command": cmd})

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // buildBinary builds cmd/cb-ls once per test binary.
@@ -29,9 +31,7 @@ func lspFrame(body string) string {
 // TestExitCodes runs the real binary: shutdown then exit is 0, exit alone
 // is 1, and stdout carries nothing but protocol frames.
 func TestExitCodes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "builds the binary")
 	bin := buildBinary(t)
 	init := lspFrame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`)
 	shutdown := lspFrame(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
@@ -71,13 +71,11 @@ func TestExitCodes(t *testing.T) {
 // TestExitWhenEditorDies: the server exits when the processId it was
 // given is gone.
 func TestExitWhenEditorDies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "builds the binary")
 	bin := buildBinary(t)
 	editor := exec.Command("sleep", "60")
 	if err := editor.Start(); err != nil {
-		t.Skipf("cannot start a stand-in editor process: %v", err)
+		testenv.Needs(t, false, "a stand-in editor process (sleep)", err.Error(), "apt-get install coreutils")
 	}
 	pid := editor.Process.Pid
 	cmd := exec.Command(bin, "serve")

@@ -10,6 +10,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // BenchmarkDidChange measures the server's whole didChange handler for one
@@ -57,9 +59,7 @@ func BenchmarkDidChange(b *testing.B) {
 // TestOpenDocumentsMemory: 1,000 open documents of 100 KB must stay under
 // 3× their text size in heap (the live heap is measured, not assumed).
 func TestOpenDocumentsMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates 100 MB; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "allocates 100 MB")
 	const n, size = 1000, 100 << 10
 	line := "some source text, 日本語 and 😀 emoji\n"
 	text := strings.Repeat(line, size/len(line))

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // wireProc is the real cb-ls binary driven over its stdin/stdout pipes,
@@ -78,9 +80,7 @@ var (
 // sharedBinary builds cmd/cb-ls once for every wire test.
 func sharedBinary(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	testenv.SkipIfShort(t, "builds the binary")
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "cb-ls-wire")
 		if err != nil {
@@ -286,7 +286,7 @@ func (p *wireProc) rssKB() int {
 	p.t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
 	if err != nil {
-		p.t.Skipf("no /proc: %v", err)
+		testenv.Needs(p.t, false, "/proc", err.Error(), "Linux with /proc mounted")
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
@@ -294,6 +294,6 @@ func (p *wireProc) rssKB() int {
 			return n
 		}
 	}
-	p.t.Skip("no VmRSS in /proc/PID/status")
+	testenv.Needs(p.t, false, "VmRSS in /proc/PID/status", "not in "+string(b), "a Linux kernel that reports VmRSS")
 	return 0
 }

@@ -3,11 +3,14 @@
 package sandbox
 
 import (
+	"fmt"
 	"net"
 	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // countingListener accepts connections on l and counts them.
@@ -49,9 +52,12 @@ func connectCommands(t *testing.T, addr string) []string {
 	if py := hostPython(); py != "" {
 		cmds = append(cmds, py+` -c 'import socket; socket.create_connection(("`+host+`", `+port+`), 3); print("connected")'`)
 	}
-	if len(cmds) == 0 {
-		t.Skip("neither perl nor python3 is installed to open sockets from a command")
+	if testenv.Required() {
+		// CI tries both ways.
+		testenv.NeedsTool(t, "perl", "opening sockets from a command", "apt-get install perl")
+		testenv.Needs(t, len(cmds) == 2, "python3 outside a version manager's shim", "hostPython found none", "apt-get install python3")
 	}
+	testenv.Needs(t, len(cmds) > 0, "perl or python3", "neither is on PATH", "apt-get install perl python3")
 	return cmds
 }
 
@@ -61,8 +67,8 @@ func connectCommands(t *testing.T, addr string) []string {
 func TestSandboxNoNetworkByDefault(t *testing.T) {
 	forEachMode(t, func(t *testing.T) {
 		c := newSandboxCase(t)
-		if splitOnly && features.Net == 0 {
-			t.Skipf("Landlock ABI %d cannot block TCP and there are no namespaces", features.ABI)
+		if splitOnly {
+			testenv.NeedsSandbox(t, features.Net != 0, "TCP blocking without namespaces (Landlock ABI 4+)", fmt.Sprintf("Landlock ABI %d", features.ABI))
 		}
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/shell"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // sandboxCase is a workspace under the system temp directory and a fake
@@ -33,9 +34,8 @@ type sandboxCase struct {
 
 func newSandboxCase(t *testing.T) *sandboxCase {
 	t.Helper()
-	if info := Probe(); info.Landlock == 0 {
-		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
-	}
+	info := Probe()
+	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
@@ -137,9 +137,7 @@ func (c *sandboxCase) absent(rel string) {
 // grants used where user namespaces are disabled.
 func forEachMode(t *testing.T, f func(t *testing.T)) {
 	t.Run("namespaces", func(t *testing.T) {
-		if err := namespacesErr(); err != nil {
-			t.Skipf("no namespaces here: %v", err)
-		}
+		needsNamespaces(t)
 		f(t)
 	})
 	t.Run("split", func(t *testing.T) {
@@ -340,14 +338,11 @@ func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
 // them pass here.
 func TestSandboxUnprivileged(t *testing.T) {
 	if os.Getenv("CB_LS_TEST_UNPRIVILEGED") != "" {
-		t.Skip("already the unprivileged run")
+		t.Fatal("the unprivileged rerun must not run itself again: its -test.run names the tests")
 	}
-	if os.Getuid() != 0 {
-		t.Skip("the tests already run unprivileged")
-	}
-	if info := Probe(); info.Landlock == 0 {
-		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
-	}
+	testenv.Needs(t, os.Getuid() == 0, "root (to rerun the tests as uid 65534)", fmt.Sprintf("running as uid %d", os.Getuid()), "run the tests as root, as .ci/run does")
+	info := Probe()
+	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
 	dir, err := os.MkdirTemp("", "cb-ls-unpriv-")
 	if err != nil {
 		t.Fatal(err)
@@ -365,7 +360,9 @@ func TestSandboxUnprivileged(t *testing.T) {
 	cmd := exec.Command(bin, "-test.count=1", "-test.v",
 		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$")
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir()}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir(),
+		// Under CI the rerun may not skip either.
+		testenv.RequireEnv + "=" + os.Getenv(testenv.RequireEnv)}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "\nPASS") {
@@ -405,9 +402,7 @@ func TestDescribeSandbox(t *testing.T) {
 // mounts, nothing of the command runs there; it runs again under split
 // grants, and from then on the sandbox says it is partial.
 func TestSandboxMountFailureFallsBack(t *testing.T) {
-	if err := namespacesErr(); err != nil {
-		t.Skipf("no namespaces here: %v", err)
-	}
+	needsNamespaces(t)
 	c := newSandboxCase(t)
 	writeTestFile(t, filepath.Join(c.root, ".catbuddy", "secret"), "state-secret")
 	mountTestFailure = filepath.Join(c.root, "keep.txt")
@@ -457,9 +452,7 @@ func TestSandboxInternalMode(t *testing.T) {
 // TestSandboxGoCacheCopyOnWrite: with namespaces a command's GOCACHE
 // shows the user's warm build cache, and what it writes stays its own.
 func TestSandboxGoCacheCopyOnWrite(t *testing.T) {
-	if err := namespacesErr(); err != nil {
-		t.Skipf("no namespaces here: %v", err)
-	}
+	needsNamespaces(t)
 	c := newSandboxCase(t)
 	user := filepath.Join(c.home, ".cache", "go-build")
 	writeTestFile(t, filepath.Join(user, "ab", "ab12-d"), "warm entry")
@@ -486,4 +479,19 @@ func writeTestFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// needsNamespaces ends a test that needs the helper's private
+// namespaces where there are none (through testenv, so CI fails).
+func needsNamespaces(t *testing.T) {
+	t.Helper()
+	err := namespacesErr()
+	testenv.NeedsSandbox(t, err == nil, "user namespaces", fmt.Sprint(err))
+}
+
+// needsSocketFilter ends a test of the seccomp filter against unix
+// sockets where there is none; the sandbox's summary says so then.
+func needsSocketFilter(t *testing.T) {
+	t.Helper()
+	testenv.NeedsSandbox(t, socketsErr == nil, "unix-socket filter (seccomp)", fmt.Sprintf("%v; %s", socketsErr, Probe().Summary))
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // unixConnect is a command connecting to the unix socket addr ("\0name"
@@ -30,14 +31,10 @@ func unixConnect(addr string) string {
 // a socket under home answers; abstract ones stay scoped where
 // Landlock can scope them.
 func TestSandboxSocketsOutsideUnreachable(t *testing.T) {
-	if _, err := exec.LookPath("perl"); err != nil {
-		t.Skip("perl is not installed to open unix sockets from a command")
-	}
+	testenv.NeedsTool(t, "perl", "opening unix sockets from a command", "apt-get install perl")
 	forEachMode(t, func(t *testing.T) {
 		c := newSandboxCase(t)
-		if socketsErr != nil {
-			t.Skipf("no socket filter here (%v); the sandbox summary says so: %s", socketsErr, Probe().Summary)
-		}
+		needsSocketFilter(t)
 		sock := "cb-ls-test-" + strconv.Itoa(os.Getpid()) + ".sock"
 		dirs := map[string]string{
 			"temp":      t.TempDir(),
@@ -131,9 +128,7 @@ func TestSandboxSocketFilterSyscalls(t *testing.T) {
 		return
 	}
 	c := newSandboxCase(t)
-	if socketsErr != nil {
-		t.Skipf("no socket filter here: %v", socketsErr)
-	}
+	needsSocketFilter(t)
 	bin, err := os.ReadFile(os.Args[0])
 	if err != nil {
 		t.Fatal(err)

@@ -17,9 +17,7 @@ import (
 // (no fallback to split grants, the private /tmp stays writable), and
 // the user dirs and the secrets stay hidden.
 func TestSandboxUserDirsUnderTemp(t *testing.T) {
-	if err := namespacesErr(); err != nil {
-		t.Skipf("no namespaces here: %v", err)
-	}
+	needsNamespaces(t)
 	for _, layout := range []string{"own temp dirs", "own temp dirs, missing", "home under temp, missing", "inside the workspace, missing"} {
 		t.Run(layout, func(t *testing.T) {
 			c := newSandboxCase(t)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 const secret = "sk-session-secret-123456"
@@ -171,7 +172,7 @@ func TestSymlinkedSessionRefused(t *testing.T) {
 	log := NewLog(root, Header{RunID: "r1", Command: "ask", Started: time.Now()})
 	os.MkdirAll(filepath.Dir(log.Path), 0o700)
 	if err := os.Symlink(elsewhere, log.Path); err != nil {
-		t.Skip("symlinks unavailable:", err)
+		testenv.Needs(t, false, "symlinks", err.Error(), "a file system with symlinks")
 	}
 	if err := log.AppendTurn(exchange("q", "x"), Turn{Outcome: "done"}); err == nil {
 		t.Fatal("wrote through a symlink")

@@ -42,7 +42,7 @@ func Needs(t testing.TB, have bool, what, missing, install string) {
 	if have {
 		return
 	}
-	end(t, what+" is not available here ("+missing+")", install)
+	end(t, what+": not available here ("+missing+")", install)
 }
 
 // SandboxInstall says what the command sandbox needs of the machine.
@@ -55,7 +55,7 @@ const SandboxInstall = "a Linux kernel with Landlock enabled (5.13+, landlock in
 // sandbox's own one-line report, says.
 func NeedsSandbox(t testing.TB, have bool, what, summary string) {
 	t.Helper()
-	Needs(t, have, "the command sandbox's "+what, "sandbox: "+summary, SandboxInstall)
+	Needs(t, have, "the command sandbox's "+what, summary, SandboxInstall)
 }
 
 // SkipIfShort skips a slow test under -short, and fails it when

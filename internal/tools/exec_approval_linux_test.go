@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // On the split grants (no user namespaces) the names in .catbuddy/
@@ -14,9 +15,8 @@ import (
 // without the user's say, read-only ones included; before it exists
 // nothing changes, and nothing can create it.
 func TestSplitFallbackAsksWhileStateDirExists(t *testing.T) {
-	if info := sandbox.Probe(); info.Landlock == 0 {
-		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
-	}
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
 	sandbox.ForceSplitGrants(true)
 	t.Cleanup(func() { sandbox.ForceSplitGrants(false) })
 	if info := sandbox.Probe(); info.Full || info.Namespaces {

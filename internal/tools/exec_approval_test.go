@@ -14,6 +14,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // askRecorder answers every question with answer and records them.
@@ -119,9 +120,8 @@ func TestExecAsksWithoutConfinement(t *testing.T) {
 // With the full sandbox a command that did not ask for write access runs
 // at once, and the workspace stays read-only to it.
 func TestExecConfinedRunsReadOnlyWithoutAsking(t *testing.T) {
-	if info := sandbox.Probe(); !info.Full {
-		t.Skipf("the full sandbox is not available here: %s", info.Summary)
-	}
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(t, info.Full, "full confinement", info.Summary)
 	ask := &askRecorder{answer: Approved}
 	_, r, root := approvalContext(t, ExecOptions{}, ask)
 	for _, cmd := range []string{"rm keep.txt", "echo gone > keep.txt", "sed -i s/keep/lost/ keep.txt"} {

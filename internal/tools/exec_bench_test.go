@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // BenchmarkExecTrue measures the fixed cost of one exec call (guard,
@@ -37,9 +38,8 @@ func BenchmarkExecTrue(b *testing.B) {
 // policy: no network namespace to create, which is most of the
 // difference to BenchmarkExecTrue/sandboxed.
 func BenchmarkExecTrueWithNetwork(b *testing.B) {
-	if info := sandbox.Probe(); info.Landlock == 0 {
-		b.Skipf("no sandbox: %s", info.Summary)
-	}
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(b, info.Landlock > 0, "Landlock", info.Summary)
 	tc, root := execToolContext(b, ExecOptions{})
 	for b.Loop() {
 		res, err := runConfined(b.Context(), tc, hostShell(), "true", root, time.Minute, sandbox.Policy{Network: true})

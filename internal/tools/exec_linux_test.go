@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // TestExecUserDirsUnderTemp: wherever the user's catbuddy config and
@@ -17,9 +19,8 @@ import (
 // approved write in the private namespaces. (The sandbox's own tests
 // check what such commands can reach.)
 func TestExecUserDirsUnderTemp(t *testing.T) {
-	if info := sandbox.Probe(); !info.Namespaces {
-		t.Skipf("no namespaces here: %s", info.Summary)
-	}
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(t, info.Namespaces, "user namespaces", info.Summary)
 	for _, layout := range []string{"own temp dirs", "own temp dirs, missing", "home under temp, missing", "inside the workspace, missing"} {
 		t.Run(layout, func(t *testing.T) {
 			home := t.TempDir()
@@ -67,14 +68,11 @@ func TestExecUserDirsUnderTemp(t *testing.T) {
 // as an ordinary user (nobody), which is what most users are.
 func TestExecUnprivileged(t *testing.T) {
 	if os.Getenv("CB_LS_TEST_UNPRIVILEGED") != "" {
-		t.Skip("already the unprivileged run")
+		t.Fatal("the unprivileged rerun must not run itself again: its -test.run names the tests")
 	}
-	if os.Getuid() != 0 {
-		t.Skip("the tests already run unprivileged")
-	}
-	if info := sandbox.Probe(); info.Landlock == 0 {
-		t.Skipf("the sandbox cannot be verified on this machine: %s", info.Summary)
-	}
+	testenv.Needs(t, os.Getuid() == 0, "root (to rerun the tests as uid 65534)", fmt.Sprintf("running as uid %d", os.Getuid()), "run the tests as root, as .ci/run does")
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
 	dir, err := os.MkdirTemp("", "cb-ls-unpriv-")
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +89,9 @@ func TestExecUnprivileged(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run", "^TestExec(SetsidDaemonDies|UserDirsUnderTemp)$")
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir()}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir(),
+		// Under CI the rerun may not skip either.
+		testenv.RequireEnv + "=" + os.Getenv(testenv.RequireEnv)}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "\nPASS") {

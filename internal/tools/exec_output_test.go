@@ -26,9 +26,7 @@ func TestExecStripsColours(t *testing.T) {
 // sandbox; the hints are about the sandbox.
 func confinedOrSkip(t *testing.T) (*ToolContext, string) {
 	t.Helper()
-	if !sandbox.Probe().Full {
-		t.Skipf("no full sandbox here: %s", sandbox.Probe().Summary)
-	}
+	testenv.NeedsSandbox(t, sandbox.Probe().Full, "full confinement", sandbox.Probe().Summary)
 	return execToolContext(t, ExecOptions{})
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 func execToolContext(t testing.TB, opts ExecOptions) (*ToolContext, string) {
@@ -99,9 +100,8 @@ func TestExecBackgroundJobDoesNotHang(t *testing.T) {
 // the session) still dies with the call, where the sandbox gives
 // commands a PID namespace.
 func TestExecSetsidDaemonDies(t *testing.T) {
-	if !sandbox.Probe().Namespaces {
-		t.Skipf("no PID namespace for commands here (%s): a setsid daemon can outlive the call", sandbox.Probe().Summary)
-	}
+	// Without one a setsid daemon can outlive the call.
+	testenv.NeedsSandbox(t, sandbox.Probe().Namespaces, "PID namespace", sandbox.Probe().Summary)
 	r, _ := execContext(t, ExecOptions{DrainWait: 200 * time.Millisecond})
 	marker := uniqueMarker()
 	res, _ := runExecTool(t, t.Context(), r, map[string]any{"command": "setsid sh -c 'while :; do sleep 0.05; done' " + marker + " </dev/null >/dev/null 2>&1 & echo started"})
@@ -226,9 +226,8 @@ func TestExecDiesWithServer(t *testing.T) {
 		}
 		os.Exit(0)
 	}
-	if !sandbox.Probe().Namespaces {
-		t.Skipf("no PID namespace for commands here (%s): a command can outlive the server", sandbox.Probe().Summary)
-	}
+	// Without one a command can outlive the server.
+	testenv.NeedsSandbox(t, sandbox.Probe().Namespaces, "PID namespace", sandbox.Probe().Summary)
 	marker := uniqueMarker()
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestExecDiesWithServer$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "CB_LS_TEST_SERVER_DEATH="+marker)
