@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // BenchmarkExecChangeScan measures what a write command adds to exec on
@@ -68,9 +69,7 @@ func BenchmarkExecChangeScan(b *testing.B) {
 		peer(b, root, "find", ".", "-printf", "%s %T@ %i\n")
 	})
 	b.Run("peer=git-status", func(b *testing.B) {
-		if _, err := exec.LookPath("git"); err != nil {
-			b.Skip("git is not installed")
-		}
+		testenv.NeedsTool(b, "git", "the git status peer", "apt-get install git")
 		gitOnce.Do(func() {
 			for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "tree"}} {
 				if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
@@ -100,16 +99,14 @@ func loop(b *testing.B, body func()) {
 // peer runs a command over dir once per iteration, with its CPU time
 // (the child's) as cpu-ns/op.
 func peer(b *testing.B, dir, name string, args ...string) {
-	if _, err := exec.LookPath(name); err != nil {
-		b.Skipf("%s is not installed", name)
-	}
+	testenv.NeedsTool(b, name, "the "+name+" peer", "apt-get install "+name)
 	var cpu int64
 	n := 0
 	for b.Loop() {
 		cmd := exec.Command(name, args...)
 		cmd.Dir = dir
 		if err := cmd.Run(); err != nil {
-			b.Skipf("%s %v: %v (a different %s?)", name, args, err, name)
+			testenv.Needs(b, false, fmt.Sprintf("%s that runs %v", name, args), err.Error(), "the GNU "+name+" of Debian's packages")
 		}
 		cpu += (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Nanoseconds()
 		n++
