@@ -10,6 +10,9 @@
 //	go run ./internal/bench/lspdrive -size 10MB -n 1000 -runs 3 \
 //	    -server "cb-ls=bin/cb-ls serve" -server "peer=node bench/lsp/peer/server.js --stdio"
 //
+// With -floor LABEL it also prints each server's medians and their ratios
+// to that server (bench/keystroke.sh: cb-ls against internal/bench/lspfloor).
+//
 // Output: one JSON object per server and run on stdout (see result).
 package main
 
@@ -45,11 +48,12 @@ func (s *servers) Set(v string) error {
 
 func main() {
 	var (
-		list servers
-		size = flag.String("size", "1MB", "document size: N, NKB or NMB")
-		n    = flag.Int("n", 1000, "changes per run (0: start-up only)")
-		runs = flag.Int("runs", 1, "runs per server, interleaved")
-		seed = flag.Int64("seed", 1, "seed for the changes' positions")
+		list  servers
+		size  = flag.String("size", "1MB", "document size: N, NKB or NMB")
+		n     = flag.Int("n", 1000, "changes per run (0: start-up only)")
+		runs  = flag.Int("runs", 1, "runs per server, interleaved")
+		seed  = flag.Int64("seed", 1, "seed for the changes' positions")
+		floor = flag.String("floor", "", "label of the floor server: print medians and ratios to it on stderr")
 	)
 	flag.Var(&list, "server", "LABEL=COMMAND ARGS… of a stdio language server (repeatable)")
 	flag.Parse()
@@ -63,6 +67,7 @@ func main() {
 	text := goDocument(bytes)
 	enc := json.NewEncoder(os.Stdout)
 	failed := false
+	var all []result
 	for r := 1; r <= *runs; r++ {
 		for _, s := range list {
 			res, err := measure(s, text, *n, *seed+int64(r))
@@ -75,7 +80,11 @@ func main() {
 			if err := enc.Encode(res); err != nil {
 				log.Fatalf("drive: %v", err)
 			}
+			all = append(all, res)
 		}
+	}
+	if *floor != "" {
+		summarize(os.Stderr, all, *floor)
 	}
 	if failed {
 		os.Exit(1)
