@@ -26,7 +26,8 @@ func (s *Server) registerCoreCommands() {
 }
 
 // executeCommand dispatches workspace/executeCommand through the command
-// table. It runs off the read loop (async in methodTable).
+// table. It runs off the read loop (async in methodTable), except for
+// params that name no command (unknownCommand).
 func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p struct {
 		Command   string            `json:"command"`
@@ -43,6 +44,20 @@ func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (a
 		return nil, invalidParams("unknown command %q", p.Command)
 	}
 	return h(ctx, p.Arguments)
+}
+
+// unknownCommand reports whether executeCommand params name no command
+// of the table (or do not decode): their error is answered on the read
+// loop. Only the name is decoded; the arguments are scanned, not copied.
+func (s *Server) unknownCommand(raw jsonrpc2.RawMessage) bool {
+	var p struct {
+		Command string `json:"command"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
+		return true
+	}
+	_, ok := s.commands[p.Command]
+	return !ok
 }
 
 // runToolArgs is catbuddy.runTool's one argument.

@@ -17,7 +17,12 @@ type method struct {
 	// synchronisation notifications, runs in wire order on the read loop,
 	// so the overlay always reflects every didChange that came before.
 	async bool
-	fn    func(ctx context.Context, params jsonrpc2.RawMessage) (any, error)
+	// inline, when set on an async method, says that these params are
+	// answered at once on the read loop: handing the read loop to a new
+	// goroutine costs more than a quick answer (an unknown command's
+	// error) takes.
+	inline func(params jsonrpc2.RawMessage) bool
+	fn     func(ctx context.Context, params jsonrpc2.RawMessage) (any, error)
 }
 
 // methodTable lists every method the server answers; anything else is
@@ -41,7 +46,7 @@ func (s *Server) methodTable() map[string]method {
 		protocol.MethodWorkspaceDidChangeConfiguration:    sync(s.didChangeConfiguration),
 		protocol.MethodWindowWorkDoneProgressCancel:       sync(s.workDoneProgressCancel),
 		protocol.MethodTextDocumentCodeAction:             async(s.codeAction),
-		protocol.MethodWorkspaceExecuteCommand:            async(s.executeCommand),
+		protocol.MethodWorkspaceExecuteCommand:            {async: true, inline: s.unknownCommand, fn: s.executeCommand},
 	}
 }
 
@@ -72,7 +77,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		}
 		return nil, err
 	}
-	if m.async {
+	if m.async && (m.inline == nil || !m.inline(req.Params())) {
 		jsonrpc2.Async(ctx)
 		if isCall {
 			// Only released requests are cancellable: a derived context
