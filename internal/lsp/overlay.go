@@ -118,11 +118,17 @@ func (o *Overlay) broadcast() {
 
 // Open records a didOpen. Reopening an open URI replaces its buffer.
 func (o *Overlay) Open(u uri.URI, languageID string, version int32, text string) (*Buffer, error) {
+	return o.open(u, languageID, version, NewText(text))
+}
+
+// open is Open with the text already built (didOpen's fast decoder
+// builds it from the wire).
+func (o *Overlay) open(u uri.URI, languageID string, version int32, text *Text) (*Buffer, error) {
 	path, err := uriToPath(u)
 	if err != nil {
 		return nil, err
 	}
-	b := &Buffer{URI: u, Path: realPath(path), LanguageID: languageID, version: version, text: NewText(text)}
+	b := &Buffer{URI: u, Path: realPath(path), LanguageID: languageID, version: version, text: text}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if old, ok := o.byURI[u]; ok {

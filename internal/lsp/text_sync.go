@@ -14,6 +14,14 @@ import (
 // loop (see methodTable): they must be cheap and never call the client.
 
 func (s *Server) didOpen(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	if u, lang, version, text, ok := fastDidOpen(raw); ok {
+		b, err := s.overlay.open(u, lang, version, text)
+		if err != nil {
+			return nil, err
+		}
+		s.adoptSingleFileRoot(b.Path)
+		return nil, nil
+	}
 	var p protocol.DidOpenTextDocumentParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -28,6 +36,9 @@ func (s *Server) didOpen(ctx context.Context, raw jsonrpc2.RawMessage) (any, err
 }
 
 func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	if u, version, changes, ok := fastDidChange(raw); ok {
+		return nil, s.overlay.Change(u, version, changes, s.PositionEncoding())
+	}
 	var p protocol.DidChangeTextDocumentParams
 	if err := decodeParams(raw, &p); err != nil {
 		// The change is lost; the buffer it was meant for no longer
