@@ -2,7 +2,8 @@
 # bench/grep.sh — grep (via "cb-ls tools run") against ripgrep over the Go
 # source tree, for a literal and a regex pattern. Checks that both report
 # the same matches (per-file counts), then times RUNS alternating runs of
-# each and prints the medians and the ratio (target: ≤ 2.0).
+# each and prints the medians of wall time and of CPU time (user+system,
+# which a loaded machine disturbs less) and their ratios (target: ≤ 1.2).
 #
 #   bash bench/grep.sh [RUNS]      RUNS defaults to 7
 #   GREP_BENCH_DIR=/some/tree bash bench/grep.sh
@@ -28,7 +29,14 @@ ours() {
   printf '%s\n' "$call" | "$tmp/cb-ls" tools run --root "$SRC" --mode project 2>/dev/null
 }
 
-now_ns() { date +%s%N; }
+# timed FILE CMD…: appends "wall_ms cpu_ms" of one run of CMD to FILE.
+timed() {
+  local out=$1 t
+  shift
+  t=$({ TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 | tail -1)
+  awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%d %d\n", a[1] * 1000, (a[2] + a[3]) * 1000}' >>"$out"
+}
+rg_run() { (cd "$SRC" && rg "${RG_FLAGS[@]}" "$@" . >/dev/null) || true; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 fail=0
@@ -47,19 +55,18 @@ bench() { # NAME PATTERN LITERAL(true|false)
   fi
   : >"$tmp/t_ours"; : >"$tmp/t_rg"
   for _ in $(seq "$RUNS"); do
-    local t0 t1
-    t0=$(now_ns); ours content "$pat" "$lit" >/dev/null; t1=$(now_ns)
-    echo $(((t1 - t0) / 1000000)) >>"$tmp/t_ours"
-    t0=$(now_ns); (cd "$SRC" && rg "${RG_FLAGS[@]}" "${fflag[@]}" -n -e "$pat" . >/dev/null) || true; t1=$(now_ns)
-    echo $(((t1 - t0) / 1000000)) >>"$tmp/t_rg"
+    timed "$tmp/t_ours" ours content "$pat" "$lit"
+    timed "$tmp/t_rg" rg_run "${fflag[@]}" -n -e "$pat"
   done
-  local mo mr
-  mo=$(median <"$tmp/t_ours"); mr=$(median <"$tmp/t_rg")
-  printf '%-8s %-34s %5d files %6d lines  cb-ls %6s ms  rg %6s ms  ratio %s (target ≤ 2.0)\n' \
-    "$name" "$pat" "$files" "$matches" "$mo" "$mr" "$(awk -v a="$mo" -v b="$mr" 'BEGIN {printf "%.2f", a/b}')"
+  local mo mr co cr
+  mo=$(cut -d' ' -f1 "$tmp/t_ours" | median); mr=$(cut -d' ' -f1 "$tmp/t_rg" | median)
+  co=$(cut -d' ' -f2 "$tmp/t_ours" | median); cr=$(cut -d' ' -f2 "$tmp/t_rg" | median)
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+  printf '%-8s %-34s %5d files %6d lines  wall: cb-ls %5s ms, rg %5s ms, ratio %s  CPU: cb-ls %5s ms, rg %5s ms, ratio %s (target ≤ 1.2)\n' \
+    "$name" "$pat" "$files" "$matches" "$mo" "$mr" "$(ratio "$mo" "$mr")" "$co" "$cr" "$(ratio "$co" "$cr")"
 }
 
-echo "grep vs ripgrep $(rg --version | sed -n 1p) over $SRC, median of $RUNS alternating runs, $(nproc) CPUs"
+echo "grep vs ripgrep $(rg --version | sed -n 1p) over $SRC, median of $RUNS alternating runs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 bench literal 'context.Context' true
 bench regex 'func \w+\(ctx context\.Context' false
 exit $fail

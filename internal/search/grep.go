@@ -2,9 +2,8 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"strings"
 
@@ -153,7 +152,10 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 			col.binary.Add(1)
 			return
 		}
-		if h := searchBuffer(q, disp(e.Rel), content, col.keep(), &scratch[w]); h.count > 0 {
+		// The displayed path is made only for a file that matched: most
+		// do not, and making it costs more than searching a small file.
+		if h := searchBuffer(q, "", content, col.keep(), &scratch[w]); h.count > 0 {
+			h.path = disp(e.Rel)
 			col.add(h)
 		}
 	})
@@ -181,44 +183,17 @@ const (
 // readForGrep reads the regular file name of dir into *buf (reused
 // across files of one worker) and returns its content.
 func readForGrep(dir *safefile.Dir, name string, buf *[]byte) ([]byte, skipReason) {
-	f, err := dir.OpenFile(name, os.O_RDONLY|safefile.NonBlock, 0)
-	if err != nil {
-		return nil, skipUnreadable
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, skipUnreadable
-	}
-	size := fi.Size()
-	if size > grepMaxFileSize {
+	content, err := dir.ReadInto(name, *buf, grepMaxFileSize)
+	switch {
+	case errors.Is(err, safefile.ErrTooLarge):
 		return nil, skipLarge
+	case err != nil:
+		return nil, skipUnreadable
 	}
-	if int64(cap(*buf)) < size+1 {
-		*buf = make([]byte, size+1+size/8)
+	if cap(content) > cap(*buf) {
+		*buf = content[:0]
 	}
-	b := (*buf)[:cap(*buf)]
-	n := 0
-	for {
-		k, err := f.Read(b[n:])
-		n += k
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, skipUnreadable
-		}
-		if n == len(b) {
-			// The file grew while we read it: take a bigger buffer.
-			if int64(len(b)) > grepMaxFileSize {
-				return nil, skipLarge
-			}
-			nb := make([]byte, 2*len(b))
-			copy(nb, b)
-			b, *buf = nb, nb
-		}
-	}
-	return b[:n], skipNone
+	return content, skipNone
 }
 
 // relTo returns rel (below the boundary root) relative to the search

@@ -17,6 +17,8 @@ type lineMatcher struct {
 	re *regexp.Regexp
 	// lit must occur in every matching line; nil if none was found.
 	lit []byte
+	// find finds lit.
+	find literalFinder
 	// litOnly: a line matches iff it contains lit (no regexp needed).
 	litOnly bool
 	// foldLit, used when lit is nil, is an ASCII lower-case string that
@@ -35,7 +37,7 @@ func newLineMatcher(pattern string, literal, caseInsensitive bool) (*lineMatcher
 			return nil, fmt.Errorf("pattern contains a newline; grep matches one line at a time")
 		}
 		if !caseInsensitive {
-			return &lineMatcher{lit: []byte(pattern), litOnly: true}, nil
+			return &lineMatcher{lit: []byte(pattern), litOnly: true, find: newLiteralFinder([]byte(pattern))}, nil
 		}
 		pattern = regexp.QuoteMeta(pattern)
 	}
@@ -57,6 +59,9 @@ func newLineMatcher(pattern string, literal, caseInsensitive bool) (*lineMatcher
 		} else if l := foldSafe(requiredFoldLiteral(parsed)); len(l) >= 2 {
 			m.foldLit = []byte(l)
 		}
+	}
+	if m.lit != nil {
+		m.find = newLiteralFinder(m.lit)
 	}
 	return m, nil
 }
@@ -210,7 +215,7 @@ func (m *lineMatcher) each(buf []byte, scratch *[]byte, fn func(start, end int) 
 		candEnd := -1 // end of a regexp match found in the buffer
 		switch {
 		case m.lit != nil:
-			i := bytes.Index(buf[pos:], m.lit)
+			i := m.find.index(buf[pos:])
 			if i < 0 {
 				return
 			}
@@ -254,7 +259,7 @@ func (m *lineMatcher) each(buf []byte, scratch *[]byte, fn func(start, end int) 
 // starts and ends, or -1, -1.
 func (m *lineMatcher) index(line []byte) (int, int) {
 	if m.litOnly {
-		if i := bytes.Index(line, m.lit); i >= 0 {
+		if i := m.find.index(line); i >= 0 {
 			return i, i + len(m.lit)
 		}
 		return -1, -1
