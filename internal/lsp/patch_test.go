@@ -74,6 +74,45 @@ func TestApplyPatchIsOneReview(t *testing.T) {
 	}
 }
 
+// TestApplyPatchMoveIsOneReview: a *** Move to reaches the editor in the
+// same one workspace/applyEdit as the rest: the old file deleted, the new
+// one created with the patched text.
+func TestApplyPatchMoveIsOneReview(t *testing.T) {
+	dir := writeTree(t, "-- a.txt --\none\ntwo\nthree\n")
+	e := newEditor(t, dir)
+	out, isErr := e.RunTool("apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b/a.txt\n@@\n one\n-two\n+TWO\n*** End Patch"})
+	if isErr {
+		t.Fatalf("apply_patch: %s", out)
+	}
+	edits := e.AppliedEdits()
+	if len(edits) != 1 {
+		t.Fatalf("%d applyEdit requests, want 1", len(edits))
+	}
+	var kinds []string
+	for _, dc := range edits[0].Edit.DocumentChanges {
+		switch c := dc.(type) {
+		case *protocol.CreateFile:
+			kinds = append(kinds, "create "+c.URI.FsPath()[len(dir)+1:])
+		case *protocol.DeleteFile:
+			kinds = append(kinds, "delete "+c.URI.FsPath()[len(dir)+1:])
+		case *protocol.TextDocumentEdit:
+			kinds = append(kinds, "edit "+c.TextDocument.URI.FsPath()[len(dir)+1:])
+		}
+	}
+	if got, want := strings.Join(kinds, ", "), "delete a.txt, create b/a.txt, edit b/a.txt"; got != want {
+		t.Errorf("documentChanges: %s, want %s", got, want)
+	}
+	if got := e.Text(uri.File(filepath.Join(dir, "b", "a.txt"))); got != "one\nTWO\nthree\n" {
+		t.Errorf("b/a.txt buffer = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.txt")); !os.IsNotExist(err) {
+		t.Errorf("a.txt not deleted: %v", err)
+	}
+	if !strings.Contains(out, "Moved a.txt to b/a.txt (+1 -1)") {
+		t.Errorf("answer lacks the move:\n%s", out)
+	}
+}
+
 // TestApplyPatchBadHunkSendsNothing: one hunk that does not match, and
 // the editor is never asked.
 func TestApplyPatchBadHunkSendsNothing(t *testing.T) {

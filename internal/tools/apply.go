@@ -43,7 +43,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		if c.Label == "" {
 			c.Label = tool + " " + c.Path.Rel
 		}
-		diffs[i] = changeDiff(*c)
+		diffs[i] = changeDiff(*c, cs)
 		if !c.Delete {
 			befores[i], reports[i] = tc.diagnosticsBefore(ctx, *c)
 		}
@@ -90,7 +90,12 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 			b.WriteString(partialMessage(c, doc.Rejected))
 			b.WriteString("\n")
 			c.Edits = landedEdits(c.Edits, doc.Rejected)
-			d = changeDiff(c)
+			d = changeDiff(c, cs)
+		case c.Moved != "" && c.Delete:
+			fmt.Fprintf(&b, "Deleted %s (moved to %s)\n", c.Path.Rel, c.Moved)
+			d.Unified = ""
+		case c.Moved != "":
+			fmt.Fprintf(&b, "Moved %s to %s (+%d -%d)\n", c.Moved, c.Path.Rel, d.Added, d.Removed)
 		default:
 			verb := "Edited"
 			switch {
@@ -118,8 +123,16 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 	return Result{Output: strings.TrimRight(b.String(), "\n"), Edits: infos}, nil
 }
 
-// changeDiff is the line diff of c for the model and the editor.
-func changeDiff(c Change) fileDiff {
+// changeDiff is the line diff of c for the model and the editor; the
+// new file of a rename is diffed against the old one, found in cs.
+func changeDiff(c Change, cs []Change) fileDiff {
+	if c.Moved != "" && c.Create {
+		for _, o := range cs {
+			if o.Delete && o.Path.Rel == c.Moved {
+				return diffEdits(c.Path.Rel, false, o.Base.Content, lineEdits(o.Base.Content, c.After))
+			}
+		}
+	}
 	if c.Delete {
 		return diffEdits(c.Path.Rel, false, c.Base.Content, []TextEdit{{Start: 0, End: len(c.Base.Content)}})
 	}

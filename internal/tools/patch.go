@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/sourcegraph/go-diff/diff"
 )
@@ -32,20 +33,20 @@ func (tc *ToolContext) applyPatch(ctx context.Context, in applyPatchInput) (Resu
 		return Errorf("patch is empty: give a unified diff (--- a/FILE, +++ b/FILE, @@ hunks)"), nil
 	}
 	if isCodexPatch(in.Patch) {
-		fds, err := parseCodexPatch(in.Patch)
+		files, err := parseCodexPatch(in.Patch)
 		if err != nil {
-			return Errorf("the *** Begin Patch patch is malformed: %v\nEach file starts with `*** Update File: PATH`, `*** Add File: PATH` or `*** Delete File: PATH`; an update's hunks start with `@@` and hold lines starting with ' ', '-' or '+'; the patch ends with `*** End Patch`. Nothing was applied.", err), nil
+			return Errorf("the *** Begin Patch patch is malformed: %v\nEach file starts with `*** Update File: PATH` (then `*** Move to: NEW` to rename it), `*** Add File: PATH` or `*** Delete File: PATH`; an update's hunks start with `@@` and hold lines starting with ' ', '-' or '+'; the patch ends with `*** End Patch`. Nothing was applied.", err), nil
 		}
-		return tc.applyFileDiffs(ctx, fds)
+		return tc.applyFileDiffs(ctx, files)
 	}
 	fds, err := diff.ParseMultiFileDiff([]byte(in.Patch))
 	if err != nil {
 		return Errorf("the patch is not a valid unified diff: %v\nEach file needs `--- a/PATH` and `+++ b/PATH` lines, and each hunk a header `@@ -START,COUNT +START,COUNT @@` followed by lines starting with ' ', '-' or '+'. Nothing was applied.", err), nil
 	}
-	var fileDiffs []*diff.FileDiff
+	var fileDiffs []patchFile
 	for _, fd := range fds {
 		if len(fd.Hunks) > 0 || fd.OrigName != "" || fd.NewName != "" {
-			fileDiffs = append(fileDiffs, fd)
+			fileDiffs = append(fileDiffs, patchFile{fd: fd})
 		}
 	}
 	if len(fileDiffs) == 0 {
@@ -56,102 +57,135 @@ func (tc *ToolContext) applyPatch(ctx context.Context, in applyPatchInput) (Resu
 
 // applyFileDiffs checks every file of a parsed patch and commits them as
 // one reviewed change, or none.
-func (tc *ToolContext) applyFileDiffs(ctx context.Context, fileDiffs []*diff.FileDiff) (Result, error) {
+func (tc *ToolContext) applyFileDiffs(ctx context.Context, files []patchFile) (Result, error) {
 	var (
 		cs      []Change
 		seen    = map[string]bool{}
 		warning []string
 	)
-	for _, fd := range fileDiffs {
-		c, warn, err := tc.patchChange(ctx, fd)
+	for _, pf := range files {
+		changes, warn, err := tc.patchChange(ctx, pf)
 		if err != nil {
 			return Errorf("%v\nNothing was applied.", err), ctx.Err()
 		}
-		if seen[c.Path.Abs] {
-			return Errorf("%s appears twice in the patch: give all of a file's hunks under one --- / +++ header. Nothing was applied.", c.Path.Rel), nil
+		for _, c := range changes {
+			if seen[c.Path.Abs] {
+				return Errorf("%s appears twice in the patch: give all of a file's hunks under one --- / +++ header. Nothing was applied.", c.Path.Rel), nil
+			}
+			seen[c.Path.Abs] = true
 		}
-		seen[c.Path.Abs] = true
 		if warn != "" {
 			warning = append(warning, warn)
 		}
-		cs = append(cs, c)
+		cs = append(cs, changes...)
 	}
 	return tc.commitAll(ctx, "apply_patch", cs, strings.Join(warning, "\n"))
 }
 
 // patchChange turns one file of the patch into a Change, checking every
-// hunk against the file as the Workspace has it now.
-func (tc *ToolContext) patchChange(ctx context.Context, fd *diff.FileDiff) (Change, string, error) {
+// hunk against the file as the Workspace has it now; a renamed file
+// becomes two: the old one deleted, the new one created.
+func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change, string, error) {
+	fd := pf.fd
 	orig, newName := patchPath(fd.OrigName), patchPath(fd.NewName)
-	switch {
-	case orig == "" && newName == "":
-		return Change{}, "", errors.New("a file in the patch has neither a --- nor a +++ path")
-	case orig != "" && newName != "" && orig != newName:
-		return Change{}, "", fmt.Errorf("renaming %s to %s is not supported: delete the old file (+++ /dev/null) and add the new one (--- /dev/null)", orig, newName)
+	if pf.codex != nil { // its paths are plain: a/ is a directory
+		orig, newName = codexPath(fd.OrigName), codexPath(fd.NewName)
+	}
+	if orig == "" && newName == "" {
+		return nil, "", errors.New("a file in the patch has neither a --- nor a +++ path")
 	}
 	name := newName
 	if name == "" {
 		name = orig
 	}
-	if len(fd.Hunks) == 0 && !wholeFileDiff(fd, codexNewFile) && !wholeFileDiff(fd, codexDeletedFile) {
-		return Change{}, "", fmt.Errorf("%s: the patch has no hunk for this file", name)
+	if len(fd.Hunks) == 0 && !wholeFileDiff(fd, codexNewFile) && !wholeFileDiff(fd, codexDeletedFile) && (orig == newName || pf.codex == nil) {
+		return nil, "", fmt.Errorf("%s: the patch has no hunk for this file", name)
 	}
 	p, err := tc.Resolve(name)
 	if err != nil {
-		return Change{}, "", fmt.Errorf("%s: %v", name, err)
+		return nil, "", fmt.Errorf("%s: %v", name, err)
 	}
 	c := Change{Path: p, Label: "apply_patch " + p.Rel}
 	if orig == "" { // a new file: every hunk only adds
-		if _, err := tc.Workspace.Read(ctx, p); err == nil {
-			return Change{}, "", fmt.Errorf("%s: the patch creates it (--- /dev/null) but it already exists; patch it instead", name)
-		} else if !errors.Is(err, ErrNotExist) {
-			return Change{}, "", fmt.Errorf("%s: %v", name, err)
+		if err := tc.mustNotExist(ctx, p, name, "the patch creates it (--- /dev/null)"); err != nil {
+			return nil, "", err
 		}
 		var b strings.Builder
 		for i, h := range fd.Hunks {
 			ph := parseHunk(h)
 			if len(ph.old) > 0 {
-				return Change{}, "", fmt.Errorf("%s hunk %d: the file is new (--- /dev/null), so the hunk may only add lines ('+')", name, i+1)
+				return nil, "", fmt.Errorf("%s hunk %d: the file is new (--- /dev/null), so the hunk may only add lines ('+')", name, i+1)
 			}
 			b.WriteString(ph.newText("\n", nil))
 		}
 		c.Create, c.After = true, []byte(b.String())
 		c.Edits = []TextEdit{{NewText: b.String()}}
-		return c, "", nil
+		return []Change{c}, "", nil
 	}
-	doc, err := tc.Workspace.Read(ctx, p)
+	src := p
+	if orig != name { // renamed: the hunks apply to the old file
+		if src, err = tc.Resolve(orig); err != nil {
+			return nil, "", fmt.Errorf("%s: %v", orig, err)
+		}
+		if err := tc.mustNotExist(ctx, p, name, "the patch renames "+orig+" to it"); err != nil {
+			return nil, "", err
+		}
+	}
+	doc, err := tc.Workspace.Read(ctx, src)
 	if err != nil {
-		return Change{}, "", fmt.Errorf("%s: %v", name, err)
+		return nil, "", fmt.Errorf("%s: %v", orig, err)
 	}
 	if safefile.LooksBinary(doc.Content) {
-		return Change{}, "", fmt.Errorf("%s is a binary file; apply_patch patches text files only", name)
+		return nil, "", fmt.Errorf("%s is a binary file; apply_patch patches text files only", orig)
 	}
-	edits, err := locateHunks(name, doc.Content, fd.Hunks)
+	edits, err := locateHunks(orig, doc.Content, fd.Hunks, pf.codex)
 	if err != nil {
-		return Change{}, "", err
+		return nil, "", err
 	}
 	after, err := applyEdits(doc.Content, edits)
 	if err != nil {
-		return Change{}, "", fmt.Errorf("%s: %v", name, err)
+		return nil, "", fmt.Errorf("%s: %v", orig, err)
 	}
-	c.Base = doc
-	if wholeFileDiff(fd, codexDeletedFile) {
-		c.Delete = true
-		return c, tc.readWarning(ctx, "apply_patch", p.Abs), nil
-	}
-	if newName == "" { // deleted: the hunks must take out everything
-		if len(after) != 0 {
-			return Change{}, "", fmt.Errorf("%s: the patch deletes it (+++ /dev/null), but its hunks leave %d bytes; remove every line", name, len(after))
-		}
-		c.Delete = true
-		return c, tc.readWarning(ctx, "apply_patch", p.Abs), nil
-	}
-	c.Edits, c.After = edits, after
-	warn := tc.readWarning(ctx, "apply_patch", p.Abs)
+	warn := tc.readWarning(ctx, "apply_patch", src.Abs)
 	if warn != "" {
-		warn = p.Rel + ": " + warn
+		warn = src.Rel + ": " + warn
 	}
-	return c, warn, nil
+	if wholeFileDiff(fd, codexDeletedFile) || newName == "" {
+		if newName == "" && !wholeFileDiff(fd, codexDeletedFile) && len(after) != 0 {
+			return nil, "", fmt.Errorf("%s: the patch deletes it (+++ /dev/null), but its hunks leave %d bytes; remove every line", name, len(after))
+		}
+		c.Base, c.Delete = doc, true
+		return []Change{c}, strings.TrimPrefix(warn, src.Rel+": "), nil
+	}
+	if orig != name {
+		gone := Change{Path: src, Base: doc, Delete: true, Label: "apply_patch " + src.Rel + " → " + p.Rel, Moved: p.Rel}
+		c.Create, c.After, c.Edits = true, after, []TextEdit{{NewText: string(after)}}
+		c.Label, c.Moved = gone.Label, src.Rel
+		return []Change{gone, c}, warn, nil
+	}
+	c.Base, c.Edits, c.After = doc, edits, after
+	return []Change{c}, warn, nil
+}
+
+// mustNotExist refuses a path the patch would create over an existing file.
+func (tc *ToolContext) mustNotExist(ctx context.Context, p guard.Path, name, why string) error {
+	_, err := tc.Workspace.Read(ctx, p)
+	switch {
+	case err == nil:
+		return fmt.Errorf("%s: %s but it already exists; patch it instead", name, why)
+	case !errors.Is(err, ErrNotExist):
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
+}
+
+// codexPath is the workspace path of a "*** Begin Patch" header: "" for
+// the /dev/null of an added or deleted file.
+func codexPath(s string) string {
+	if s = strings.TrimSpace(s); s == "/dev/null" {
+		return ""
+	}
+	return s
 }
 
 // patchPath strips a diff header path to the workspace path: "" for

@@ -94,14 +94,19 @@ func TestApplyPatchCodex(t *testing.T) {
 			errWant: []string{`every line of *** Add File n.txt starts with '+'`},
 		},
 		{
-			name:    "hunk with only additions",
-			patch:   "*** Begin Patch\n*** Update File: f.txt\n@@\n+new\n*** End Patch",
-			errWant: []string{"hunk 1 only adds lines"},
+			name:  "hunk with only additions: at the end of the file, as Codex puts it",
+			patch: "*** Begin Patch\n*** Update File: f.txt\n@@\n+new\n*** End Patch",
+			files: map[string]string{"f.txt": "alpha\nbeta\ngamma\n\ndelta\nnew\n"},
+		},
+		{
+			name:  "hunk with only additions after an @@ line: right after it",
+			patch: "*** Begin Patch\n*** Update File: f.txt\n@@ beta\n+beta.5\n*** End Patch",
+			files: map[string]string{"f.txt": "alpha\nbeta\nbeta.5\ngamma\n\ndelta\n"},
 		},
 		{
 			name:    "context not in the file: nothing of the patch applies",
 			patch:   "*** Begin Patch\n*** Add File: n.txt\n+x\n*** Delete File: f.txt\n*** Update File: f.txt\n@@ gamma\n alpha\n-BETA\n+beta2\n*** End Patch",
-			errWant: []string{"f.txt hunk 1 (@@ gamma)", "Nearest text at line 1", "Nothing was applied."},
+			errWant: []string{"f.txt hunk 1 (@@ gamma)", "not in the file after its @@ line (line 3)", "Nothing was applied."},
 		},
 		{
 			name:    "add over an existing file",
@@ -114,9 +119,24 @@ func TestApplyPatchCodex(t *testing.T) {
 			errWant: []string{"nope.txt", "Nothing was applied."},
 		},
 		{
-			name:    "move",
-			patch:   "*** Begin Patch\n*** Update File: f.txt\n*** Move to: g.txt\n@@\n-alpha\n+ALPHA\n*** End Patch",
-			errWant: []string{"renaming f.txt to g.txt is not supported"},
+			name:  "move",
+			patch: "*** Begin Patch\n*** Update File: f.txt\n*** Move to: sub/g.txt\n@@\n-alpha\n+ALPHA\n*** End Patch",
+			files: map[string]string{"f.txt": "", "sub/g.txt": "ALPHA\nbeta\ngamma\n\ndelta\n"},
+		},
+		{
+			name:  "move without a hunk",
+			patch: "*** Begin Patch\n*** Update File: f.txt\n*** Move to: h.txt\n*** End Patch",
+			files: map[string]string{"f.txt": "", "h.txt": "alpha\nbeta\ngamma\n\ndelta\n"},
+		},
+		{
+			name:    "move onto an existing file",
+			patch:   "*** Begin Patch\n*** Add File: n.txt\n+x\n*** Update File: f.txt\n*** Move to: n.txt\n@@\n-alpha\n+ALPHA\n*** End Patch",
+			errWant: []string{"n.txt appears twice in the patch"},
+		},
+		{
+			name:    "move after a hunk",
+			patch:   "*** Begin Patch\n*** Update File: f.txt\n@@\n-alpha\n+ALPHA\n*** Move to: g.txt\n*** End Patch",
+			errWant: []string{"line 6: *** Move to comes right after an *** Update File line"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -111,7 +111,10 @@ func splitLines(content []byte) fileLines {
 // the line it names (shifted by the hunks before it), then anywhere after
 // the previous hunk, then with whitespace differences ignored; each try
 // must find exactly one place.
-func locateHunks(name string, content []byte, hunks []*diff.Hunk) ([]TextEdit, error) {
+//
+// A "*** Begin Patch" file's hunks (codex not nil) are placed by their
+// @@ lines and *** End of File instead (findCodexHunk).
+func locateHunks(name string, content []byte, hunks []*diff.Hunk, codex []codexHunk) ([]TextEdit, error) {
 	fl := splitLines(content)
 	eol := "\n"
 	if usesCRLF(content) {
@@ -121,8 +124,18 @@ func locateHunks(name string, content []byte, hunks []*diff.Hunk) ([]TextEdit, e
 	from, shift := 0, 0 // first line a hunk may use; line shift so far
 	for i, h := range hunks {
 		ph := parseHunk(h)
+		var (
+			at       int
+			tolerant bool
+			err      error
+		)
+		if codex != nil {
+			ph.header = strings.TrimSpace("@@ " + h.Section)
+			at, tolerant, err = findCodexHunk(fl, ph, codex[i], from)
+		} else {
+			at, tolerant, err = findHunk(fl, ph, from, shift)
+		}
 		where := fmt.Sprintf("%s hunk %d (%s)", name, i+1, ph.header)
-		at, tolerant, err := findHunk(fl, ph, from, shift)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
@@ -144,9 +157,13 @@ func locateHunks(name string, content []byte, hunks []*diff.Hunk) ([]TextEdit, e
 		}
 		newMid := strings.Join(newLines[lead:len(newLines)-trail], "")
 		e := TextEdit{Start: fl.start[oldStart], End: fl.start[oldEnd], NewText: newMid}
-		if oldEnd == len(fl.text) && oldEnd > oldStart && !ph.noFinalNewline && !bytes.HasSuffix(content, []byte("\n")) {
+		switch lastLine := oldEnd == len(fl.text) && len(content) > 0 && !bytes.HasSuffix(content, []byte("\n")); {
+		case lastLine && oldEnd > oldStart && !ph.noFinalNewline:
 			// The file's last line had no newline and the patch gives it one.
 			e.NewText = strings.TrimSuffix(e.NewText, eol) + eol
+		case lastLine && oldEnd == oldStart:
+			// Lines added after a last line without a newline.
+			e.NewText = eol + e.NewText
 		}
 		edits = append(edits, e)
 		from = at + len(ph.old)
@@ -185,10 +202,6 @@ func findHunk(fl fileLines, ph patchHunk, from, shift int) (at int, tolerant boo
 		}
 		return at, false, nil
 	}
-	exact := func(a, b string) bool { return a == b }
-	loose := func(a, b string) bool {
-		return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
-	}
 	want := ph.start - 1 + shift
 	if want >= from && matchAt(fl.text, ph.old, want, exact) {
 		return want, false, nil
@@ -209,6 +222,20 @@ func findHunk(fl fileLines, ph patchHunk, from, shift int) (at int, tolerant boo
 	}
 	return 0, false, fmt.Errorf("its context and removed lines are not in the file.\n%s", nearestText(fl, ph.old, from, want))
 }
+
+func exact(a, b string) bool { return a == b }
+
+// loose compares lines ignoring whitespace differences and the typographic
+// dashes and quotes a model may type for ASCII ones.
+func loose(a, b string) bool { return looseLine(a) == looseLine(b) }
+
+var punctFold = strings.NewReplacer(
+	"\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
+	"\u2018", "'", "\u2019", "'", "\u201A", "'", "\u201B", "'",
+	"\u201C", `"`, "\u201D", `"`, "\u201E", `"`, "\u201F", `"`,
+)
+
+func looseLine(s string) string { return strings.Join(strings.Fields(punctFold.Replace(s)), " ") }
 
 func matchAt(lines, want []string, at int, eq func(a, b string) bool) bool {
 	if at < 0 || at+len(want) > len(lines) {
@@ -238,7 +265,7 @@ func lineList(hits []int) string {
 // lines, whitespace ignored; nearer to the stated line on a tie) and
 // each line that differs.
 func nearestText(fl fileLines, want []string, from, stated int) string {
-	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	norm := looseLine
 	best, bestScore := -1, 0
 	for l := from; l < len(fl.text); l++ {
 		score := 0

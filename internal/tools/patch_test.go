@@ -189,12 +189,6 @@ func TestApplyPatchLocates(t *testing.T) {
 			patch:   "--- a/f.txt\n+++ b/f.txt\n@@ bogus @@\n-x\n",
 			errWant: "the patch is not a valid unified diff",
 		},
-		{
-			name:    "rename",
-			file:    "x\n",
-			patch:   "--- a/f.txt\n+++ b/g.txt\n@@ -1 +1 @@\n-x\n+y\n",
-			errWant: "renaming f.txt to g.txt is not supported",
-		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newFileEnv(t, map[string]string{"f.txt": tc.file})

@@ -47,6 +47,11 @@ type Change struct {
 	After []byte
 	// Label is a short human description ("edit_file calc.go").
 	Label string
+	// Moved is the other file of a rename (apply_patch's *** Move to),
+	// made of a Delete of the old file and a Create of the new one: the
+	// new file on the Delete, the old one on the Create. The result then
+	// diffs the new file against the old.
+	Moved string
 }
 
 // ErrNotExist is returned by Workspace.Read for a missing file.
