@@ -3,11 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # grep's tests compare matches with ripgrep's; the sandbox and exec tests
-# run perl, python3 and cargo inside the sandbox. .ci/run installs them; a
+# run perl, python3, cargo and pytest inside the sandbox. .ci/run installs them; a
 # plain `make test-go` tries once (as root, on Debian) and otherwise fails
 # on the first test that needs one.
 missing=()
-for p in rg:ripgrep perl:perl python3:python3 cargo:cargo; do
+for p in rg:ripgrep perl:perl python3:python3 cargo:cargo pytest:python3-pytest; do
   command -v "${p%%:*}" >/dev/null || missing+=("${p#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -10,10 +10,11 @@ import (
 
 // workspaceBuildEnv points the build tools that can build out of the
 // tree, when told where, at a directory of the workspace's own in the
-// private cache: cargo's target directory and Python's bytecode. In the
-// read-only sandbox they would otherwise fail (cargo: "Read-only file
-// system" at <ws>/target) or, for Python, silently write nothing and
-// compile again on every call. The directory persists, so the second
+// private cache: cargo's target directory, Python's bytecode and
+// pytest's cache (its --lf, --ff state). In the read-only sandbox they
+// would otherwise fail (cargo: "Read-only file system" at <ws>/target),
+// warn on every run (pytest: "could not create cache path") or, for
+// Python, silently write nothing and compile again on every call. The directory persists, so the second
 // `cargo test` builds incrementally; it is per workspace, so what one
 // project's commands leave there (a build script's output, bytecode)
 // is never run by another project's. The user's own builds never read
@@ -27,7 +28,16 @@ func workspaceBuildEnv(cache, workRoot string) map[string]string {
 	return map[string]string{
 		"CARGO_TARGET_DIR":    filepath.Join(dir, "cargo-target"),
 		"PYTHONPYCACHEPREFIX": filepath.Join(dir, "pycache"),
+		// pytest splits PYTEST_ADDOPTS as a shell would, so the path is
+		// quoted; options on the command line come after it and win.
+		"PYTEST_ADDOPTS": "-o cache_dir=" + shellQuote(filepath.Join(dir, "pytest")),
 	}
+}
+
+// shellQuote quotes s for a POSIX shell's (and Python's shlex) word
+// splitting.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
 }
 
 // workspaceKey names a workspace's directory: its base name, for the

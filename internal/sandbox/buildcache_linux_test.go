@@ -37,6 +37,12 @@ func TestWorkspaceBuildEnv(t *testing.T) {
 	if fi, err := os.Stat(filepath.Dir(envA["CARGO_TARGET_DIR"])); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("the workspace's directory: %v, %v; want it private (0700)", fi, err)
 	}
+	if want := "-o cache_dir='" + filepath.Dir(envA["CARGO_TARGET_DIR"]) + "/pytest'"; envA["PYTEST_ADDOPTS"] != want {
+		t.Errorf("PYTEST_ADDOPTS = %q, want %q", envA["PYTEST_ADDOPTS"], want)
+	}
+	if got := shellQuote("/a b/it's"); got != `'/a b/it'"'"'s'` {
+		t.Errorf("shellQuote = %s", got)
+	}
 	if got := workspaceKey("/x/" + strings.Repeat("é", 30) + " y"); strings.ContainsAny(got, "é /") || len(got) > 40+1+16 {
 		t.Errorf("workspaceKey = %q", got)
 	}

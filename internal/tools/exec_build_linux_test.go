@@ -92,3 +92,43 @@ func TestExecPythonBytecodeOutOfTree(t *testing.T) {
 		t.Error("the workspace holds __pycache__")
 	}
 }
+
+// TestExecPytestCacheOutOfTree: pytest keeps its cache in the
+// workspace's own directory: a read-only run warns of no cache path it
+// cannot create, and the next call's --lf reruns only what failed.
+func TestExecPytestCacheOutOfTree(t *testing.T) {
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(t, info.Full, "full confinement", info.Summary)
+	testenv.NeedsTool(t, "pytest", "pytest's cache in the read-only sandbox", "apt-get install python3-pytest")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	tc, root := execToolContext(t, ExecOptions{})
+	tc.Approver = nil
+	writeTestFile(t, filepath.Join(root, "test_two.py"), "def test_passes():\n    assert True\n\ndef test_fails():\n    assert 1 == 2\n")
+	r := NewRegistry()
+	if err := r.Register(Exec(tc)); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct{ cmd, want string }{
+		{"pytest -q", "1 failed, 1 passed"},
+		{"pytest --lf", "1 failed in"},
+	} {
+		res, err := runExecTool(t, t.Context(), r, map[string]any{"command": c.cmd})
+		if err != nil || !strings.Contains(res.Output, c.want) || !strings.Contains(res.Output, "workspace read-only") {
+			t.Fatalf("call %d: %+v, %v; want %q", i+1, res, err, c.want)
+		}
+		if strings.Contains(res.Output, "could not create cache path") || strings.Contains(strings.ToLower(res.Output), "read-only file system") {
+			t.Errorf("call %d: pytest could not write its cache:\n%s", i+1, res.Output)
+		}
+		if i == 1 && (strings.Contains(res.Output, "passed") || !strings.Contains(res.Output, "run-last-failure")) {
+			t.Errorf("--lf did not find the first call's failure:\n%s", res.Output)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(root, ".pytest_cache")); err == nil {
+		t.Error("the workspace holds .pytest_cache")
+	}
+	// Without the variable pytest writes in the tree, which is read-only.
+	res, _ := runExecTool(t, t.Context(), r, map[string]any{"command": "env -u PYTEST_ADDOPTS pytest -q"})
+	if !strings.Contains(res.Output, "could not create cache path") {
+		t.Errorf("without PYTEST_ADDOPTS pytest did not warn of its cache; is the test still testing it?\n%s", res.Output)
+	}
+}
