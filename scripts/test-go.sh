@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Go tests: format, vet, and the whole suite under the race detector.
+# Go tests: format, vet, staticcheck, and the whole suite under the race detector.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # grep's tests compare matches with ripgrep's; the sandbox and exec tests
@@ -20,6 +20,10 @@ export PATH
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then echo "gofmt needed:"; echo "$unformatted"; exit 1; fi
 go vet ./...
+# staticcheck, pinned: go run fetches it from the Go module proxy into the
+# module cache once, without touching go.mod. A finding that is deliberate
+# carries a //lint:ignore with the reason.
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 # CI installs every outside program the tests use and runs where the
 # command sandbox works (Landlock, user namespaces): a missing program or
 # sandbox feature fails here instead of skipping (internal/testenv).

@@ -23,6 +23,12 @@ func writeJSON(t *testing.T, path, content string) {
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
+// loadConfig is load with no trust store and the environment getenv.
+func loadConfig(root string, getenv func(string) string, userFile string, over ...Config) (Config, error) {
+	l, err := load(LoadOptions{Root: root, Over: over}, getenv, userFile, TrustStore{})
+	return l.Config, err
+}
+
 func TestConfigPrecedence(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	user := filepath.Join(home, "catbuddy", "config.json")

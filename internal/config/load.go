@@ -76,11 +76,6 @@ func LoadConfig(root string, over ...Config) (Config, error) {
 	return l.Config, err
 }
 
-func loadConfig(root string, getenv func(string) string, userFile string, over ...Config) (Config, error) {
-	l, err := load(LoadOptions{Root: root, Over: over}, getenv, userFile, TrustStore{})
-	return l.Config, err
-}
-
 func load(o LoadOptions, getenv func(string) string, userFile string, store TrustStore) (Loaded, error) {
 	var out Loaded
 	var cfg Config

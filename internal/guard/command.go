@@ -229,20 +229,6 @@ func xargsLine(args []string, echoed string) string {
 	return b.String()
 }
 
-// stmtCommandName returns the effective command a statement runs, after
-// wrappers, or "".
-func stmtCommandName(s *syntax.Stmt) string {
-	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok {
-		return ""
-	}
-	args := unwrap(words(c.Args))
-	if len(args) == 0 {
-		return ""
-	}
-	return commandName(args[0])
-}
-
 // checkRedirect refuses writes onto block devices and into .catbuddy/,
 // and /dev/tcp connections to internal addresses.
 func (g *CommandGuard) checkRedirect(r *syntax.Redirect, cwd string) error {

@@ -58,7 +58,9 @@ const StateDir = ".catbuddy"
 const InternalDir = StateDir + "/workspace"
 
 // ErrDenied is wrapped by every refusal of PathGuard.
-var ErrDenied = errors.New("Access denied") //nolint:staticcheck // capitalised: the model reads it verbatim
+//
+//lint:ignore ST1005 capitalised: the model reads it verbatim, as the start of a sentence
+var ErrDenied = errors.New("Access denied")
 
 // Path is a resolved, admitted path.
 type Path struct {

@@ -134,13 +134,6 @@ func (s *Server) codeAction(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	return out, nil
 }
 
-// fixArgs is the argument of catbuddy.fix (docs/PROTOCOL.md).
-type fixArgs struct {
-	URI         string                `json:"uri"`
-	Range       protocol.Range        `json:"range"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitempty"`
-}
-
 // fixThisAction offers "Agent: Fix this": a quickfix when the context
 // carries diagnostics, a refactor otherwise.
 func (s *Server) fixThisAction(ctx context.Context, p *protocol.CodeActionParams) []protocol.CommandOrCodeAction {

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 
@@ -210,9 +209,4 @@ func (codec) Unmarshal(data []byte, v any) error {
 		return nil
 	}
 	return protocol.Unmarshal(data, v)
-}
-
-// isCancelled reports whether err is a cancellation.
-func isCancelled(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

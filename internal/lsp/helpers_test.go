@@ -2,7 +2,6 @@ package lsp_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,13 +105,4 @@ func readProbe(t *testing.T, e *fake.Editor, path string) string {
 		t.Fatalf("test_read %s: %s", path, out)
 	}
 	return out
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -57,7 +57,9 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 }
 
 // initialRoots returns the workspace folders' paths, falling back to
-// rootUri and then rootPath. Non-file folders are skipped.
+// rootUri and then rootPath, which LSP deprecates but clients older than
+// workspace folders (and some minimal ones today) send alone. Non-file
+// folders are skipped.
 func initialRoots(p *protocol.InitializeParams) []string {
 	var roots []string
 	if folders, ok := p.WorkspaceFolders.Get(); ok {
@@ -68,11 +70,14 @@ func initialRoots(p *protocol.InitializeParams) []string {
 		}
 		return roots
 	}
+	//lint:ignore SA1019 the fallback for clients that send no workspaceFolders
 	if p.RootURI != nil {
+		//lint:ignore SA1019 as above
 		if path, err := uriToPath(*p.RootURI); err == nil {
 			return []string{path}
 		}
 	}
+	//lint:ignore SA1019 the fallback for clients older than rootUri
 	if rp, ok := p.RootPath.Get(); ok && rp != "" {
 		return []string{rp}
 	}

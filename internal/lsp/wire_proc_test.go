@@ -32,7 +32,6 @@ type wireProc struct {
 	raw     [][]byte
 	arrived chan struct{}
 	done    chan struct{} // closed when stdout ends
-	exitErr error
 }
 
 type lockedBuffer struct {

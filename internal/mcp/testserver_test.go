@@ -57,6 +57,7 @@ func newTestServer() *sdk.Server {
 		func(ctx context.Context, req *sdk.CallToolRequest, in empty) (*sdk.CallToolResult, any, error) {
 			wd, _ := os.Getwd()
 			caps := req.Session.InitializeParams().Capabilities
+			//lint:ignore SA1019 the test checks that cb-ls does not offer the deprecated roots
 			offered := caps != nil && caps.RootsV2 != nil
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("cwd=%s roots=%v", wd, offered)}}}, nil, nil
 		})

@@ -49,7 +49,7 @@ func landlockABI() (int, error) {
 		case unix.ENOSYS:
 			return 0, fmt.Errorf("the kernel was built without Landlock")
 		case unix.EOPNOTSUPP:
-			return 0, fmt.Errorf("Landlock is disabled at boot (lsm= does not list landlock)")
+			return 0, fmt.Errorf("the kernel has Landlock disabled at boot (lsm= does not list landlock)")
 		}
 		return 0, fmt.Errorf("landlock_create_ruleset: %v", errno)
 	}

@@ -93,9 +93,3 @@ func (f *escapeFilter) filter(dst, p []byte) []byte {
 	}
 	return dst
 }
-
-// StripEscapes returns s without terminal escape sequences.
-func StripEscapes(s string) string {
-	var f escapeFilter
-	return string(f.filter(make([]byte, 0, len(s)), []byte(s)))
-}

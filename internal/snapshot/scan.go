@@ -70,15 +70,6 @@ type Scan struct {
 // Err is why a walk stopped short, or nil when the scan met every file.
 func (s Scan) Err() error { return s.err }
 
-// len is the number of files the scan met.
-func (s Scan) len() int {
-	n := 0
-	for _, r := range s.roots {
-		n += len(r.files)
-	}
-	return n
-}
-
 // scanChunk is how many files a worker collects in one allocation.
 const scanChunk = 1024
 

@@ -113,3 +113,12 @@ func peer(b *testing.B, dir, name string, args ...string) {
 	}
 	b.ReportMetric(float64(cpu)/float64(n), "cpu-ns/op")
 }
+
+// len is the number of files the scan met.
+func (s Scan) len() int {
+	n := 0
+	for _, r := range s.roots {
+		n += len(r.files)
+	}
+	return n
+}

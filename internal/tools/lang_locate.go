@@ -111,8 +111,3 @@ func identifierMatches(line, symbol string) []int {
 func isIdentRune(r rune) bool {
 	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
-
-// lineOf returns the 1-based line of byte offset off in content.
-func lineOf(content []byte, off int) int {
-	return bytes.Count(content[:max(0, min(off, len(content)))], nl) + 1
-}
