@@ -49,6 +49,10 @@ func isDependency(name string, isDir bool) bool {
 	return lockfiles[name]
 }
 
+// IsDependency reports whether the entry name is a dependency directory
+// (node_modules) or a lockfile.
+func IsDependency(name string, isDir bool) bool { return isDependency(name, isDir) }
+
 // DependencyNote is the note a search adds when it left dependencies
 // out, so that "no match" is not taken for "absent".
 const DependencyNote = "node_modules and lockfiles skipped; include_ignored: true searches them"

@@ -39,6 +39,10 @@ type Options struct {
 	SkipDependencies bool
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
+	// Ignored, if set, is called (on a walk goroutine) for each entry a
+	// .gitignore hides, which the walk neither visits nor enters: what a
+	// command's ignored outputs (dist/) hide under.
+	Ignored func(e Entry)
 }
 
 // Stats counts what a walk could not do.
@@ -77,7 +81,7 @@ func Walk(ctx context.Context, start guard.Path, opt Options, visit Visit) (*Sta
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, skipDeps: opt.SkipDependencies, visit: visit, stats: &Stats{}}
+	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, skipDeps: opt.SkipDependencies, visit: visit, ignored: opt.Ignored, stats: &Stats{}}
 	w.cond = sync.NewCond(&w.mu)
 	w.push(walkJob{rel: start.Rel, chain: chain})
 	var wg sync.WaitGroup
@@ -120,6 +124,7 @@ type walker struct {
 	noIgnore bool
 	skipDeps bool
 	visit    Visit
+	ignored  func(Entry)
 	stats    *Stats
 
 	mu      sync.Mutex
@@ -207,6 +212,9 @@ func (w *walker) list(id int, j walkJob) {
 			continue
 		}
 		if !w.noIgnore && chain.ignored(rel, t.IsDir()) {
+			if w.ignored != nil {
+				w.ignored(Entry{Rel: rel, Name: name, Type: t})
+			}
 			continue
 		}
 		if w.skipDeps && isDependency(name, t.IsDir()) {

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
@@ -65,7 +66,12 @@ type Scan struct {
 	// err is why a walk stopped short (cancelled, a folder that could not
 	// be opened): every file it missed would look created afterwards.
 	err error
+	// taken is when the scan ended: just before the command it precedes.
+	taken time.Time
 }
+
+// Taken is when the scan ended.
+func (s Scan) Taken() time.Time { return s.taken }
 
 // Err is why a walk stopped short, or nil when the scan met every file.
 func (s Scan) Err() error { return s.err }
@@ -80,12 +86,21 @@ const scanChunk = 1024
 // it also copies the content of regular files within keep's budget
 // (the content before a write command, for the run's undo).
 func Take(ctx context.Context, roots []guard.Path, keep *Budget) Scan {
+	return take(ctx, roots, keep, nil)
+}
+
+// take is Take, telling ignored (if set) each entry a .gitignore hides.
+func take(ctx context.Context, roots []guard.Path, keep *Budget, ignored func(root guard.Path, e search.Entry)) Scan {
 	var out Scan
 	for _, r := range roots {
 		// Chunks per worker: nothing shared on the hot path, and no slice
 		// regrown and copied as it fills.
 		parts := make([][][]scanFile, runtime.GOMAXPROCS(0))
-		_, err := search.Walk(ctx, r, search.Options{Workers: len(parts)}, func(worker int, dir *safefile.Dir, e search.Entry) {
+		opt := search.Options{Workers: len(parts)}
+		if ignored != nil {
+			opt.Ignored = func(e search.Entry) { ignored(r, e) }
+		}
+		_, err := search.Walk(ctx, r, opt, func(worker int, dir *safefile.Dir, e search.Entry) {
 			if e.Type.IsDir() {
 				return
 			}
@@ -132,6 +147,7 @@ func Take(ctx context.Context, roots []guard.Path, keep *Budget) Scan {
 		}
 		out.roots = append(out.roots, rs)
 	}
+	out.taken = fsNow()
 	return out
 }
 
@@ -215,10 +231,15 @@ var runsLaterProbes = shell.RunsLaterProbes()
 // maxReportedChanges bounds the list in a result; the listener gets all.
 const maxReportedChanges = 100
 
-// Render is the report appended to the command's output.
-func Render(files []Change) string {
-	if len(files) == 0 {
+// Render is the report appended to the command's output: the files
+// changed, and a line for the ignored ones written (dist/).
+func Render(files []Change, ig Ignored) string {
+	ignored := ig.render()
+	switch {
+	case len(files) == 0 && ignored == "":
 		return "Workspace files changed by the command: none.\n"
+	case len(files) == 0:
+		return "Workspace files changed by the command: none but " + ignored + ".\n"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Workspace files changed by the command (%d; read them again before editing them):\n", len(files))
@@ -232,6 +253,9 @@ func Render(files []Change) string {
 			b.WriteString("  (runs later outside any sandbox: the user should review it)")
 		}
 		b.WriteByte('\n')
+	}
+	if ignored != "" {
+		fmt.Fprintf(&b, "Also %s.\n", ignored)
 	}
 	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
@@ -140,6 +141,44 @@ func TestExecConfinedRunsReadOnlyWithoutAsking(t *testing.T) {
 	}
 }
 
+// TestExecReportsIgnoredOutputs: what a write command writes where a
+// .gitignore hides it (a build's dist/) is counted, by the ignored entry
+// it is under, instead of "none"; files it left alone and node_modules
+// are not, and a written output the model had read is to be read again.
+func TestExecReportsIgnoredOutputs(t *testing.T) {
+	ask := &askRecorder{answer: Approved}
+	_, r, root := approvalContext(t, ExecOptions{}, ask)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("dist/\n*.log\nnode_modules/\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "dist"), 0o755)
+	for _, f := range []string{"dist/a.js", "dist/old.js"} {
+		os.WriteFile(filepath.Join(root, f), []byte("old\n"), 0o644)
+		past := time.Now().Add(-time.Hour)
+		os.Chtimes(filepath.Join(root, f), past, past)
+	}
+	states := filestate.New()
+	out := filepath.Join(root, "dist", "a.js")
+	states.RecordRead(out, 0, 0, filestate.Stamp{Size: 4}, []byte("old\n"))
+	ctx := filestate.NewContext(t.Context(), states)
+
+	res := execArgs(t, ctx, r, map[string]any{
+		"command": "mkdir -p dist/sub node_modules/p && echo 1 > dist/a.js && echo 2 > dist/sub/b.js && echo x > run.log && echo 3 > node_modules/p/i.js",
+		"write":   true, "reason": "build",
+	})
+	if res.IsError {
+		t.Fatalf("approved write = %+v", res)
+	}
+	if want := "Workspace files changed by the command: none but 3 ignored files changed (dist/… 2, run.log).\n"; !strings.Contains(res.Output, want) {
+		t.Errorf("output lacks %q:\n%s", want, res.Output)
+	}
+	if states.WasRead(out) {
+		t.Error("the FileState of the rewritten dist/a.js was not dropped")
+	}
+	res = execArgs(t, ctx, r, map[string]any{"command": "true", "write": true, "reason": "nothing"})
+	if !strings.Contains(res.Output, "Workspace files changed by the command: none.\n") {
+		t.Errorf("a command that wrote nothing:\n%s", res.Output)
+	}
+}
+
 func TestExecWriteApproved(t *testing.T) {
 	ask := &askRecorder{answer: Approved}
 	tc, r, root := approvalContext(t, ExecOptions{}, ask)
@@ -177,6 +216,7 @@ func TestExecWriteApproved(t *testing.T) {
 		"Workspace files changed by the command (6;",
 		"deleted  keep.txt", "changed  big.bin", "changed  edit.txt", "created  gen/new.go",
 		"created  .vscode/tasks.json  (runs later", "created  .envrc  (runs later",
+		"Also 1 ignored file changed (build/…).",
 	} {
 		if !strings.Contains(res.Output, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.Output)

@@ -43,7 +43,7 @@ func (tc *ToolContext) scanRoots() []guard.Path {
 // those files again), records the run's undo, tells the listener and
 // renders the report.
 func (tc *ToolContext) reportChanges(ctx context.Context, command string, before snapshot.Scan) string {
-	after := snapshot.Take(ctx, tc.scanRoots(), nil)
+	after, ignored := snapshot.TakeAfter(ctx, tc.scanRoots(), before.Taken())
 	changes := snapshot.Diff(before, after, tc.relForReport)
 	states := tc.FileStates(ctx)
 	ledger := filestate.LedgerFromContext(ctx)
@@ -55,10 +55,14 @@ func (tc *ToolContext) reportChanges(ctx context.Context, command string, before
 			snapshot.RecordUndo(ledger, c)
 		}
 	}
+	// An ignored output the model read (dist/app.js) is read again too.
+	for _, p := range ignored.Paths {
+		states.Drop(p)
+	}
 	if len(files) > 0 && tc.OnExecChanges != nil {
 		tc.OnExecChanges(ctx, ExecChanges{Command: command, Files: files})
 	}
-	return snapshot.Render(files)
+	return snapshot.Render(files, ignored)
 }
 
 // relForReport renders an absolute workspace path relative to its
