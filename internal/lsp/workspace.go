@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -76,39 +77,61 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 		return nil, nil
 	}
 	s := w.server
-	targets := make([]pinned, len(cs))
-	for i, c := range cs {
-		u, v, err := w.pin(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		targets[i] = pinned{uri: u, version: v}
-	}
-	edit := w.buildEdit(cs, targets)
-	hashes := w.configHashes() // see recheckApplied
 	label := cs[0].Label
 	if len(cs) > 1 || label == "" {
 		label = "cb-ls: " + changedNames(cs)
 	}
-	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit})
 	names := changedNames(cs)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case err != nil:
-		// Emacs eglot answers a refusal with a JSON-RPC error.
-		return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v", tools.ErrRejected, names, err)
-	case res == nil || !res.Applied:
-		reason := "rejected by the user or editor"
-		if res != nil && res.FailureReason != nil && *res.FailureReason != "" {
-			reason = *res.FailureReason
+	// Each pass pins the changes to the buffers as they are, merging
+	// them over what the user typed since they were made (stale.go); a
+	// pass the editor refuses because a buffer moved on again is
+	// followed by another, up to maxMergePasses.
+	for pass := 1; ; pass++ {
+		sent, targets, merged, err := w.pinAll(ctx, cs)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("%w: %s: %s", tools.ErrRejected, names, reason)
+		edit := w.buildEdit(sent, targets)
+		hashes := w.configHashes() // see recheckApplied
+		l := label
+		if slices.Contains(merged, true) {
+			l += mergedLabel
+		}
+		res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &l, Edit: edit})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			// Emacs eglot answers a refusal with a JSON-RPC error.
+			return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v", tools.ErrRejected, names, err)
+		case res == nil || !res.Applied:
+			stale := w.awaitStale(ctx, res, edit)
+			if stale && pass < maxMergePasses {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if stale {
+				return nil, fmt.Errorf("%w: %s: %s", tools.ErrRejected, names, keptTyping)
+			}
+			reason := "rejected by the user or editor"
+			if res != nil && res.FailureReason != nil && *res.FailureReason != "" {
+				reason = *res.FailureReason
+			}
+			return nil, fmt.Errorf("%w: %s: %s", tools.ErrRejected, names, reason)
+		}
+		if err := w.recheckApplied(ctx, sent, targets, hashes); err != nil {
+			return nil, err
+		}
+		docs, err := w.confirm(ctx, sent)
+		for i := range docs {
+			if merged[i] {
+				docs[i].Merged = &sent[i]
+			}
+		}
+		return docs, err
 	}
-	if err := w.recheckApplied(ctx, cs, targets, hashes); err != nil {
-		return nil, err
-	}
-	return w.confirm(ctx, cs)
 }
 
 // changedNames lists the files of cs for messages.
@@ -127,33 +150,41 @@ type pinned struct {
 	version *int32
 }
 
-// pin checks c.Base against the current document and returns the URI to
-// edit and the version to pin (nil for a file that is not open).
-func (w *Workspace) pin(ctx context.Context, c tools.Change) (uri.URI, *int32, error) {
+// pin returns where c goes and c as it is sent. For an open buffer that
+// is the version it now has and, when the user typed since c was made,
+// c merged over that typing (merged true; a conflict is an error that
+// changes nothing). A file that is not open gets version nil and must
+// still hold c.Base on disk.
+func (w *Workspace) pin(ctx context.Context, c tools.Change) (tools.Change, pinned, bool, error) {
 	if b, ok := w.server.overlay.ByPath(c.Path.Abs); ok {
 		if !b.InSync() {
-			return "", nil, fmt.Errorf("%w: %s: %w", tools.ErrRejected, c.Path.Rel, ErrDesynced)
+			return c, pinned{}, false, fmt.Errorf("%w: %s: %w", tools.ErrRejected, c.Path.Rel, ErrDesynced)
 		}
 		if c.Create {
-			return "", nil, fmt.Errorf("%w: %s was created by someone else meanwhile", tools.ErrRejected, c.Path.Rel)
+			return c, pinned{}, false, fmt.Errorf("%w: %s was created by someone else meanwhile", tools.ErrRejected, c.Path.Rel)
 		}
-		same, v := b.Matches(c.Base.Content)
-		if !same {
-			return "", nil, fmt.Errorf("%w: %s changed in the editor since it was read; read it again", tools.ErrRejected, c.Path.Rel)
+		if same, v := b.Matches(c.Base.Content); same {
+			return c, pinned{uri: b.URI, version: &v}, false, nil
 		}
-		return b.URI, &v, nil
+		snap := b.Snapshot()
+		at := pinned{uri: b.URI, version: &snap.Version}
+		m, err := tools.Rebase(c, bufferDocument(snap))
+		if err != nil {
+			return c, pinned{}, false, conflictError(c, err)
+		}
+		return m, at, true, nil
 	}
 	cur, err := w.disk.Read(ctx, c.Path)
 	switch {
 	case c.Create && err == nil:
-		return "", nil, fmt.Errorf("%w: %s was created by someone else meanwhile", tools.ErrRejected, c.Path.Rel)
+		return c, pinned{}, false, fmt.Errorf("%w: %s was created by someone else meanwhile", tools.ErrRejected, c.Path.Rel)
 	case c.Create && errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return "", nil, err
+		return c, pinned{}, false, err
 	case !bytes.Equal(cur.Content, c.Base.Content):
-		return "", nil, fmt.Errorf("%w: %s changed on disk since it was read; read it again", tools.ErrRejected, c.Path.Rel)
+		return c, pinned{}, false, fmt.Errorf("%w: %s changed on disk since it was read; read it again", tools.ErrRejected, c.Path.Rel)
 	}
-	return uri.File(c.Path.Abs), nil, nil
+	return c, pinned{uri: uri.File(c.Path.Abs)}, false, nil
 }
 
 // diskPoll is how often confirm looks at the disk for a file the editor
@@ -164,8 +195,8 @@ const diskPoll = 25 * time.Millisecond
 // the editor: its buffer (or, for a file that is not open, the disk)
 // holds c.After, or holds some of its hunks and not the others (the
 // user accepted hunk by hunk), or the file is gone for a delete.
-// applied:true alone is not proof (Neovim reports a skipped stale edit
-// as applied). A change still not seen when the grace period ends was
+// applied:true alone is not proof (Neovim's own handler reports a
+// skipped stale edit as applied). A change still not seen when the grace period ends was
 // rejected entirely; if that is every change, the result is an error.
 func (w *Workspace) confirm(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
 	s := w.server
@@ -231,8 +262,7 @@ func (w *Workspace) landed(ctx context.Context, c tools.Change) (tools.Document,
 		return tools.Document{}, false
 	}
 	// The buffer moved on without becoming c.After: the user left some
-	// hunks out, or the editor merged the edit with the user's typing
-	// (the Neovim plugin rebases a reviewed edit over it).
+	// hunks out, or typed right after the edit landed.
 	snap := b.Snapshot()
 	hunks, _ := tools.LandedHunks(c.Base.Content, c.Edits, c.After, snap.Content)
 	doc := bufferDocument(snap)

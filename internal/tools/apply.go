@@ -79,6 +79,15 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 	for i, c := range cs {
 		doc := docs[i]
 		d := diffs[i]
+		if doc.Merged != nil {
+			// Described, recorded and undone as what it was in the end:
+			// the same hunks over the user's text (the undo keeps it).
+			label := c.Label
+			c = *doc.Merged
+			c.Label = label
+			d = changeDiff(c, cs)
+			fmt.Fprintf(&b, mergedNote+"\n", c.Path.Rel)
+		}
 		rejectedAll := !c.Delete && len(doc.Rejected) >= max(1, len(c.Edits))
 		switch {
 		case rejectedAll:
@@ -122,6 +131,10 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 	}
 	return Result{Output: strings.TrimRight(b.String(), "\n"), Edits: infos}, nil
 }
+
+// mergedNote heads the result of an edit the Workspace merged with the
+// user's typing.
+const mergedNote = "%s changed in the editor while this edit waited for review; the edit was merged with those changes, which were kept. The diff below is against the file as the user had it; read the file again before you edit it further."
 
 // changeDiff is the line diff of c for the model and the editor; the
 // new file of a rename is diffed against the old one, found in cs.

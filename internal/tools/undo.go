@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
-
 	"github.com/catbuddy/cb-ls/internal/filestate"
 )
 
@@ -149,26 +147,4 @@ func dropNamed(list, files []string) []string {
 		}
 	}
 	return out
-}
-
-// merge3 merges, line by line, the user's changes (base → ours) with
-// the undo's (base → theirs). It fails when a change of one side
-// overlaps or touches a change of the other: then the user must decide.
-func merge3(base, ours, theirs []byte) ([]byte, bool) {
-	b := string(base)
-	mine := udiff.Lines(b, string(ours))
-	undo := udiff.Lines(b, string(theirs))
-	for _, m := range mine {
-		for _, u := range undo {
-			if m.Start <= u.End && u.Start <= m.End {
-				return nil, false
-			}
-		}
-	}
-	all := append(append([]udiff.Edit(nil), mine...), undo...)
-	out, err := udiff.Apply(b, all)
-	if err != nil {
-		return nil, false
-	}
-	return []byte(out), true
 }

@@ -22,6 +22,11 @@ type Document struct {
 	// the Change's Edits that did not land: the user accepted the change
 	// hunk by hunk and left these out. Empty when every edit landed.
 	Rejected []int
+	// Merged, in a Document returned by Apply, is set when the file
+	// changed after the change was made and the Workspace merged the two
+	// (Rebase): the change as it was applied, with the user's text as
+	// its Base and the same edits, moved. Rejected indexes these edits.
+	Merged *Change
 }
 
 // TextEdit replaces Content[Start:End] of a base document with NewText.

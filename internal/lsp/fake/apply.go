@@ -22,7 +22,9 @@ func (e *Editor) SetApplyEdit(h ApplyHandler) {
 	e.mu.Unlock()
 }
 
-// Accept applies the edit as VS Code does (all or nothing, version-checked).
+// Accept applies the edit as the cb-ls clients do: all or nothing, and
+// an edit pinned to a version the buffer no longer has is refused with
+// failedChange naming it (the stale-edit contract, docs/PROTOCOL.md).
 func Accept(e *Editor, p *protocol.ApplyWorkspaceEditParams) *protocol.ApplyWorkspaceEditResult {
 	return e.ApplyWorkspaceEdit(p)
 }
