@@ -2,7 +2,6 @@
 -- touched so tools that read the disk (grep, exec) see it.
 local changes = require('catbuddy.changes')
 local compat = require('catbuddy.compat')
-local rebase = require('catbuddy.rebase')
 
 local M = {}
 
@@ -10,75 +9,43 @@ local M = {}
 M.strip_annotations = changes.strip_annotations
 
 --- stale returns the TextDocumentEdits pinned to an older version than
---- their buffer has now, as {uri, path, bufnr, version, current}.
+--- their buffer has now, as {index, uri, path, bufnr, version, current};
+--- index is the 0-based position in documentChanges (failedChange).
 function M.stale(edit)
   local out = {}
-  for _, op in ipairs(changes.operations(edit)) do
+  if not edit.documentChanges or edit.documentChanges == vim.NIL then
+    return out -- a changes map pins nothing
+  end
+  for i, op in ipairs(edit.documentChanges) do
     local v = op.textDocument and op.textDocument.version
     if not op.kind and type(v) == 'number' then
       local path = vim.uri_to_fname(op.textDocument.uri)
       local b = changes.find_buf(path)
       local cur = b and compat.buf_version(b)
-      if cur and cur > v then
-        out[#out + 1] = { uri = op.textDocument.uri, path = path, bufnr = b, version = v, current = cur }
+      if cur and cur ~= v then
+        out[#out + 1] = { index = i - 1, uri = op.textDocument.uri, path = path, bufnr = b, version = v, current = cur }
       end
     end
   end
   return out
 end
 
-local function stale_reason(s, why)
-  return string.format(
-    '%s changed in the editor after the edit was made (buffer version %d, edit version %d)%s',
-    vim.fn.fnamemodify(s.path, ':.'),
-    s.current,
-    s.version,
-    why and (': ' .. why) or ''
-  )
-end
-
--- apply_rebased applies an edit some of whose buffers changed since it was
--- made. Neovim itself would skip those files and still answer
--- applied = true. Here, when the preview saw the buffer at the edit's
--- version and the user's changes do not touch the agent's, both are kept;
--- otherwise nothing is applied and the reason goes back to the agent.
-local function apply_rebased(edit, encoding, stale, preview)
-  local by_uri = {}
-  for _, f in ipairs(preview and preview.files or {}) do
-    by_uri[f.uri] = f
-  end
-  for _, op in ipairs(changes.operations(edit)) do
-    if op.kind then
-      return stale_reason(stale[1], 'the edit also creates, renames or deletes files')
-    end
-  end
-  local plans = {}
-  for _, s in ipairs(stale) do
-    local f = by_uri[s.uri]
-    if not f or f.base_version ~= s.version or f.bufnr ~= s.bufnr then
-      return stale_reason(s)
-    end
-    local mine = changes.to_text(vim.api.nvim_buf_get_lines(s.bufnr, 0, -1, false))
-    local steps, why = rebase.plan(f.old_text, mine, f.new_text)
-    if not steps then
-      return stale_reason(s, why)
-    end
-    plans[s.uri] = { bufnr = s.bufnr, steps = steps }
-  end
-  -- A rebased file gets all its edits at once (the preview's new text
-  -- holds every edit to it); the others are applied as they come.
-  local done = {}
-  for _, op in ipairs(changes.operations(edit)) do
-    local uri = op.textDocument.uri
-    local p = plans[uri]
-    if p and not done[uri] then
-      rebase.apply(p.bufnr, p.steps)
-      done[uri] = true
-    elseif not p then
-      vim.lsp.util.apply_text_edits(op.edits, vim.uri_to_bufnr(uri), encoding)
-    end
-  end
-  return nil
+--- refuse_stale is the answer to an edit that stale(edit) found stale:
+--- not applied, with failedChange naming the first such document. cb-ls
+--- then merges its edit over the user's typing and sends it again (the
+--- stale-edit policy is the server's; the plugin merges nothing).
+function M.refuse_stale(stale)
+  local s = stale[1]
+  return {
+    applied = false,
+    failedChange = s.index,
+    failureReason = string.format(
+      '%s changed in the editor after the edit was made (buffer version %d, edit version %d)',
+      vim.fn.fnamemodify(s.path, ':.'),
+      s.current,
+      s.version
+    ),
+  }
 end
 
 -- make_parents creates the directories of new files: Neovim 0.7's
@@ -149,24 +116,20 @@ function M.save(paths)
 end
 
 --- apply applies edit for a client with the given offset encoding and,
---- when save is set, writes the buffers it changed. preview (from
---- changes.preview, optional) allows keeping edits the user made while
---- reviewing. It returns the ApplyWorkspaceEditResult to send back.
-function M.apply(edit, encoding, save, preview)
+--- when save is set, writes the buffers it changed. An edit pinned to a
+--- version its buffer no longer has is not applied (refuse_stale; Neovim
+--- itself would skip those files and still answer applied = true). It
+--- returns the ApplyWorkspaceEditResult to send back.
+function M.apply(edit, encoding, save)
   encoding = encoding or 'utf-16'
   local stale = M.stale(edit)
-  local ok, err
   if #stale > 0 then
-    ok, err = pcall(apply_rebased, M.strip_annotations(edit), encoding, stale, preview)
-    if ok and err then
-      return { applied = false, failureReason = err }
-    end
-  else
-    make_parents(edit)
-    ok, err = pcall(vim.lsp.util.apply_workspace_edit, M.strip_annotations(edit), encoding)
-    if ok then
-      trim_created(edit)
-    end
+    return M.refuse_stale(stale)
+  end
+  make_parents(edit)
+  local ok, err = pcall(vim.lsp.util.apply_workspace_edit, M.strip_annotations(edit), encoding)
+  if ok then
+    trim_created(edit)
   end
   if not ok then
     return { applied = false, failureReason = 'applying the edit failed: ' .. tostring(err) }

@@ -87,7 +87,7 @@ end
 
 --- preview returns {files = {...}, diff = "..."} for a WorkspaceEdit, or
 --- nil and an error. Each file is {uri, path, kind, old_text, new_text,
---- diff, exists, version?, bufnr?, base_version?}; kind is "edit",
+--- diff, exists, version?, bufnr?}; kind is "edit",
 --- "create", "rename" or "delete".
 function M.preview(edit, encoding)
   encoding = encoding or 'utf-16'
@@ -99,11 +99,7 @@ function M.preview(edit, encoding)
       local path = vim.uri_to_fname(uri)
       local lines, exists, bufnr = read_lines(path)
       f = { uri = uri, path = path, kind = 'edit', old = lines, lines = vim.deepcopy(lines), exists = exists }
-      if bufnr then
-        -- What the buffer was when the preview was made: the base a
-        -- later rebase (apply.lua) merges the user's typing against.
-        f.bufnr, f.base_version = bufnr, compat.buf_version(bufnr)
-      end
+      f.bufnr = bufnr
       by_uri[uri] = f
       files[#files + 1] = f
     end
@@ -134,16 +130,6 @@ function M.preview(edit, encoding)
         return nil, string.format('documentChanges[%d]: text document edit without a uri', i)
       end
       local f = file(uri)
-      local v = op.textDocument.version
-      if type(v) == 'number' and f.bufnr and f.base_version and v < f.base_version and not f.touched then
-        -- The buffer moved on since the edit was made: preview it against
-        -- the text it was made for (see snapshots.lua).
-        local snap = require('catbuddy.snapshots').get(f.bufnr, v)
-        if snap then
-          f.old, f.lines, f.base_version = snap, vim.deepcopy(snap), v
-        end
-      end
-      f.touched = true
       local lines, err = apply_to_lines(f.lines, op.edits or {}, encoding)
       if not lines then
         return nil, string.format('%s: %s', rel(f.path), tostring(err))
@@ -167,7 +153,7 @@ function M.preview(edit, encoding)
       f.diff = string.format('--- %s\n+++ %s\n%s', a, b, hunks)
       all[#all + 1] = f.diff
     end
-    f.old, f.lines, f.touched = nil, nil, nil
+    f.old, f.lines = nil, nil
   end
   return { files = files, diff = table.concat(all, '') }
 end
@@ -193,7 +179,7 @@ M.copy = copy
 --- edits without their annotations. An unpinned textDocument.version
 --- (absent or null) becomes 0 in this copy: Neovim's own staleness check
 --- skips versions <= 0, and 0.7-0.10 fail on null while 0.12 fails on
---- an absent one. (The plugin checks staleness itself, in apply.lua.)
+--- an absent one. (The plugin refuses stale edits itself, in apply.lua.)
 function M.strip_annotations(edit)
   local e = copy(edit)
   e.changeAnnotations = nil

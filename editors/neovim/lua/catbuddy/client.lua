@@ -6,7 +6,6 @@ local config = require('catbuddy.config')
 local diagnostics = require('catbuddy.diagnostics')
 local review = require('catbuddy.review')
 local runs = require('catbuddy.runs')
-local snapshots = require('catbuddy.snapshots')
 local restart = require('catbuddy.restart')
 
 local M = {}
@@ -81,15 +80,6 @@ end
 
 --- execute sends a catbuddy.* command and, for runs, records the run.
 function M.execute(client, name, arg, bufnr, on_result)
-  local is_run = name == 'catbuddy.run' or name == 'catbuddy.fix'
-  if is_run and bufnr then
-    -- Recorded from before the request, so the version cb-ls pins its
-    -- edits to is among the snapshots.
-    snapshots.start(bufnr)
-  end
-  -- A reply turn edits the run's document like the first turn: its
-  -- buffer is recorded from before the request too, so a stale edit is
-  -- rebased onto the user's typing. The run's end event stops it.
   local reply = name == 'catbuddy.reply' and runs.reply_started(client.id, arg.runId)
   compat.request(client, 'workspace/executeCommand', { command = name, arguments = { arg } }, function(err, result)
     if err then
@@ -97,14 +87,9 @@ function M.execute(client, name, arg, bufnr, on_result)
     end
     local run
     if reply then
-      if err then
-        runs.reply_refused(reply)
-      end
       run = reply
     elseif not err and type(result) == 'table' and result.runId then
       run = runs.started(result.runId, client.id, bufnr, arg.command or (name == 'catbuddy.fix' and 'fix' or nil))
-    elseif is_run and bufnr then
-      snapshots.stop(bufnr)
     end
     if on_result then
       on_result(err, result, run)

@@ -138,6 +138,12 @@ function M.handle(params, encoding, cfg)
   if type(edit) ~= 'table' then
     return { applied = false, failureReason = 'workspace/applyEdit without an edit' }
   end
+  -- An edit already stale (the user typed before it arrived) is refused
+  -- before it is shown: cb-ls sends it again merged over the typing.
+  local stale = apply.stale(edit)
+  if #stale > 0 then
+    return apply.refuse_stale(stale)
+  end
   if cfg.review == false then
     return apply.apply(edit, encoding, cfg.save_after_apply)
   end
@@ -166,12 +172,11 @@ function M.handle(params, encoding, cfg)
     return { applied = false, failureReason = M.REJECTED }
   end
   if not all and #change.hunks > 0 then
-    -- Only the accepted hunks are applied; the rebase over the user's
-    -- typing works on the preview of exactly that edit.
     edit = hunks.filter(edit, change.hunks, accepted)
-    preview = changes.preview(edit, encoding) or preview
   end
-  return apply.apply(edit, encoding, cfg.save_after_apply, preview)
+  -- Typed during the review: apply refuses it as stale, and cb-ls asks
+  -- again with the edit merged over the typing.
+  return apply.apply(edit, encoding, cfg.save_after_apply)
 end
 
 --- handler returns the workspace/applyEdit handler for one client's

@@ -67,48 +67,17 @@ M.ensure = run_for
 function M.started(id, client_id, bufnr, command)
   local r = run_for(id, client_id)
   r.bufnr, r.command = bufnr or r.bufnr, command or r.command
-  if r.outcome and bufnr then
-    require('catbuddy.snapshots').stop(bufnr) -- it ended before we heard back
-  end
   M.last = r.key
   return r
 end
 
--- buffer_of returns the loaded buffer of run r's document, or nil.
-local function buffer_of(r)
-  if r.bufnr and vim.api.nvim_buf_is_loaded(r.bufnr) then
-    return r.bufnr
-  end
-  if type(r.uri) == 'string' and r.uri ~= '' then
-    local b = vim.fn.bufnr(vim.uri_to_fname(r.uri))
-    if b ~= -1 and vim.api.nvim_buf_is_loaded(b) then
-      return b
-    end
-  end
-end
-
---- reply_started is called before catbuddy.reply is sent for run_id: it
---- records the run's buffer for the reply turn (r.reply_buf), so the
---- turn's edits are rebased like the first turn's. Returns the run.
+--- reply_started is called before catbuddy.reply is sent for run_id and
+--- returns the run's record.
 function M.reply_started(client_id, run_id)
   if run_id == nil then
     return nil
   end
-  local r = run_for(run_id, client_id)
-  local b = buffer_of(r)
-  if b and not r.reply_buf then
-    require('catbuddy.snapshots').start(b)
-    r.reply_buf = b
-  end
-  return r
-end
-
---- reply_refused undoes reply_started when cb-ls refused the reply.
-function M.reply_refused(r)
-  if r.reply_buf then
-    require('catbuddy.snapshots').stop(r.reply_buf)
-    r.reply_buf = nil
-  end
+  return run_for(run_id, client_id)
 end
 
 --- active returns the ids of runs of client_id that have not ended.
@@ -138,11 +107,6 @@ function M.on_event(params, ctx, cfg)
     r.outcome, r.answer, r.error = nil, nil, nil
     M.last = r.key
   elseif kind == 'end' then
-    if r.reply_buf then
-      M.reply_refused(r) -- the reply turn's recording ends with it
-    elseif r.bufnr and not r.outcome and (params.turn or 1) <= 1 then
-      require('catbuddy.snapshots').stop(r.bufnr)
-    end
     r.outcome, r.answer, r.error = params.outcome, params.answer, params.error
     r.transcript_uri = params.transcriptUri or r.transcript_uri
     -- The one notification of the run's end: the client declares

@@ -1,14 +1,28 @@
 local E = require('e2e.env')
 
--- typing_review is a review that accepts after the user typed a line at
--- the end of the buffer buf() while the diff is shown.
-local function typing_review(buf)
-  return function(_, done)
-    vim.api.nvim_buf_set_lines(buf(), -1, -1, false, { '// typed during review' })
+-- typing_review is a review that, the first time it is shown, accepts
+-- after the user typed a line at the end of the buffer buf() (the plugin
+-- then refuses the edit as stale and cb-ls asks again with it merged
+-- over the typing), and accepts at once after that. Each change it was
+-- shown is added to seen.
+local function typing_review(buf, seen)
+  return function(change, done)
+    seen[#seen + 1] = change
+    if #seen == 1 then
+      vim.api.nvim_buf_set_lines(buf(), -1, -1, false, { '// typed during review' })
+    end
     vim.defer_fn(function()
       done(true)
     end, 200)
   end
+end
+
+-- merged_review checks what typing_review saw: the edit asked twice, the
+-- second time merged over the typing.
+local function merged_review(H, seen)
+  H.eq(2, #seen, 'reviews: the edit, and again merged over the typing')
+  H.contains(seen[2].label or '', 'merged with your typing', 'the second review says why')
+  H.contains(seen[2].diff, '// typed during review', 'the second review shows the buffer with the typing')
 end
 
 return function(H)
@@ -85,15 +99,16 @@ return function(H)
     assert(ok, e)
   end)
 
-  H.test('e2e: typing during the run is not lost (before the edit and while it is reviewed)', function()
+  H.test('e2e: typing during the run is not lost (before the edit and while it is reviewed): cb-ls merges', function()
     local model = E.model(H, E.fix_turns)
     local ok, e = pcall(function()
       local _, path = E.project(H)
       local b
+      local seen = {}
       E.setup(H, model, {
         review = typing_review(function()
           return b
-        end),
+        end, seen),
       })
       b = E.open(H, path)
       local run = E.wait_run(H, function(cb)
@@ -106,12 +121,16 @@ return function(H)
       want[#want + 1] = '// typed during review'
       H.eq(want, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer')
       H.eq(want, vim.fn.readfile(path), 'disk')
+      merged_review(H, seen)
+      local told = E.body(model.requests()[3])
+      H.contains(told, 'calc.go changed in the editor while this edit waited', 'the model is told of the merge')
+      H.truthy(not told:find('edit not applied', 1, true), 'and not of a failure')
     end)
     E.teardown(model)
     assert(ok, e)
   end)
 
-  H.test('e2e: typing during a reply turn is not lost either (its edits are rebased like the first turn\'s)', function()
+  H.test('e2e: typing during a reply turn is not lost either (its edits are merged like the first turn\'s)', function()
     local model = E.model(H, {
       { text = 'Add subtracts.' },
       E.fix_turns[1],
@@ -121,10 +140,11 @@ return function(H)
     local ok, e = pcall(function()
       local _, path = E.project(H)
       local b
+      local seen = {}
       E.setup(H, model, {
         review = typing_review(function()
           return b
-        end),
+        end, seen),
       })
       local c
       b, c = E.open(H, path)
@@ -149,6 +169,41 @@ return function(H)
       local want = vim.list_extend({ '// typed first' }, vim.deepcopy(E.fixed))
       want[#want + 1] = '// typed during review'
       H.eq(want, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer')
+      merged_review(H, seen)
+    end)
+    E.teardown(model)
+    assert(ok, e)
+  end)
+
+  H.test('e2e: typing on the line the edit changes is a conflict: the typing stays, the model is told', function()
+    local turns = vim.deepcopy(E.fix_turns)
+    turns[3] = { text = 'You changed that line yourself; I left it.' }
+    local model = E.model(H, turns)
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      local b
+      local asked = 0
+      E.setup(H, model, {
+        review = function(_, done)
+          asked = asked + 1
+          vim.api.nvim_buf_set_lines(b, 4, 5, false, { '\treturn a - b // mine' })
+          vim.defer_fn(function()
+            done(true)
+          end, 200)
+        end,
+      })
+      b = E.open(H, path)
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').fix({ line1 = 5, line2 = 5, range = 1 }, cb)
+      end)
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      H.eq(1, asked, 'a conflict is not asked again')
+      local want = vim.deepcopy(E.buggy)
+      want[5] = '\treturn a - b // mine'
+      H.eq(want, vim.api.nvim_buf_get_lines(b, 0, -1, false), 'buffer: exactly the typing')
+      local told = E.body(model.requests()[3])
+      H.contains(told, 'edit not applied: calc.go changed in the editor while the edit waited', 'the model is told')
+      H.contains(told, 'touch the lines this edit changes', 'why')
     end)
     E.teardown(model)
     assert(ok, e)
