@@ -96,6 +96,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 		l := label
 		if slices.Contains(merged, true) {
 			l += mergedLabel
+			s.log.Info("edit merged over the user's typing", "files", names, "pass", pass)
 		}
 		res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &l, Edit: edit})
 		switch {
@@ -106,6 +107,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v", tools.ErrRejected, names, err)
 		case res == nil || !res.Applied:
 			stale := w.awaitStale(ctx, res, edit)
+			s.log.Info("edit not applied", "files", names, "stale", stale, "pass", pass)
 			if stale && pass < maxMergePasses {
 				continue
 			}

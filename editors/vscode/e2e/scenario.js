@@ -300,6 +300,7 @@ require('./mention').add({ script, tests, palette, openAt, idle, requests });
 require('./files_changed').add({ files, script, tests, palette, closeAll, idle });
 require('./chat_mention').add({ script, tests, palette, idle, requests });
 require('./settings_scope').add({ script, tests, palette, openAt, idle, requests });
+require('./typing').add({ files, script, tests, palette, openAt, idle, requests });
 require('./language_features').add({ files, script, tests, palette, openAt, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };

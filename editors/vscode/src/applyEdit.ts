@@ -47,6 +47,8 @@ export function affectedUris(edit: LspWorkspaceEdit): string[] {
 
 /** Stale is a TextDocumentEdit pinned to a version the open buffer no longer has. */
 export interface Stale {
+  /** index is the edit's position in documentChanges: the answer's failedChange. */
+  index: number;
   uri: string;
   expected: number;
   actual: number;
@@ -56,19 +58,25 @@ export interface Stale {
  * staleEdits lists the edits whose version does not match the open buffer
  * (version null means "not open" and is never stale). VS Code refuses such an
  * edit with applied:false and no reason; the server needs to know it was the
- * version, not the user, so it can re-read and retry.
+ * version, not the user: then it merges its edit over the user's typing and
+ * sends it again (docs/PROTOCOL.md, Stale edits). The extension merges nothing.
  */
 export function staleEdits(edit: LspWorkspaceEdit, openVersion: (uri: string) => number | undefined): Stale[] {
   const out: Stale[] = [];
-  for (const c of edit.documentChanges ?? []) {
+  (edit.documentChanges ?? []).forEach((c, index) => {
     if ('textDocument' in c && typeof c.textDocument.version === 'number' && c.textDocument.version >= 0) {
       const actual = openVersion(c.textDocument.uri);
       if (actual !== undefined && actual !== c.textDocument.version) {
-        out.push({ uri: c.textDocument.uri, expected: c.textDocument.version, actual });
+        out.push({ index, uri: c.textDocument.uri, expected: c.textDocument.version, actual });
       }
     }
-  }
+  });
   return out;
+}
+
+/** staleAnswer is the applyEdit answer for stale edits: not applied, failedChange naming the first. */
+export function staleAnswer(stale: readonly Stale[]): { applied: false; failureReason: string; failedChange: number } {
+  return { applied: false, failureReason: staleReason(stale), failedChange: stale[0].index };
 }
 
 /** REJECTED is the failureReason for an edit the user declined in the Refactor Preview. */

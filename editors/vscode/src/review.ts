@@ -2,7 +2,9 @@
 // with needsConfirmation annotations, so VS Code itself opens the Refactor
 // Preview; this middleware wraps that to (1) tell the server *why* an edit was
 // not applied (VS Code answers a bare applied:false both when the user
-// discards the preview and when the buffer moved on), and (2) save the edited
+// discards the preview and when the buffer moved on; for the latter the
+// answer names the stale document in failedChange, and the server merges its
+// edit over the user's typing and asks again), and (2) save the edited
 // documents before answering, when catbuddy.saveAfterApply is on, so that the
 // agent's next tool (grep, exec, go test) already sees the change on disk.
 // Saving before the answer, rather than on the server's catbuddy/fileEdit
@@ -10,7 +12,7 @@
 
 import * as vscode from 'vscode';
 import { ApplyWorkspaceEditParams, ApplyWorkspaceEditRequest, ApplyWorkspaceEditResult, ResponseError } from 'vscode-languageclient/node';
-import { affectedUris, LspWorkspaceEdit, REJECTED, staleEdits, staleReason } from './applyEdit';
+import { affectedUris, LspWorkspaceEdit, REJECTED, staleAnswer, staleEdits } from './applyEdit';
 
 /** ReviewOptions are what the middleware reads at the time of each edit. */
 export interface ReviewOptions {
@@ -30,11 +32,12 @@ export function handleApplyEdit(opts: ReviewOptions) {
     next: ApplyWorkspaceEditRequest.HandlerSignature,
   ): Promise<ApplyWorkspaceEditResult | ResponseError<void>> => {
     const edit = params.edit as LspWorkspaceEdit;
+    // Typed before the edit arrived: refused before any preview opens.
     const before = staleEdits(edit, openVersion);
     if (before.length > 0) {
-      const reason = staleReason(before);
-      opts.log.info(`applyEdit ${params.label ?? ''}: not applied: ${reason}`);
-      return { applied: false, failureReason: reason };
+      const answer = staleAnswer(before);
+      opts.log.info(`applyEdit ${params.label ?? ''}: not applied: ${answer.failureReason}`);
+      return answer;
     }
     const res = await next(params, new vscode.CancellationTokenSource().token);
     if (res instanceof ResponseError) {
@@ -43,9 +46,9 @@ export function handleApplyEdit(opts: ReviewOptions) {
     if (!res.applied) {
       // The buffer may have changed while the preview was open; only then is it not the user's choice.
       const after = staleEdits(edit, openVersion);
-      const reason = res.failureReason ?? (after.length > 0 ? staleReason(after) : REJECTED);
-      opts.log.info(`applyEdit ${params.label ?? ''}: not applied: ${reason}`);
-      return { ...res, failureReason: reason };
+      const answer = res.failureReason === undefined && after.length > 0 ? staleAnswer(after) : { ...res, failureReason: res.failureReason ?? REJECTED };
+      opts.log.info(`applyEdit ${params.label ?? ''}: not applied: ${answer.failureReason}`);
+      return answer;
     }
     opts.log.info(`applyEdit ${params.label ?? ''}: applied`);
     if (opts.saveAfterApply()) {

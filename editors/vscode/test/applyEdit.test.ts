@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { affectedUris, staleEdits, staleReason } from '../src/applyEdit';
+import { affectedUris, staleAnswer, staleEdits, staleReason } from '../src/applyEdit';
 
 const tde = (uri: string, version: number | null) => ({ textDocument: { uri, version }, edits: [] });
 
@@ -27,10 +27,15 @@ test('staleEdits: only open buffers whose version moved on', () => {
     ['file:///w/b.go', 2],
   ]);
   const stale = staleEdits(
-    { documentChanges: [tde('file:///w/a.go', 4), tde('file:///w/b.go', 2), tde('file:///w/closed.go', 7), tde('file:///w/a.go', null)] },
+    { documentChanges: [tde('file:///w/b.go', 2), tde('file:///w/a.go', 4), tde('file:///w/closed.go', 7), tde('file:///w/a.go', null)] },
     (u) => open.get(u),
   );
-  assert.deepEqual(stale, [{ uri: 'file:///w/a.go', expected: 4, actual: 5 }]);
+  assert.deepEqual(stale, [{ index: 1, uri: 'file:///w/a.go', expected: 4, actual: 5 }]);
   assert.match(staleReason(stale), /a\.go is at version 5, the edit expected 4/);
+  // The answer names the stale edit by its place in documentChanges, so the server merges and asks again.
+  const answer = staleAnswer(stale);
+  assert.equal(answer.applied, false);
+  assert.equal(answer.failedChange, 1);
+  assert.match(answer.failureReason, /a\.go is at version 5/);
   assert.deepEqual(staleEdits({ changes: { 'file:///w/a.go': [] } }, (u) => open.get(u)), []);
 });
