@@ -53,9 +53,11 @@ func (f *Features) Locations(ctx context.Context, op tools.LanguageOp, at tools.
 	if err != nil {
 		return nil, err
 	}
-	ls, err := decodeList[locationOrLink](raw)
-	if err != nil {
-		return nil, badAnswer(method, err)
+	ls, ok := fastLocations(raw)
+	if !ok {
+		if ls, err = decodeList[locationOrLink](raw); err != nil {
+			return nil, badAnswer(method, err)
+		}
 	}
 	out := make([]tools.Location, 0, len(ls))
 	for _, l := range ls {
