@@ -20,7 +20,7 @@ func TestCommandsListBuiltinsThenCustom(t *testing.T) {
 	for _, c := range config.Commands(cfg) {
 		got = append(got, [2]string{c.ID, c.Title})
 	}
-	want := [][2]string{{"fix", "Agent: Fix this"}, {"explain", "Agent: Explain this"}, {"ask", "Agent: Ask…"},
+	want := [][2]string{{"fix", "Agent: Fix This"}, {"explain", "Agent: Explain This"}, {"ask", "Agent: Ask…"},
 		{"tests", "Agent: Write tests"}, {"doc", "Agent: doc"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

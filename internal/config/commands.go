@@ -19,13 +19,13 @@ var runCommand = Command{ID: CommandRun, Title: "cb-ls run", Prompt: "${input}"}
 // selection, diagnostics) is appended to every command's prompt.
 var builtinCommands = []Command{
 	{
-		ID: CommandFix, Title: "Agent: Fix this",
+		ID: CommandFix, Title: "Agent: Fix This",
 		Prompt: "Fix the selected code in ${file}.\n${input}\n" +
 			"If diagnostics are listed below, fix their cause; otherwise find and fix the bug in the selection. " +
 			"Make the smallest change that fixes it, with edit_file, then say in one or two sentences what was wrong and what you changed.",
 	},
 	{
-		ID: CommandExplain, Title: "Agent: Explain this", ReadOnly: true,
+		ID: CommandExplain, Title: "Agent: Explain This", ReadOnly: true,
 		Prompt: "Explain the selected code in ${file}: what it does, how, and anything surprising or wrong in it. " +
 			"Answer only; do not change any file.\n${input}",
 	},

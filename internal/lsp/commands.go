@@ -134,7 +134,7 @@ func (s *Server) codeAction(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	return out, nil
 }
 
-// fixThisAction offers "Agent: Fix this": a quickfix when the context
+// fixThisAction offers "Agent: Fix This": a quickfix when the context
 // carries diagnostics, a refactor otherwise.
 func (s *Server) fixThisAction(ctx context.Context, p *protocol.CodeActionParams) []protocol.CommandOrCodeAction {
 	kind := protocol.CodeActionKindRefactor
@@ -154,7 +154,7 @@ func (s *Server) fixThisAction(ctx context.Context, p *protocol.CodeActionParams
 		s.log.Error("marshal fix argument", "error", err)
 		return nil
 	}
-	title := "Agent: Fix this"
+	title := "Agent: Fix This"
 	return []protocol.CommandOrCodeAction{&protocol.CodeAction{
 		Title:       title,
 		Kind:        &kind,

@@ -257,12 +257,12 @@ func TestCodeActionFixThis(t *testing.T) {
 		}
 		var fix *protocol.CodeAction
 		for _, a := range actions {
-			if ca, ok := a.(*protocol.CodeAction); ok && ca.Title == "Agent: Fix this" {
+			if ca, ok := a.(*protocol.CodeAction); ok && ca.Title == "Agent: Fix This" {
 				fix = ca
 			}
 		}
 		if fix == nil {
-			t.Fatalf("no Agent: Fix this in %#v", actions)
+			t.Fatalf("no Agent: Fix This in %#v", actions)
 		}
 		if fix.Kind == nil || *fix.Kind != tc.kind {
 			t.Errorf("kind = %v, want %s", fix.Kind, tc.kind)

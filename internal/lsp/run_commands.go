@@ -95,8 +95,8 @@ func (rs *runs) transcriptCommand(ctx context.Context, args []json.RawMessage) (
 	return map[string]uri.URI{"uri": uri.File(path)}, nil
 }
 
-// codeActions offers "Agent: Explain this" and every custom command for
-// the requested range (the core offers "Agent: Fix this"). Each runs
+// codeActions offers "Agent: Explain This" and every custom command for
+// the requested range (the core offers "Agent: Fix This"). Each runs
 // catbuddy.run with the range and the context's diagnostics.
 func (rs *runs) codeActions(ctx context.Context, params *protocol.CodeActionParams) []protocol.CommandOrCodeAction {
 	if !wantsKind(params.Context.Only, protocol.CodeActionKindRefactor) {
@@ -105,7 +105,7 @@ func (rs *runs) codeActions(ctx context.Context, params *protocol.CodeActionPara
 	path, _ := uriToPath(params.TextDocument.URI)
 	var cmds []config.Command
 	for _, c := range config.Commands(rs.fileConfig(path)) {
-		// Fix this is the core's action; Ask needs a question the action
+		// Fix This is the core's action; Ask needs a question the action
 		// cannot carry (the editor clients ask for it themselves).
 		if c.ID != config.CommandFix && c.ID != config.CommandAsk {
 			cmds = append(cmds, c)

@@ -17,7 +17,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
 
-// These tests drive "Agent: Fix this" end to end: the fake editor talks to
+// These tests drive "Agent: Fix This" end to end: the fake editor talks to
 // the real server over a pipe, the real agent loop talks to a scripted
 // model server over loopback HTTP, and the edit goes through the reviewed
 // workspace/applyEdit flow.
@@ -208,7 +208,7 @@ func TestRunFixAccepted(t *testing.T) {
 	tokens := f.ed.ProgressTokens()
 	var values []map[string]any
 	for _, tok := range tokens {
-		if v := f.progressValues(tok); len(v) > 0 && v[0]["title"] == "Agent: Fix this" {
+		if v := f.progressValues(tok); len(v) > 0 && v[0]["title"] == "Agent: Fix This" {
 			values = v
 		}
 	}
@@ -348,7 +348,7 @@ func TestRunCancel(t *testing.T) {
 			if end.Outcome != "cancelled" || !strings.Contains(end.Error, "cancelled by the user") {
 				t.Errorf("end = %+v, want cancelled by the user", end)
 			}
-			if want := "Agent: Fix this: cancelled by the user."; !slices.Contains(f.messages(), want) {
+			if want := "Agent: Fix This: cancelled by the user."; !slices.Contains(f.messages(), want) {
 				t.Errorf("showMessage %q not sent; got %q", want, f.messages())
 			}
 			if got := f.ed.Text(f.uri); got != calcGo {
@@ -437,7 +437,7 @@ func TestRunListCommandsAndCodeActions(t *testing.T) {
 	for _, c := range cmds {
 		ids = append(ids, c.ID+"="+c.Title)
 	}
-	if want := []string{"fix=Agent: Fix this", "explain=Agent: Explain this", "ask=Agent: Ask…", "tests=Agent: Write tests"}; !slices.Equal(ids, want) {
+	if want := []string{"fix=Agent: Fix This", "explain=Agent: Explain This", "ask=Agent: Ask…", "tests=Agent: Write tests"}; !slices.Equal(ids, want) {
 		t.Errorf("listCommands = %v, want %v", ids, want)
 	}
 
@@ -461,7 +461,7 @@ func TestRunListCommandsAndCodeActions(t *testing.T) {
 	for i, a := range actions {
 		byTitle[a.Title] = i
 	}
-	for _, title := range []string{"Agent: Fix this", "Agent: Explain this", "Agent: Write tests"} {
+	for _, title := range []string{"Agent: Fix This", "Agent: Explain This", "Agent: Write tests"} {
 		if _, ok := byTitle[title]; !ok {
 			t.Errorf("no code action %q in %+v", title, actions)
 		}
@@ -540,7 +540,7 @@ func runToken(t *testing.T, f *runFixture) string {
 	var token string
 	f.ed.Await("the run's progress to begin", func() bool {
 		for _, tok := range f.ed.ProgressTokens() {
-			if v := f.progressValues(tok); len(v) > 0 && v[0]["title"] == "Agent: Fix this" {
+			if v := f.progressValues(tok); len(v) > 0 && v[0]["title"] == "Agent: Fix This" {
 				token = tok
 				return true
 			}

@@ -35,7 +35,7 @@ func exchange(input, file string) []agent.Message {
 func TestRoundTripAcrossTurns(t *testing.T) {
 	root := t.TempDir()
 	started := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
-	h := Header{RunID: "rabc", Command: "fix", Title: "Agent: Fix this", Path: "/p/calc.go", File: "calc.go", Input: "fix it\nplease", Started: started, Model: "m"}
+	h := Header{RunID: "rabc", Command: "fix", Title: "Agent: Fix This", Path: "/p/calc.go", File: "calc.go", Input: "fix it\nplease", Started: started, Model: "m"}
 	log := NewLog(root, h)
 	if !strings.HasSuffix(log.Path, filepath.Join(".catbuddy", "sessions", "20261202-100000-rabc-fix.jsonl")) {
 		t.Fatalf("path = %s", log.Path)

@@ -18,7 +18,7 @@ import (
 
 func testHeader() TranscriptHeader {
 	return TranscriptHeader{
-		RunID: "r1", Command: "fix", Title: "Agent: Fix this", File: "calc.go",
+		RunID: "r1", Command: "fix", Title: "Agent: Fix This", File: "calc.go",
 		StartLine: 3, EndLine: 5, Model: "m", Input: "make it add", Started: time.Date(2026, 12, 2, 11, 30, 0, 0, time.UTC),
 	}
 }
@@ -36,7 +36,7 @@ func TestTranscriptRendersEvents(t *testing.T) {
 	got := tr.Finish("done", agent.Outcome{Answer: "Fixed.", Steps: 2, Usage: agent.Usage{InputTokens: 10, OutputTokens: 3}}, nil)
 
 	for _, want := range []string{
-		"# Agent: Fix this",
+		"# Agent: Fix This",
 		"- file: `calc.go` lines 3–5",
 		"> make it add",
 		"## Step 1\n\nLet me look.\n\n**edit_file** `{\"old_string\":\"a - b\",\"path\":\"calc.go\"}`",
@@ -66,7 +66,7 @@ func TestTranscriptRendersTheWholeTurn(t *testing.T) {
 	tr.Add(agent.Event{Kind: agent.EventUser, Step: 3, Text: "You have reached the step limit."})
 	got := tr.Finish("error", agent.Outcome{Steps: 3}, errors.New("openai at http://x: 401"))
 	order := []string{
-		"# Agent: Fix this\n\n- run: `r1`\n- command: `fix`\n",
+		"# Agent: Fix This\n\n- run: `r1`\n- command: `fix`\n",
 		"- workspace: `/p`\n- endpoint: openai at http://x/v1\n- rules: `AGENTS.md`\n",
 		"## User\n\nFix the selected code in calc.go.\nmake it add\n",
 		"## Step 1\n\nReading.\n\n",
@@ -84,7 +84,7 @@ func TestTranscriptRendersTheWholeTurn(t *testing.T) {
 		}
 		at += i + len(want)
 	}
-	for _, once := range []string{"# Agent: Fix this", "- run: `r1`", "**Outcome:**"} {
+	for _, once := range []string{"# Agent: Fix This", "- run: `r1`", "**Outcome:**"} {
 		if n := strings.Count(got, once); n != 1 {
 			t.Errorf("%q appears %d times, want once:\n%s", once, n, got)
 		}

@@ -1,7 +1,7 @@
 // The chat view's e2e tests, added to the scenario by scenario.js: a run
 // streams into the view, Stop cancels, a follow-up is answered with the
 // whole history, and after a server restart a run picked from the list is
-// continued (the server loads it from .catbuddy/sessions). Then: Fix this
+// continued (the server loads it from .catbuddy/sessions). Then: Fix This
 // brings the hidden view back with its run, keeping the focus off it, and
 // ends with one short notification (Show, Undo); the input with no run
 // selected starts an Ask whose answer streams in, code coloured.
@@ -26,16 +26,16 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
     { tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
     { text: 'Keep Add and add AddInts(xs ...int) int beside it.' },
     { text: 'Still there after the restart: AddInts goes next to Add.' },
-    // Fix this with the view hidden (base + 6…)
+    // Fix This with the view hidden (base + 6…)
     { tool_calls: [{ name: 'read_file', args: { path: 'reveal.go' } }] },
     { tool_calls: [{ name: 'edit_file', args: { path: 'reveal.go', old_string: 'return n * 2', new_string: 'return n / 2' } }] },
     { text: 'Half doubled instead of halving; it divides now.' },
     // an Ask from the view's input (base + 9…)
     { text: 'Let me read calc.go first.', tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
     { text: 'Add returns the sum:\n\n```go\nreturn a + b // Add(2, 3) == 5\n```' },
-    // Explain this from the code action menu (base + 11)
+    // Explain This from the code action menu (base + 11)
     { text: 'Add adds its two arguments.' },
-    // Explain this with catbuddy.revealChat off (base + 12)
+    // Explain This with catbuddy.revealChat off (base + 12)
     { text: 'Add still adds.' },
   );
   const bodyOf = (ctx, n) => JSON.stringify(requests(ctx.model.record)[n].body.messages);
@@ -63,7 +63,7 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
       async fn(ctx) {
         const { page, model } = ctx;
         // No test before opened the view by hand: the runs that started
-        // (Fix this…) opened it, each shown with its id.
+        // (Fix This…) opened it, each shown with its id.
         await chat(page).locator('#title', { hasText: /\(r[0-9a-f]+\)/ }).waitFor({ timeout: 10000 });
         await palette(page, 'F1', '>Agent: Show Chat');
         // Show Chat puts the cursor in the input (wait for it: a focus arriving
@@ -139,7 +139,7 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
       },
     },
     {
-      name: 'chat view: Fix this shows its run in the hidden view, focus kept; the end says "Agent: done — 1 file changed" with Show and Undo',
+      name: 'chat view: Fix This shows its run in the hidden view, focus kept; the end says "Agent: done — 1 file changed" with Show and Undo',
       async fn(ctx) {
         const { page, ws } = ctx;
         const view = chat(page);
@@ -150,7 +150,7 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
         await palette(page, 'F1', '>Notifications: Clear All Notifications');
         const { boxes } = await fixAndWaitForPreview(ctx);
         await sidebar.waitFor({ state: 'visible', timeout: 10000 });
-        await view.locator('#title', { hasText: 'Agent: Fix this' }).waitFor({ timeout: 10000 });
+        await view.locator('#title', { hasText: 'Agent: Fix This' }).waitFor({ timeout: 10000 });
         assert.ok(await page.evaluate(() => !document.activeElement?.closest('.part.sidebar')), 'the focus is not taken by the chat view');
         await boxes.first().click();
         await page.getByRole('button', { name: 'Apply', exact: true }).click();
@@ -201,7 +201,7 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
       },
     },
     {
-      name: 'chat view: a run from the code action menu (Explain this) is shown in the closed view too',
+      name: 'chat view: a run from the code action menu (Explain This) is shown in the closed view too',
       async fn(ctx) {
         const { page } = ctx;
         const view = chat(page);
@@ -221,14 +221,14 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
             await page.keyboard.press('Escape');
           }
         }
-        for (let i = 0; i < 10 && !(await focused.innerText()).includes('Agent: Explain this'); i++) {
+        for (let i = 0; i < 10 && !(await focused.innerText()).includes('Agent: Explain This'); i++) {
           await page.keyboard.press('ArrowDown');
         }
-        assert.match(await focused.innerText(), /Agent: Explain this/);
+        assert.match(await focused.innerText(), /Agent: Explain This/);
         await page.keyboard.press('Enter');
         await sidebar.waitFor({ state: 'visible', timeout: 20000 });
         await view.locator('.msg.answer', { hasText: 'Add adds its two arguments.' }).waitFor({ timeout: 30000 });
-        await view.locator('#title', { hasText: 'Agent: Explain this' }).waitFor({ timeout: 5000 });
+        await view.locator('#title', { hasText: 'Agent: Explain This' }).waitFor({ timeout: 5000 });
         assert.ok(await page.evaluate(() => !document.activeElement?.closest('.part.sidebar')), 'the focus is not taken by the chat view');
         await idle(page).waitFor({ timeout: 20000 });
       },
@@ -248,7 +248,7 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
           await sidebar.waitFor({ state: 'hidden', timeout: 10000 });
           // The setting reaches the extension host through the file watcher; its log says when.
           await ctx.waitFor('the extension to see catbuddy.revealChat off', 20000, () => extensionLog(ctx).includes('catbuddy.revealChat: false'));
-          await palette(page, 'F1', '>Agent: Explain this');
+          await palette(page, 'F1', '>Agent: Explain This');
           const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Add still adds.' }).first();
           await toast.waitFor({ timeout: 30000 });
           assert.ok(!(await sidebar.isVisible()), 'the closed view stayed closed');

@@ -38,7 +38,7 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         await idle(page).waitFor({ timeout: 60000 });
         await openAt(ctx, 'calc.go', 5, 'return a');
         await palette(page, 'F1', '>Notifications: Clear All Notifications');
-        await palette(page, 'F1', '>Agent: Fix this');
+        await palette(page, 'F1', '>Agent: Fix This');
         const box = dialog(page);
         await box.waitFor({ timeout: 30000 });
         const text = await box.innerText();
@@ -74,7 +74,7 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         const mul = path.join(ws, 'mul.go');
         const n = first + 3 + 2 * i; // the request that carries this command's result
         await openAt(ctx, 'calc.go', 5, 'return a');
-        await palette(page, 'F1', '>Agent: Fix this');
+        await palette(page, 'F1', '>Agent: Fix This');
         const box = dialog(page);
         await box.waitFor({ timeout: 30000 });
         assert.ok((await box.innerText()).includes('rm mul.go'));

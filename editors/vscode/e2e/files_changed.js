@@ -33,7 +33,7 @@ function add({ files, script, tests, palette, closeAll, idle }) {
       await editorWith('stale notes').waitFor({ timeout: 20000 });
       await palette(page, 'F1', '>Notifications: Clear All Notifications');
 
-      await palette(page, 'F1', '>Agent: Fix this');
+      await palette(page, 'F1', '>Agent: Fix This');
       const box = page.locator('.monaco-dialog-box').first();
       await box.waitFor({ timeout: 30000 });
       assert.ok((await box.innerText()).includes('notes.txt'), 'the question names the command');

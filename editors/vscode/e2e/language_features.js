@@ -42,7 +42,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
       const ended = () => (fs.readFileSync(path.join(ctx.run, 'cb-ls.log'), 'utf8').match(/run ended[^\n]*command=explain[^\n]*outcome=done/g) || []).length;
       const endedBefore = ended();
       await openAt(ctx, 'main.ts', 4, 'greet(name)');
-      await palette(page, 'F1', '>Agent: Explain this');
+      await palette(page, 'F1', '>Agent: Explain This');
 
       await ctx.waitFor('the definition answer', 60000, () => requests(model.record).length >= first + 2);
       const def = lastResult(requests(model.record)[first + 1]);

@@ -32,7 +32,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
       const file = path.join(ws, 'hunks.go');
       const seen = requests(model.record).length;
       await openAt(ctx, 'hunks.go', 5, 'return a + b');
-      await palette(page, 'F1', '>Agent: Fix this');
+      await palette(page, 'F1', '>Agent: Fix This');
       const panel = page.locator('.bulk-edit-panel').first();
       await panel.waitFor({ timeout: 30000 });
       // Each hunk is its own row with its own checkbox. Tick the first only.

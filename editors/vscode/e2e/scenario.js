@@ -36,7 +36,7 @@ const script = {
     { text: 'Fixed: Mul added instead of multiplying.' },
     // cancelled from the progress notification while the model is still answering
     { hang: true, after: 0 },
-    // diagnostics from every source travel with Fix this
+    // diagnostics from every source travel with Fix This
     { text: 'A comma is missing after "calc".' },
   ],
 };
@@ -116,7 +116,7 @@ const dirtyTabs = (page) => page.locator('.tabs-container .tab.dirty');
 async function fixAndWaitForPreview(ctx, fromPalette = true) {
   const { page } = ctx;
   if (fromPalette) {
-    await palette(page, 'F1', '>Agent: Fix this');
+    await palette(page, 'F1', '>Agent: Fix This');
   }
   const panel = page.locator('.bulk-edit-panel').first();
   await panel.waitFor({ timeout: 30000 });
@@ -145,7 +145,7 @@ const tests = [
     },
   },
   {
-    name: 'Fix this: preview accepted, buffer fixed and saved',
+    name: 'Fix This: preview accepted, buffer fixed and saved',
     async fn(ctx) {
       const { page, ws, model } = ctx;
       const file = path.join(ws, 'calc.go');
@@ -172,7 +172,7 @@ const tests = [
     },
   },
   {
-    name: 'Fix this: preview discarded, document unchanged, agent told',
+    name: 'Fix This: preview discarded, document unchanged, agent told',
     async fn(ctx) {
       const { page, ws, model } = ctx;
       const file = path.join(ws, 'mul.go');
@@ -193,7 +193,7 @@ const tests = [
     },
   },
   {
-    name: 'code action "Agent: Fix this" runs through the extension command',
+    name: 'code action "Agent: Fix This" runs through the extension command',
     async fn(ctx) {
       const { page, ws, model } = ctx;
       const file = path.join(ws, 'mul.go');
@@ -202,7 +202,7 @@ const tests = [
       // The menu opens with its first action focused (a pointer block covers it against stray clicks).
       // VS Code answers "No code actions available" when its request races the cursor move that
       // openAt just made (seen once in CI; cb-ls always offers the action): ask again, at most 3 times.
-      const row = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Agent: Fix this' }).first();
+      const row = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Agent: Fix This' }).first();
       for (let attempt = 1; ; attempt++) {
         await page.keyboard.press('Control+.');
         try {
@@ -231,7 +231,7 @@ const tests = [
     async fn(ctx) {
       const { page, model } = ctx;
       await openAt(ctx, 'calc.go', 5, 'return a + b');
-      await palette(page, 'F1', '>Agent: Explain this');
+      await palette(page, 'F1', '>Agent: Explain This');
       const toast = page.locator('.notifications-toasts .notification-toast', { has: page.getByRole('button', { name: 'Cancel' }) }).first();
       await toast.waitFor({ timeout: 20000 });
       await ctx.waitFor('the model request that hangs', 20000, () => requests(model.record).length >= 9);
@@ -244,12 +244,12 @@ const tests = [
     },
   },
   {
-    name: 'Fix this sends the diagnostics of other sources in range',
+    name: 'Fix This sends the diagnostics of other sources in range',
     async fn(ctx) {
       const { page, model } = ctx;
       await openAt(ctx, 'config.json', 3, '"version": 1');
       await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30000 });
-      await palette(page, 'F1', '>Agent: Fix this');
+      await palette(page, 'F1', '>Agent: Fix This');
       await ctx.waitFor('the model request for the JSON fix', 20000, () => requests(model.record).length >= 10);
       const body = JSON.stringify(requests(model.record)[9].body.messages);
       // VS Code's JSON message; cb-ls renders it as "config.json:3:3 error [json 514]: Expected comma".

@@ -48,7 +48,7 @@ function add({ script, tests, palette, openAt, idle, requests }) {
         }, null, 2));
         await ctx.waitFor('the extension to read the workspace settings', 20000, () => revealLogged(ctx, 'false') > seen);
         await openAt(ctx, 'calc.go', 4, 'func Add');
-        await palette(page, 'F1', '>Agent: Explain this');
+        await palette(page, 'F1', '>Agent: Explain This');
         await ctx.waitFor("the run's request at the user's model server", 30000, () => requests(model.record).length >= turn + 1);
         const req = requests(model.record)[turn];
         assert.equal(req.index, turn, "the user's server answered it, so the key came along (it refuses requests without)");

@@ -64,7 +64,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   /**
-   * reveal shows a run the user just started (Fix this, Explain this, Ask,
+   * reveal shows a run the user just started (Fix This, Explain This, Ask,
    * a custom command) in the view, opening the view when it is closed
    * unless catbuddy.revealChat is off. The focus stays where it is (the
    * editor, or the Refactor Preview that may follow): the view command's
@@ -124,7 +124,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       // A new run takes the view, unless the one shown is still going; a
       // new turn redraws its run (the title may have come with it). A new
       // run is revealed however it started: the extension's commands, and
-      // the server's code actions (Explain this, custom commands), which
+      // the server's code actions (Explain This, custom commands), which
       // reach the server without passing through them.
       this.current = ev.runId;
       if ((ev.turn ?? 1) === 1) {

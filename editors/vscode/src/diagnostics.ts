@@ -1,4 +1,4 @@
-// Diagnostics selection for "Agent: Fix this": which range the agent works on
+// Diagnostics selection for "Agent: Fix This": which range the agent works on
 // and which diagnostics (from every source, not only cb-ls) travel with it.
 // Pure logic over plain objects so it is unit-tested without VS Code.
 

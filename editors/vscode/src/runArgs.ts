@@ -30,7 +30,7 @@ export function isRange(v: unknown): v is Range {
 
 /**
  * serverArgs recognises the argument a server code action carries
- * ({uri, range, diagnostics?, input?}): the code action for "Agent: Fix this"
+ * ({uri, range, diagnostics?, input?}): the code action for "Agent: Fix This"
  * names the command catbuddy.fix, which in VS Code is this extension's command,
  * so it must forward that argument untouched instead of reading the editor.
  */
@@ -78,8 +78,8 @@ export function pickItems(server: readonly { id: string; title: string }[] | und
     }
   }
   if (server === undefined) {
-    add('fix', 'Agent: Fix this');
-    add('explain', 'Agent: Explain this');
+    add('fix', 'Agent: Fix This');
+    add('explain', 'Agent: Explain This');
     add('ask', 'Agent: Ask…');
   }
   for (const c of custom) {

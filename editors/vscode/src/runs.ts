@@ -202,7 +202,7 @@ const MAX_END_TEXT = 140;
  * says the first line of its answer ("Agent: done" when it has none). A
  * cancelled run says so and offers the log; a failure says why and offers
  * the log and the transcript. title is the command's title as the server gave it ("Agent:
- * Fix this"). The server sends nothing else for a run's end to this client
+ * Fix This"). The server sends nothing else for a run's end to this client
  * (the experimental capability catbuddy.runEnd), so this is the only
  * notification. changed counts the files the run changed.
  */

@@ -130,7 +130,7 @@ test('codeActions: cb-ls\'s own actions are left out, edits converted, commands 
   const diag = { range: r(1, 0, 1, 3), message: 'unused', severity: 1 };
   const got = codeActions(
     [
-      { title: 'Agent: Fix this', kind: { value: 'quickfix' }, command: { title: 'Agent: Fix this', command: 'catbuddy.fix', arguments: [{ uri: A }] } },
+      { title: 'Agent: Fix This', kind: { value: 'quickfix' }, command: { title: 'Agent: Fix This', command: 'catbuddy.fix', arguments: [{ uri: A }] } },
       {
         title: "Remove unused declaration for: 'x'",
         kind: { value: 'quickfix' },

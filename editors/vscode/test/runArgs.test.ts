@@ -24,8 +24,8 @@ test('needsInput: ask always, custom prompts only with ${input}', () => {
 test('pickItems: server list first for ids and titles, settings for prompts, customs before built-ins', () => {
   const items = pickItems(
     [
-      { id: 'fix', title: 'Agent: Fix this' },
-      { id: 'explain', title: 'Agent: Explain this' },
+      { id: 'fix', title: 'Agent: Fix This' },
+      { id: 'explain', title: 'Agent: Explain This' },
       { id: 'ask', title: 'Agent: Ask…' },
       { id: 'tests', title: 'Agent: Write tests' },
       { id: 'project-cmd', title: '' },
@@ -41,8 +41,8 @@ test('pickItems: server list first for ids and titles, settings for prompts, cus
       ['tests', 'Agent: Write tests', true, 'Write tests for ${selection}'],
       ['project-cmd', 'project-cmd', true, undefined],
       ['rename', 'Rename', true, 'Rename to ${input}'],
-      ['fix', 'Agent: Fix this', false, undefined],
-      ['explain', 'Agent: Explain this', false, undefined],
+      ['fix', 'Agent: Fix This', false, undefined],
+      ['explain', 'Agent: Explain This', false, undefined],
       ['ask', 'Agent: Ask…', false, undefined],
     ],
   );

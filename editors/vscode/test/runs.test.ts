@@ -6,15 +6,15 @@ test('Runs: start → tool_call → end drives idle/running/idle', () => {
   const r = new Runs();
   r.server = 'running';
   assert.equal(r.view().kind, 'idle');
-  r.apply({ runId: '1', kind: 'start', command: 'fix', title: 'Agent: Fix this', uri: 'file:///w/a.go' });
+  r.apply({ runId: '1', kind: 'start', command: 'fix', title: 'Agent: Fix This', uri: 'file:///w/a.go' });
   assert.deepEqual(r.ids(), ['1']);
   assert.equal(r.view().kind, 'running');
   assert.equal(r.view().command, 'catbuddy.cancel');
   r.apply({ runId: '1', kind: 'tool_call', tool: 'edit_file' });
-  assert.match(r.view().text, /Agent: Fix this \(edit_file\)/);
+  assert.match(r.view().text, /Agent: Fix This \(edit_file\)/);
   const { ended } = r.apply({ runId: '1', kind: 'end', outcome: 'done', transcriptUri: 'file:///w/.catbuddy/sessions/1.md' });
   assert.equal(ended?.outcome, 'done');
-  assert.equal(ended?.title, 'Agent: Fix this');
+  assert.equal(ended?.title, 'Agent: Fix This');
   assert.equal(r.lastTranscript, 'file:///w/.catbuddy/sessions/1.md');
   assert.equal(r.view().kind, 'idle');
 });
@@ -56,14 +56,14 @@ test('Runs: a missing server is an error that points to the log', () => {
 });
 
 test('endMessage: one short notification per run end, titles not doubled', () => {
-  const title = 'Agent: Explain this';
+  const title = 'Agent: Explain This';
   assert.deepEqual(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'It adds.' }), { severity: 'info', text: 'It adds.', actions: ['Show'] });
   // A long answer: its first line, and "…" says the chat view has more.
   assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: '\n  Add returns `a + b`:\n\n```go\nfunc Add…\n```\n' }).text, 'Add returns `a + b`: …');
   assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'x'.repeat(500) }).text, 'x'.repeat(139) + '…');
   assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: '  \n' }).text, 'Agent: done');
   const cancelled = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' });
-  assert.equal(cancelled.text, 'Agent: Explain this: cancelled by the user.');
+  assert.equal(cancelled.text, 'Agent: Explain This: cancelled by the user.');
   assert.deepEqual(cancelled.actions, ['Show', 'Show Log']);
   const failed = endMessage(title, {
     runId: 'r1',
@@ -73,14 +73,14 @@ test('endMessage: one short notification per run end, titles not doubled', () =>
     transcriptUri: 'file:///w/.catbuddy/sessions/x.md',
   });
   assert.equal(failed.severity, 'error');
-  assert.ok(failed.text.startsWith('Agent: Explain this failed: openai at http://x: HTTP 401'), failed.text);
+  assert.ok(failed.text.startsWith('Agent: Explain This failed: openai at http://x: HTTP 401'), failed.text);
   assert.ok(!failed.text.includes('Agent: Agent:'), failed.text);
   assert.deepEqual(failed.actions, ['Set API Key…', 'Show Log', 'Open Transcript']);
 });
 
 test('endMessage: a run that changed files counts them and offers Undo', () => {
   const r = new Runs();
-  r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix this' });
+  r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix This' });
   r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: 'calc.go' } });
   r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: 'calc.go' } });
   r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', isError: true, edit: { path: 'bad.go' } });
@@ -89,19 +89,19 @@ test('endMessage: a run that changed files counts them and offers Undo', () => {
   r.apply({ runId: 'r1', kind: 'tool_result', tool: 'apply_patch', edit: { path: 'calc.go' }, edits: [{ path: 'calc.go' }, { path: 'a.go' }, { path: 'b.go' }] });
   const { ended } = r.apply({ runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' });
   assert.deepEqual([...(ended?.changed ?? [])], ['calc.go', 'gen.go', 'a.go', 'b.go']);
-  const done = endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, ended?.changed.size);
+  const done = endMessage('Agent: Fix This', { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, ended?.changed.size);
   assert.deepEqual(done, { severity: 'info', text: 'Agent: done — 4 files changed', actions: ['Show', 'Undo'] });
-  assert.equal(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'done' }, 1).text, 'Agent: done — 1 file changed');
-  assert.deepEqual(endMessage('Agent: Fix this', { runId: 'r1', kind: 'end', outcome: 'error', error: 'boom' }, 1).actions, ['Undo', 'Show Log']);
+  assert.equal(endMessage('Agent: Fix This', { runId: 'r1', kind: 'end', outcome: 'done' }, 1).text, 'Agent: done — 1 file changed');
+  assert.deepEqual(endMessage('Agent: Fix This', { runId: 'r1', kind: 'end', outcome: 'error', error: 'boom' }, 1).actions, ['Undo', 'Show Log']);
   // A new turn (a reply) counts its own files.
-  r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix this', turn: 2 });
+  r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix This', turn: 2 });
   assert.equal(r.apply({ runId: 'r1', kind: 'end', outcome: 'done', turn: 2 }).ended?.changed.size, 0);
 });
 
 test('Runs: the status bar tooltip counts tokens, cached input included', () => {
   const r = new Runs();
   r.server = 'running';
-  r.apply({ runId: '1', kind: 'start', command: 'fix', title: 'Agent: Fix this' });
+  r.apply({ runId: '1', kind: 'start', command: 'fix', title: 'Agent: Fix This' });
   r.apply({ runId: '1', kind: 'usage', usage: { inputTokens: 3000, outputTokens: 10 } });
   assert.match(r.view().tooltip, /running \(3000 in \/ 10 out tokens so far\)/);
   r.apply({ runId: '1', kind: 'usage', usage: { inputTokens: 3100, outputTokens: 5, cachedInputTokens: 2900 } });

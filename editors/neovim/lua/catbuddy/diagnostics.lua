@@ -1,4 +1,4 @@
--- catbuddy.diagnostics: the diagnostics a "Fix this" carries. Neovim's own
+-- catbuddy.diagnostics: the diagnostics a "Fix This" carries. Neovim's own
 -- code-action request sends only the requesting server's diagnostics; the
 -- agent should see every source (compilers, linters, other servers), so
 -- this gathers them from all namespaces with vim.diagnostic.get.

@@ -251,7 +251,7 @@ function M.commands(bufnr)
       return res.result
     end
   end
-  local out = { { id = 'fix', title = 'Agent: Fix this' }, { id = 'explain', title = 'Agent: Explain this' }, { id = 'ask', title = 'Agent: Ask' } }
+  local out = { { id = 'fix', title = 'Agent: Fix This' }, { id = 'explain', title = 'Agent: Explain This' }, { id = 'ask', title = 'Agent: Ask' } }
   for _, cc in ipairs(client.cfg and client.cfg.custom_commands or {}) do
     out[#out + 1] = { id = cc.id, title = cc.title }
   end

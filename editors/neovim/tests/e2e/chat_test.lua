@@ -58,7 +58,7 @@ return function(H)
       H.eq('done', run.outcome, 'the reply\'s outcome')
       local text = chat_text()
       H.contains(text, '## You\n\nno, keep the old signature and add an overload', 'the reply as a user message')
-      H.eq(1, select(2, text:gsub('# Agent: Explain this', '')), 'one run, two turns in the chat')
+      H.eq(1, select(2, text:gsub('# Agent: Explain This', '')), 'one run, two turns in the chat')
       H.eq('', chat.prompt(), 'the prompt is cleared after sending')
 
       local reqs = model.requests()

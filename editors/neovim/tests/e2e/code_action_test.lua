@@ -16,7 +16,7 @@ local function choose(title, seen)
 end
 
 return function(H)
-  H.test('e2e: "Agent: Fix this" from vim.lsp.buf.code_action() runs with every source\'s diagnostics', function()
+  H.test('e2e: "Agent: Fix This" from vim.lsp.buf.code_action() runs with every source\'s diagnostics', function()
     local model = E.model(H, E.fix_turns)
     local select = vim.ui.select
     local ok, e = pcall(function()
@@ -32,7 +32,7 @@ return function(H)
       vim.api.nvim_win_set_cursor(0, { 5, 1 })
       local last = require('catbuddy.runs').last
       local titles = {}
-      vim.ui.select = choose('Agent: Fix this', titles)
+      vim.ui.select = choose('Agent: Fix This', titles)
       vim.lsp.buf.code_action()
       local run = E.wait_new_run(H, last)
       H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')

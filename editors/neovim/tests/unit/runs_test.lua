@@ -8,7 +8,7 @@ return function(H)
     client.cfg = cfg
     local notes, restore = H.capture_notify()
     local ctx = { client_id = 99 }
-    runs.on_event({ runId = 'r1', kind = 'start', command = 'fix', title = 'Agent: Fix this' }, ctx, cfg)
+    runs.on_event({ runId = 'r1', kind = 'start', command = 'fix', title = 'Agent: Fix This' }, ctx, cfg)
     runs.on_progress({ token = 't', value = { kind = 'report', message = 'edit_file calc.go +1 -1' } }, cfg)
     H.eq({ 'r1' }, runs.active(99), 'active')
     runs.on_event({ runId = 'r1', kind = 'end', outcome = 'done', answer = 'Fixed it.', transcriptUri = 'file:///tmp/t.md' }, ctx, cfg)
@@ -24,23 +24,23 @@ return function(H)
   H.test('runs: errors and cancellations are shown at their level', function()
     local cfg = assert(config.resolve({}))
     local notes, restore = H.capture_notify()
-    runs.on_event({ runId = 'r2', kind = 'start', title = 'Agent: Explain this' }, {}, cfg)
+    runs.on_event({ runId = 'r2', kind = 'start', title = 'Agent: Explain This' }, {}, cfg)
     runs.on_event({ runId = 'r2', kind = 'end', outcome = 'error', error = 'model: 401 unauthorized' }, {}, cfg)
     runs.on_event({ runId = 'r3', kind = 'end', outcome = 'cancelled' }, {}, cfg)
     restore()
-    H.eq({ msg = 'Agent: Explain this failed: model: 401 unauthorized', level = vim.log.levels.ERROR }, notes[1], 'error')
+    H.eq({ msg = 'Agent: Explain This failed: model: 401 unauthorized', level = vim.log.levels.ERROR }, notes[1], 'error')
     H.eq({ msg = 'Agent: cancelled', level = vim.log.levels.WARN }, notes[2], 'cancelled')
   end)
 
   H.test('runs: the fallback transcript renders the events', function()
-    local r = { id = 'r4', title = 'Agent: Fix this', events = {
+    local r = { id = 'r4', title = 'Agent: Fix This', events = {
       { kind = 'text', text = 'Looking at calc.go' },
       { kind = 'tool_call', tool = 'read_file', args = { path = 'calc.go' } },
       { kind = 'tool_result', tool = 'read_file', output = 'package calc\n...' },
       { kind = 'end', outcome = 'done', answer = 'Fixed.' },
     } }
     local text = table.concat(runs.render(r), '\n')
-    H.contains(text, '# Agent: Fix this (r4)', 'title')
+    H.contains(text, '# Agent: Fix This (r4)', 'title')
     H.contains(text, '- **read_file** `{"path":"calc.go"}`', 'tool call')
     H.contains(text, '  - package calc …', 'tool result first line')
     H.contains(text, '**done**\n\nFixed.', 'answer')
