@@ -47,9 +47,17 @@ type modelCallKey struct{}
 // never one whose caller's context is done. A retry would only repeat
 // the wait (three times the limit with the default two retries) against
 // a server that most likely stalls again. The caller must call stop.
+// The call counts as silent (ModelWait) from now until stop.
 func watchCall(ctx context.Context) (context.Context, context.CancelCauseFunc) {
-	ctx, stop := context.WithCancelCause(ctx)
-	return context.WithValue(ctx, modelCallKey{}, stop), stop
+	ctx, cancel := context.WithCancelCause(ctx)
+	w := modelWaitOf(ctx)
+	w.begin()
+	var once sync.Once
+	stop := func(cause error) {
+		once.Do(w.end)
+		cancel(cause)
+	}
+	return context.WithValue(ctx, modelCallKey{}, cancel), stop
 }
 
 // stalled returns the *stallError that ended the call ctx watches, or
@@ -96,7 +104,9 @@ func (t *idleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	timer.Reset(t.limit) // the headers were bytes
-	res.Body = &idleBody{rc: res.Body, timer: timer, limit: t.limit, ctx: ctx, cancel: cancel}
+	wait := modelWaitOf(req.Context())
+	wait.heard()
+	res.Body = &idleBody{rc: res.Body, timer: timer, limit: t.limit, ctx: ctx, cancel: cancel, wait: wait}
 	return res, nil
 }
 
@@ -107,6 +117,7 @@ type idleBody struct {
 	limit  time.Duration
 	ctx    context.Context
 	cancel context.CancelCauseFunc
+	wait   *ModelWait // nil when no front end asked
 	once   sync.Once
 }
 
@@ -114,6 +125,7 @@ func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
 		b.timer.Reset(b.limit)
+		b.wait.heard()
 	}
 	if err != nil && err != io.EOF {
 		if se := stalled(b.ctx); se != nil {

@@ -213,6 +213,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 	// Edits made by the run report on its progress too (see onEdit).
 	runCtx := withRunID(withProgress(filestate.NewContext(ctx, r.states), rep.progress), r.ID)
 	runCtx = filestate.NewLedgerContext(runCtx, r.ledger)
+	runCtx = agent.WithModelWait(runCtx, &rep.pr.wait)
 	res := s.assembly().Do(runCtx, r.Run, app.Turn{Config: cfg, Provider: prov, Task: task, Input: a.Input,
 		Emit: func(ev agent.Event) { rep.event(ctx, ev) }})
 	rs.remember(r, res)

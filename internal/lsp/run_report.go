@@ -31,6 +31,8 @@ type runReporter struct {
 	command  config.Command // this turn's: once it ended, a reply may change r's
 	turn     int
 	progress *Progress
+	pr       *progressReporter
+	stopWait func()            // ends the waiting messages
 	lastCall map[string]string // call id → "tool target", for the result's report
 }
 
@@ -97,6 +99,12 @@ func (rep *runReporter) begin(ctx context.Context, a runArgs) {
 	}
 	cancel := r.cancel // this turn's: a later reply gets its own
 	rep.progress = rep.s.startProgress(ctx, rep.command.Title, msg, true, func() { cancel(errCancelledByUser) })
+	rep.pr = &progressReporter{p: rep.progress, last: msg}
+	every := rep.s.opts.ModelWaitReport
+	if every <= 0 {
+		every = DefaultModelWaitReport
+	}
+	rep.stopWait = rep.pr.watch(ctx, every)
 	rep.send(ctx, runEvent{Kind: "start", Command: rep.command.ID, URI: r.target.uri, Title: rep.command.Title, Turn: rep.turn, Input: a.Input})
 }
 
@@ -110,7 +118,7 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 	case agent.EventToolCall:
 		label := toolLabel(ev.Tool, ev.Args, rep.s.displayPath)
 		rep.lastCall[ev.CallID] = label
-		rep.progress.Report(ctx, label, -1)
+		rep.pr.report(ctx, label)
 		rep.send(ctx, runEvent{Kind: "tool_call", Step: ev.Step, Tool: ev.Tool, CallID: ev.CallID, Args: ev.Args})
 	case agent.EventToolResult:
 		label := rep.lastCall[ev.CallID]
@@ -130,19 +138,19 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 				if rel == "" {
 					rel = rep.s.displayPath(e.Path)
 				}
-				rep.progress.Report(ctx, fmt.Sprintf("%s %s +%d -%d", ev.Tool, rel, e.Added, e.Removed), -1)
+				rep.pr.report(ctx, fmt.Sprintf("%s %s +%d -%d", ev.Tool, rel, e.Added, e.Removed))
 				re.Edits = append(re.Edits, runEventEdit{URI: uri.File(e.Path), Path: rel, Added: e.Added, Removed: e.Removed, Diff: e.Diff})
 			}
 			// edit is the first file, for clients that read one.
 			re.Edit = &re.Edits[0]
 		case ev.IsError:
-			rep.progress.Report(ctx, label+": "+firstLine(strings.TrimPrefix(ev.Output, "Error: "), 80), -1)
+			rep.pr.report(ctx, label+": "+firstLine(strings.TrimPrefix(ev.Output, "Error: "), 80))
 		}
 		rep.send(ctx, re)
 	case agent.EventUsage:
 		rep.send(ctx, runEvent{Kind: "usage", Step: ev.Step, Usage: ev.Usage})
 	case agent.EventCompact:
-		rep.progress.Report(ctx, firstLine(ev.Text, 80), -1)
+		rep.pr.report(ctx, firstLine(ev.Text, 80))
 		rep.send(ctx, runEvent{Kind: "compact", Step: ev.Step, Text: ev.Text})
 	}
 }
@@ -179,6 +187,7 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 		shown = fmt.Sprintf("%s failed: %s", title, ev.Error)
 		typ = protocol.MessageTypeError
 	}
+	rep.stopWait()
 	rep.progress.End(ctx, progressMsg)
 	// A client that renders the end event itself (one notification, the
 	// transcript on request) would otherwise say everything twice.

@@ -46,6 +46,10 @@ type Options struct {
 	// (a question to the editor's other language servers). Zero means
 	// DefaultLanguageFeatureTimeout.
 	LanguageFeatureTimeout time.Duration
+	// ModelWaitReport is how often a run's progress says how long the
+	// model has sent nothing ("waiting for the model (N s)"), once it has
+	// been silent that long. Zero means DefaultModelWaitReport.
+	ModelWaitReport time.Duration
 	// OnRunConfig, if set, sees the editor's settings each run starts
 	// from (before the config files): tests check that every setting the
 	// editor sends reaches the run.
