@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -43,7 +44,15 @@ func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (a
 	if !ok {
 		return nil, invalidParams("unknown command %q", p.Command)
 	}
-	return h(ctx, p.Arguments)
+	res, err := h(ctx, p.Arguments)
+	if errors.Is(err, errRunBusy) {
+		// Expected, and said to the user (who may cancel the other run):
+		// not an error of the server's. RequestFailed lets clients show
+		// it as the warning it is.
+		s.log.Info("run refused: the document or run is busy", "command", p.Command, "reason", err)
+		return nil, jsonrpc2.NewError(codeRequestFailed, err.Error())
+	}
+	return res, err
 }
 
 // unknownCommand reports whether executeCommand params name no command
@@ -59,6 +68,10 @@ func (s *Server) unknownCommand(raw jsonrpc2.RawMessage) bool {
 	_, ok := s.commands[p.Command]
 	return !ok
 }
+
+// codeRequestFailed is LSP's RequestFailed: a valid request refused in
+// the server's present state (a busy document).
+const codeRequestFailed = jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed)
 
 // runToolArgs is catbuddy.runTool's one argument.
 type runToolArgs struct {

@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -330,6 +332,11 @@ func TestRunCancel(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), runID) || !strings.Contains(err.Error(), "calc.go") ||
 				!strings.Contains(err.Error(), "Agent: Cancel Run") || strings.Contains(err.Error(), "on on") {
 				t.Errorf("second run on the same document: err = %v, want a refusal naming %s, calc.go and Agent: Cancel Run", err, runID)
+			}
+			// Expected, not a failure of the server: RequestFailed, which
+			// the clients show as a warning.
+			if je := (*jsonrpc2.Error)(nil); !errors.As(err, &je) || je.Code != -32803 {
+				t.Errorf("the busy refusal is %#v, want a JSON-RPC error with code -32803 (RequestFailed)", err)
 			}
 
 			switch via {

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { Controller } from './controller';
 import { completePaths, listFiles } from './mentionInput';
+import { reportFailure } from './refusal';
 import { RunEvent } from './runs';
 
 /** ChatEvent is a runEvent with the fields the chat draws. */
@@ -280,9 +281,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   private fail(e: unknown): void {
-    const msg = e instanceof Error ? e.message : String(e);
-    this.c.log.error(`chat: ${msg}`);
-    void vscode.window.showErrorMessage(`cb-ls: ${msg}`);
+    reportFailure(this.c.log, vscode.window, 'chat', e);
   }
 
   private html(webview: vscode.Webview): string {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { Controller, SECRET_KEY } from './controller';
 import { diagnosticsIn, targetRange, toLsp } from './diagnostics';
 import { mentionInput } from './mentionInput';
+import { reportFailure } from './refusal';
 import { needsInput, pickItems, RunArgs, serverArgs } from './runArgs';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -17,11 +18,7 @@ export function registerCommands(c: Controller): vscode.Disposable[] {
     try {
       return await f(...args);
     } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      c.log.error(`${name}: ${msg}`);
-      if (c.runs.server !== 'missing') {
-        void vscode.window.showErrorMessage(`cb-ls: ${msg}`);
-      }
+      reportFailure(c.log, c.runs.server !== 'missing' ? vscode.window : undefined, name, e);
       return undefined;
     }
   };

@@ -78,12 +78,22 @@ local function enrich_and_run(command, ctx)
   M.execute(client, command.command, arg, bufnr)
 end
 
+--- failure_level is the level a failed command is shown at: a refusal
+--- because the document or the run is busy (LSP's RequestFailed, -32803)
+--- is expected and a warning; anything else is an error.
+function M.failure_level(err)
+  if type(err) == 'table' and err.code == -32803 then
+    return vim.log.levels.WARN
+  end
+  return vim.log.levels.ERROR
+end
+
 --- execute sends a catbuddy.* command and, for runs, records the run.
 function M.execute(client, name, arg, bufnr, on_result)
   local reply = name == 'catbuddy.reply' and runs.reply_started(client.id, arg.runId)
   compat.request(client, 'workspace/executeCommand', { command = name, arguments = { arg } }, function(err, result)
     if err then
-      vim.notify(string.format('catbuddy: %s: %s', name, err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      vim.notify(string.format('catbuddy: %s: %s', name, err.message or vim.inspect(err)), M.failure_level(err))
     end
     local run
     if reply then

@@ -43,6 +43,46 @@ return function(H)
     assert(ok, e)
   end)
 
+  H.test('e2e: a second run on a busy buffer is a warning, not an error', function()
+    local model = E.model(H, { { hang = true, text = 'never finished' } })
+    local notes, restore = H.capture_notify()
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      E.setup(H, model, {})
+      E.open(H, path)
+      local refused
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').fix({ line1 = 5, line2 = 5, range = 1 }, cb)
+        H.wait(10000, function()
+          return #model.requests() >= 1
+        end, 'the model request')
+        require('catbuddy').fix({ line1 = 5, line2 = 5, range = 1 }, function(err)
+          refused = err or false
+        end)
+        H.wait(10000, function()
+          return refused ~= nil
+        end, 'the second run to be answered')
+        vim.cmd('CatbuddyCancel')
+      end)
+      H.eq('cancelled', run.outcome, 'outcome of the first run')
+      H.truthy(refused, 'the second run is refused')
+      H.eq(-32803, refused.code, 'RequestFailed')
+      local shown
+      for _, n in ipairs(notes) do
+        if tostring(n.msg):find('already has a run', 1, true) then
+          shown = n
+        end
+      end
+      H.truthy(shown, 'the refusal is shown')
+      H.eq(vim.log.levels.WARN, shown.level, 'the refusal is a warning')
+      H.truthy(shown.msg:find(':CatbuddyCancel', 1, true), 'it says how to cancel: ' .. shown.msg)
+      H.eq(1, #model.requests(), 'the refused run never reached the model')
+    end)
+    restore()
+    E.teardown(model)
+    assert(ok, e)
+  end)
+
   H.test('e2e: a failed run is one error notification', function()
     local model = E.model(H, { { status = 401, error = 'invalid api key' } })
     -- Whatever the server shows through window/showMessage is counted as a
