@@ -244,19 +244,49 @@ func (l *Log) WriteTranscript(text string, secrets ...string) (string, error) {
 // .catbuddy/config.json adds it with git add -f or its own rules. The state
 // directory is opened without following symlinks, and O_EXCL never
 // overwrites the user's own file nor follows a link planted in its place.
-// Best effort: a transcript is worth more than the ignore file.
+// The file earlier versions wrote, which ignored only sessions/, is
+// replaced. Best effort: a transcript is worth more than the ignore file.
 func ignoreSessions(root string) {
 	d, err := guard.OpenStateDir(root)
 	if err != nil {
 		return
 	}
 	defer d.Close()
-	f, err := d.OpenFile(".gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
+	if b, err := d.ReadFile(".gitignore"); err == nil {
+		if string(b) != olderIgnore {
+			return // the user's own, or ours already
+		}
+		// Written beside it and renamed over it: the rename replaces the
+		// directory entry, never what a link there would point at.
+		if writeIgnore(d, ".gitignore.new") {
+			if d.Rename(".gitignore.new", ".gitignore") != nil {
+				_ = d.Remove(".gitignore.new")
+			}
+		}
 		return
 	}
-	_, _ = f.WriteString("# cb-ls's own state (run transcripts, sessions): not part of the project.\n*\n")
-	_ = f.Close()
+	writeIgnore(d, ".gitignore")
+}
+
+// ignoreAll is the .catbuddy/.gitignore cb-ls writes; olderIgnore the one
+// versions before it wrote (only the transcripts ignored).
+const (
+	ignoreAll   = "# cb-ls's own state (run transcripts, sessions): not part of the project.\n*\n"
+	olderIgnore = "# cb-ls's run transcripts: not part of the project.\nsessions/\n"
+)
+
+// writeIgnore creates name in d holding ignoreAll; it never opens a file
+// that exists.
+func writeIgnore(d *os.Root, name string) bool {
+	f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return false
+	}
+	_, err = f.WriteString(ignoreAll)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err == nil
 }
 
 // compactJSON renders raw tool arguments on one line, cut to max bytes.

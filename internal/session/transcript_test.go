@@ -147,34 +147,65 @@ func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
 
 // TestStateDirStaysOutOfGit: after a transcript and whatever else cb-ls
 // keeps in .catbuddy/ (the internal workspace, a session), git status of
-// the project is clean.
+// the project is clean, also in a project where an earlier cb-ls wrote
+// the .gitignore that ignored only sessions/.
 func TestStateDirStaysOutOfGit(t *testing.T) {
 	git := testenv.NeedsTool(t, "git", "checking that .catbuddy/ stays out of git status", "apt-get install git")
-	root := t.TempDir()
-	gitRun := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(git, append([]string{"-C", root}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
+	for name, earlier := range map[string]string{"new project": "", "earlier cb-ls": olderIgnore} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			gitRun := func(args ...string) string {
+				t.Helper()
+				cmd := exec.Command(git, append([]string{"-C", root}, args...)...)
+				cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+				return string(out)
+			}
+			gitRun("init", "-q")
+			if earlier != "" {
+				os.MkdirAll(filepath.Join(root, ".catbuddy"), 0o755)
+				if err := os.WriteFile(filepath.Join(root, ".catbuddy", ".gitignore"), []byte(earlier), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l := NewLog(root, Header{RunID: "r1", Command: "fix", Started: time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC)})
+			if _, err := l.WriteTranscript("a transcript", ""); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{"workspace/notes.md", "mcp.json"} {
+				full := filepath.Join(root, ".catbuddy", p)
+				os.MkdirAll(filepath.Dir(full), 0o755)
+				if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if st := gitRun("status", "--porcelain", "--untracked-files=all"); st != "" {
+				t.Errorf("git status is not clean:\n%s", st)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(root, ".catbuddy")); len(ents) != 4 {
+				t.Errorf(".catbuddy holds %v, want .gitignore, sessions, workspace and mcp.json (no leftover)", ents)
+			}
+		})
 	}
-	gitRun("init", "-q")
-	l := NewLog(root, Header{RunID: "r1", Command: "fix", Started: time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC)})
-	if _, err := l.WriteTranscript("a transcript", ""); err != nil {
+}
+
+// TestUsersIgnoreFileIsKept: a .catbuddy/.gitignore the user wrote (one
+// that keeps config.json in git, say) is never replaced.
+func TestUsersIgnoreFileIsKept(t *testing.T) {
+	root := t.TempDir()
+	own := "*\n!config.json\n"
+	os.MkdirAll(filepath.Join(root, ".catbuddy"), 0o755)
+	if err := os.WriteFile(filepath.Join(root, ".catbuddy", ".gitignore"), []byte(own), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"workspace/notes.md", "mcp.json"} {
-		full := filepath.Join(root, ".catbuddy", p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := NewLog(root, Header{RunID: "r1", Command: "ask", Started: time.Now()}).WriteTranscript("text"); err != nil {
+		t.Fatal(err)
 	}
-	if st := gitRun("status", "--porcelain", "--untracked-files=all"); st != "" {
-		t.Errorf("git status is not clean:\n%s", st)
+	if b, _ := os.ReadFile(filepath.Join(root, ".catbuddy", ".gitignore")); string(b) != own {
+		t.Errorf("the user's .gitignore became %q", b)
 	}
 }
 
