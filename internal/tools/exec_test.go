@@ -191,6 +191,21 @@ func waitNoSurvivors(t *testing.T, marker string) {
 	}
 }
 
+// dyingLoop is the script of TestExecDiesWithServer's loops.
+const dyingLoop = "while :; do sleep 0.05; done"
+
+// loops returns the processes running sh -c dyingLoop marker.
+func loops(marker string) []int {
+	var out []int
+	for _, pid := range survivors(marker) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if args := strings.Split(string(cmdline), "\x00"); len(args) >= 4 && args[1] == "-c" && args[2] == dyingLoop && args[3] == marker {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
 func survivors(marker string) []int {
 	var out []int
 	entries, _ := os.ReadDir("/proc")
@@ -218,11 +233,26 @@ func survivors(marker string) []int {
 func TestExecDiesWithServer(t *testing.T) {
 	if marker := os.Getenv("CB_LS_TEST_SERVER_DEATH"); marker != "" {
 		// The "server": start a command that would run forever, then die
-		// without cleaning up.
+		// without cleaning up, once both of its loops run: the one in
+		// the shell's process group and the setsid one that left it.
+		// (Counting every process that names the marker would count the
+		// shell itself and its forks before they exec, and the server
+		// could die before the setsid loop existed, leaving it untested.)
 		tc, root := execToolContext(t, ExecOptions{})
-		go runConfined(context.Background(), tc, hostShell(), "sh -c 'while :; do sleep 0.05; done' "+marker+" & setsid sh -c 'while :; do sleep 0.05; done' "+marker+" & wait", root, time.Hour, sandbox.Policy{})
-		for len(survivors(marker)) < 2 {
-			time.Sleep(10 * time.Millisecond)
+		done := make(chan Result, 1)
+		go func() {
+			res, _ := runConfined(context.Background(), tc, hostShell(), "sh -c '"+dyingLoop+"' "+marker+" & setsid sh -c '"+dyingLoop+"' "+marker+" & wait", root, time.Hour, sandbox.Policy{})
+			done <- res
+		}()
+		for len(loops(marker)) < 2 {
+			select {
+			case res := <-done:
+				// Not a hang of the parent until its timeout: the command
+				// ended, and says why.
+				fmt.Fprintf(os.Stderr, "the command ended before its loops ran:\n%s\n", res.Output)
+				os.Exit(3)
+			case <-time.After(10 * time.Millisecond):
+			}
 		}
 		os.Exit(0)
 	}
