@@ -197,7 +197,7 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 		// turn: a reply continues the same file, which the editor already
 		// shows or which the user closed on purpose, so reopening it after
 		// every turn of a conversation would only pull it back into view.
-		if tURI != "" && status != "cancelled" && r.Turn <= 1 {
+		if tURI != "" && status != "cancelled" && rep.turn <= 1 {
 			if _, err := s.showDocument(ctx, tURI, false); err != nil && !errors.Is(err, ErrUnsupported) {
 				s.log.Debug("showDocument for the transcript failed", "run", r.ID, "error", err)
 			}
