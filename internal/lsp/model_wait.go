@@ -39,8 +39,9 @@ func (pr *progressReporter) report(ctx context.Context, msg string) {
 	pr.p.Report(ctx, msg, -1)
 }
 
-// watch updates the waiting message every interval until ctx ends or
-// stop is called. While the model streams, or while tools run, it sends
+// watch shows the waiting message once the model has been silent for
+// every, and updates it every interval, until ctx ends or stop is
+// called. While the model streams, or while tools run, it sends
 // nothing; when the model speaks again after a wait, the message before
 // the wait comes back.
 func (pr *progressReporter) watch(ctx context.Context, every time.Duration) (stop func()) {
@@ -51,20 +52,27 @@ func (pr *progressReporter) watch(ctx context.Context, every time.Duration) (sto
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(every)
+		// Checked five times per interval: the first message comes soon
+		// after the model has been silent for the interval, and the one
+		// before it soon after the model speaks again.
+		tick := time.NewTicker(every / 5)
 		defer tick.Stop()
+		var shown time.Time // when the waiting message was last updated
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
 			}
-			d, silent := pr.wait.Silence(time.Now())
+			now := time.Now()
+			d, silent := pr.wait.Silence(now)
 			pr.mu.Lock()
 			switch {
 			case silent && d >= every:
-				pr.waiting = true
-				pr.p.Report(ctx, fmt.Sprintf("waiting for the model (%d s)", int(d/time.Second)), -1)
+				if !pr.waiting || now.Sub(shown) >= every {
+					pr.waiting, shown = true, now
+					pr.p.Report(ctx, fmt.Sprintf("waiting for the model (%d s)", int(d/time.Second)), -1)
+				}
 			case pr.waiting:
 				pr.waiting = false
 				pr.p.Report(ctx, pr.last, -1)
