@@ -116,7 +116,7 @@ func TestInvalidCustomCommandsAreShown(t *testing.T) {
 	for _, c := range listCommands(t, e) {
 		ids = append(ids, c.ID+"="+c.Title)
 	}
-	if got, want := strings.Join(ids, ","), "fix=Agent: Fix this,explain=Agent: Explain this,ask=Agent: Ask…,tests=Agent: tests"; got != want {
+	if got, want := strings.Join(ids, ","), "fix=Agent: Fix This,explain=Agent: Explain This,ask=Agent: Ask…,tests=Agent: tests"; got != want {
 		t.Errorf("commands %s, want %s", got, want)
 	}
 
