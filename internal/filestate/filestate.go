@@ -54,10 +54,27 @@ type FileStates struct {
 	mu    sync.Mutex
 	files map[string]*record
 	seen  func(path string) bool
+	told  map[string]bool // see FirstTime
 }
 
 // New returns empty FileStates.
 func New() *FileStates { return &FileStates{files: map[string]*record{}} }
+
+// FirstTime reports whether key is new in this run, and remembers it:
+// for what a run tells the model once in full and in short after (exec's
+// description of the sandbox).
+func (s *FileStates) FirstTime(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.told[key] {
+		return false
+	}
+	if s.told == nil {
+		s.told = map[string]bool{}
+	}
+	s.told[key] = true
+	return true
+}
 
 // SetSeenFunc installs a live test for files the user has in front of
 // them (editor buffers). Such files count as read for CheckRead but are

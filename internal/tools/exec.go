@@ -243,12 +243,26 @@ func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, lin
 	default:
 		fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
 	}
-	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.Elapsed.Seconds(), note)
+	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.Elapsed.Seconds(), sandboxNote(ctx, tc, note, sb != nil, policy))
 	r.Output = b.String()
 	if res.Cancelled && ctx.Err() != nil {
 		return r, ctx.Err()
 	}
 	return r, nil
+}
+
+// sandboxNote is the result's note on the sandbox: in full (what the
+// system offers and lacks) the first time in a run, then in short, what
+// this command may do: the model has the rest already.
+func sandboxNote(ctx context.Context, tc *ToolContext, full string, confined bool, policy sandbox.Policy) string {
+	what := strings.TrimSuffix(full, ": "+policy.String())
+	if tc.FileStates(ctx).FirstTime("exec sandbox: " + what) {
+		return full
+	}
+	if confined {
+		return "on: " + policy.String()
+	}
+	return "off"
 }
 
 // prepareCommand builds the command for argv: confined by policy when

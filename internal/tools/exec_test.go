@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/testenv"
@@ -265,4 +266,28 @@ func TestExecDiesWithServer(t *testing.T) {
 		t.Fatalf("the server process: %v\n%s", err, out)
 	}
 	waitNoSurvivors(t, marker)
+}
+
+// TestExecSandboxNoteOncePerRun: a run's first command result describes
+// the sandbox in full; later ones say in short what the command may do,
+// and a new run gets the full description again.
+func TestExecSandboxNoteOncePerRun(t *testing.T) {
+	r, _ := execContext(t, ExecOptions{})
+	info := ExecOptions{}.SandboxInfo()
+	full, short := "[sandbox: "+info.Summary+"]", "[sandbox: off]"
+	if info.Landlock > 0 {
+		full = "[sandbox: on, " + info.Summary + ": workspace read-only, no network]"
+		short = "[sandbox: on: workspace read-only, no network]"
+	}
+	run := filestate.NewContext(t.Context(), filestate.New())
+	for i, want := range []string{full, short, short} {
+		res, err := runExecTool(t, run, r, map[string]any{"command": "true"})
+		if err != nil || !strings.HasSuffix(res.Output, want) {
+			t.Errorf("command %d of the run: %q (%v), want it to end with %q", i+1, res.Output, err, want)
+		}
+	}
+	next := filestate.NewContext(t.Context(), filestate.New())
+	if res, _ := runExecTool(t, next, r, map[string]any{"command": "true"}); !strings.HasSuffix(res.Output, full) {
+		t.Errorf("a new run's first command: %q, want the full note %q", res.Output, full)
+	}
 }
