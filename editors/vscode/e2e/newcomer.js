@@ -91,6 +91,19 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         await busy.first().waitFor({ timeout: 20000 });
         const text = await busy.first().innerText();
         assert.match(text, /Agent: Cancel Run/);
+        // Expected, not a fault: a warning on screen and in the log.
+        assert.equal(await busy.first().locator('.codicon-warning').count(), 1, 'the refusal is a warning toast');
+        assert.equal(await busy.first().locator('.codicon-error').count(), 0, 'the refusal is not an error toast');
+        // The extension's line and the server's, both in the cb-ls channel.
+        let lines = [];
+        await ctx.waitFor('the refusal in the cb-ls log', 20000, () => {
+          lines = logFiles(path.join(ctx.run, 'ud/logs'), 'cb-ls.log')
+            .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'))
+            .filter((l) => l.includes('already has a run'));
+          return lines.some((l) => l.includes('catbuddy.fix: ')) && lines.some((l) => l.includes('msg="run refused'));
+        });
+        const wrong = lines.filter((l) => l.includes('[error]') || (l.includes('catbuddy.fix: ') && !l.includes('[warning]')) || (l.includes('msg="run refused') && !l.includes('[info]')));
+        assert.deepEqual(wrong, [], 'the refusal is logged as a warning by the extension, at info by the server');
         assert.ok(!/on on|catbuddy\.cancel \{/.test(text.split('Agent: Cancel Run')[0]), `plain words before the command: ${text}`);
         await palette(page, 'F1', '>Agent: Cancel Run');
         const cancelled = toasts(page, 'Agent: Fix This: cancelled by the user.');

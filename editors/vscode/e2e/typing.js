@@ -64,7 +64,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
       const file = path.join(ws, 'typing.go');
       const merges = count(ctx, /edit merged over the user's typing/g);
       await openAt(ctx, 'typing.go', 7, 'return a + b');
-      await palette(page, 'F1', '>Agent: Fix this');
+      await palette(page, 'F1', '>Agent: Fix This');
       const panel = await typeWhilePreviewed(ctx, 'package calc', ' // typed during the review');
       // The second review: the merged edit, pinned to the version with the typing.
       await ctx.waitFor('cb-ls to merge the edit over the typing', 30000, () => count(ctx, /edit merged over the user's typing/g) > merges);
@@ -93,7 +93,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
       const file = path.join(ws, 'clash.go');
       const merges = count(ctx, /edit merged over the user's typing/g);
       await openAt(ctx, 'clash.go', 5, 'return a * b');
-      await palette(page, 'F1', '>Agent: Fix this');
+      await palette(page, 'F1', '>Agent: Fix This');
       await typeWhilePreviewed(ctx, 'return a * b', ' // mine');
       await ctx.waitFor('the model to hear of the conflict', 30000, () => requests(model.record).length >= first + 4);
       const res = lastResult(requests(model.record)[first + 3]);
