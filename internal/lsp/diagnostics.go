@@ -22,11 +22,38 @@ const MethodDiagnostics = "catbuddy/diagnostics"
 // DiagnosticsParams is the payload of catbuddy/diagnostics.
 type DiagnosticsParams struct {
 	URI uri.URI `json:"uri"`
+	// Settle is how the client waits for the diagnostics to settle
+	// before it answers; every request carries it.
+	Settle *SettleParams `json:"settle,omitempty"`
+}
+
+// SettleParams are the settle rule's two durations, in milliseconds
+// (docs/PROTOCOL.md): the diagnostics of a document count as settled
+// when they changed after its last change, or when that change is
+// QuietMs old; a client never waits more than CapMs.
+type SettleParams struct {
+	QuietMs int `json:"quietMs"`
+	CapMs   int `json:"capMs"`
+}
+
+// The settle rule's durations, sent with every request so that they live
+// here, not in each client. Language servers usually publish within a
+// few hundred milliseconds of a change (gopls, tsserver); the quiet
+// period waits for one that is slower, and the cap bounds what an edit
+// costs when a document's diagnostics never change.
+const (
+	settleQuiet = 750 * time.Millisecond
+	settleCap   = 2 * time.Second
+)
+
+// SettleRule returns the rule the server sends.
+func SettleRule() SettleParams {
+	return SettleParams{QuietMs: int(settleQuiet.Milliseconds()), CapMs: int(settleCap.Milliseconds())}
 }
 
 // diagnosticsTimeout bounds one catbuddy/diagnostics request: clients
-// settle within 2 s; a client that hangs must not hold the run.
-const diagnosticsTimeout = 5 * time.Second
+// answer within the cap; a client that hangs must not hold the run.
+const diagnosticsTimeout = settleCap + 3*time.Second
 
 // editorDiagnostics is the tools.DiagnosticsSource of a connection: it
 // asks the client. A client that answers MethodNotFound is not asked
@@ -49,8 +76,9 @@ func (d *editorDiagnostics) Diagnostics(ctx context.Context, path string) ([]too
 	}
 	ctx, cancel := context.WithTimeout(ctx, diagnosticsTimeout)
 	defer cancel()
+	settle := SettleRule()
 	var res []protocol.Diagnostic
-	_, err := d.s.conn.Call(ctx, MethodDiagnostics, &DiagnosticsParams{URI: u}, &res)
+	_, err := d.s.conn.Call(ctx, MethodDiagnostics, &DiagnosticsParams{URI: u, Settle: &settle}, &res)
 	var rpcErr *jsonrpc2.Error
 	switch {
 	case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound:

@@ -1,9 +1,11 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -54,6 +56,35 @@ func TestEditResultNamesNewDiagnostics(t *testing.T) {
 	}
 	if asks := f.ed.DiagnosticsRequests(); len(asks) != 2 || asks[0] != f.uri || asks[1] != f.uri {
 		t.Errorf("diagnostics asked for %v, want calc.go before and after the edit", asks)
+	}
+}
+
+// TestDiagnosticsRequestCarriesTheSettleRule: every catbuddy/diagnostics
+// request names the rule's durations (docs/PROTOCOL.md), so the clients
+// wait as the server says instead of keeping their own copy.
+func TestDiagnosticsRequestCarriesTheSettleRule(t *testing.T) {
+	f := newRunFixture(t, agenttest.Script{Turns: []agenttest.Turn{breakingEdit(), agenttest.TextTurn("I broke it.")}}, nil)
+	f.ed.SetDiagnostics(goplsLike)
+	if end := f.awaitEnd(t, f.start(t, "catbuddy.fix", f.fixArgs())); end.Outcome != "done" {
+		t.Fatalf("end = %+v", end)
+	}
+	out, _ := f.ed.RunTool("diagnostics", map[string]any{"path": "calc.go"})
+	if !strings.Contains(out, "undefined: total") {
+		t.Fatalf("diagnostics tool: %s", out)
+	}
+	sent := f.ed.DiagnosticsParams()
+	if len(sent) != 3 {
+		t.Fatalf("%d requests, want 3 (before and after the edit, the tool)", len(sent))
+	}
+	want := map[string]any{"uri": string(f.uri), "settle": map[string]any{"quietMs": 750.0, "capMs": 2000.0}}
+	for i, raw := range sent {
+		var got map[string]any
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(want, got) {
+			t.Errorf("request %d params: %s, want %v", i, raw, want)
+		}
 	}
 }
 

@@ -53,7 +53,7 @@ do
   vim.fn.writefile({ 'package a', 'var X = 1' }, path)
   vim.cmd('edit ' .. path)
   local b = vim.api.nvim_get_current_buf()
-  local params = { uri = vim.uri_from_fname(path) }
+  local params = { uri = vim.uri_from_fname(path), settle = { quietMs = 750, capMs = 2000 } }
   request.answer(params) -- follows the buffer from now on
   local ns = vim.api.nvim_create_namespace('catbuddy-bench-settle')
   local after_change, quiet = {}, {}
@@ -74,7 +74,7 @@ do
     quiet[#quiet + 1] = (uv.hrtime() - t0) / 1e6
   end
   io.stdout:write(string.format('%-44s %8.2f ms median (10 answers)\n', 'settle: answer after DiagnosticChanged', median(after_change)))
-  io.stdout:write(string.format('%-44s %8.2f ms median (3 answers; quiet period %d ms)\n', 'settle: answer with no diagnostics change', median(quiet), request.quiet_ms))
+  io.stdout:write(string.format('%-44s %8.2f ms median (3 answers; quiet period %d ms)\n', 'settle: answer with no diagnostics change', median(quiet), params.settle.quietMs))
   vim.cmd('bwipe!')
 end
 vim.cmd('qall!')

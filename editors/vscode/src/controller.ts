@@ -131,7 +131,7 @@ export class Controller implements vscode.Disposable {
     });
     this.client = client;
     client.onNotification('catbuddy/runEvent', (ev: RunEvent) => this.onRunEvent(ev));
-    client.onRequest('catbuddy/diagnostics', (p: { uri?: string }) => this.diagnostics.answer(p));
+    client.onRequest('catbuddy/diagnostics', (p: { uri?: string; settle?: unknown }) => this.diagnostics.answer(p));
     client.onNotification('catbuddy/fileEdit', (ev: FileEdit) =>
       this.log.info(`fileEdit ${ev.phase} ${ev.uri} +${ev.added ?? 0} -${ev.removed ?? 0}${ev.message ? ': ' + ev.message : ''}`),
     );

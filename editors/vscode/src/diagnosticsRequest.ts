@@ -1,10 +1,11 @@
 // Answers the server's catbuddy/diagnostics request: the document's
 // diagnostics from every source (vscode.languages.getDiagnostics), once they
-// have settled after the agent's edit (settle.ts).
+// have settled after the agent's edit, by the rule the request carries
+// (settle.ts).
 
 import * as vscode from 'vscode';
 import { LspDiagnostic, toLsp } from './diagnostics';
-import { settle } from './settle';
+import { settle, settleRule } from './settle';
 
 /** DiagnosticsAnswerer tracks when documents and their diagnostics last changed. */
 export class DiagnosticsAnswerer implements vscode.Disposable {
@@ -29,7 +30,7 @@ export class DiagnosticsAnswerer implements vscode.Disposable {
   }
 
   /** answer returns the settled diagnostics of params.uri in the LSP shape. */
-  async answer(params: { uri?: string }): Promise<LspDiagnostic[]> {
+  async answer(params: { uri?: string; settle?: unknown }): Promise<LspDiagnostic[]> {
     if (typeof params?.uri !== 'string') {
       throw new Error('catbuddy/diagnostics: missing uri');
     }
@@ -39,6 +40,7 @@ export class DiagnosticsAnswerer implements vscode.Disposable {
       Date.now(),
       () => ({ lastChange: this.lastChange.get(key) ?? 0, lastDiagnostics: this.lastDiagnostics.get(key) ?? 0 }),
       { now: () => Date.now(), wait: (ms) => this.wait(ms) },
+      settleRule(params),
     );
     return vscode.languages.getDiagnostics(uri).map((d) => toLsp(d));
   }

@@ -2,6 +2,7 @@ package fake
 
 import (
 	"encoding/json"
+	"slices"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -29,7 +30,15 @@ func (e *Editor) SetDiagnostics(f DiagnosticsFunc) {
 func (e *Editor) DiagnosticsRequests() []uri.URI {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]uri.URI(nil), e.diagAsks...)
+	return slices.Clone(e.diagAsks)
+}
+
+// DiagnosticsParams returns the params of every catbuddy/diagnostics
+// request as sent on the wire, in order.
+func (e *Editor) DiagnosticsParams() []json.RawMessage {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.diagRaw)
 }
 
 func (e *Editor) answerDiagnostics(params json.RawMessage) (any, error) {
@@ -40,6 +49,7 @@ func (e *Editor) answerDiagnostics(params json.RawMessage) (any, error) {
 	}
 	e.mu.Lock()
 	e.diagAsks = append(e.diagAsks, p.URI)
+	e.diagRaw = append(e.diagRaw, slices.Clone(params))
 	f := e.diags
 	text := ""
 	if b, ok := e.buffers[p.URI]; ok {

@@ -73,10 +73,11 @@ type Editor struct {
 	created  []string // progress tokens
 	onApply  ApplyHandler
 	changed  chan struct{}
-	disk     map[string]bool // files the fake created on disk for CreateFile
-	config   map[string]any  // workspace/configuration answers by section
-	diags    DiagnosticsFunc // catbuddy/diagnostics answers; nil: MethodNotFound
-	diagAsks []uri.URI       // catbuddy/diagnostics requests, in order
+	disk     map[string]bool   // files the fake created on disk for CreateFile
+	config   map[string]any    // workspace/configuration answers by section
+	diags    DiagnosticsFunc   // catbuddy/diagnostics answers; nil: MethodNotFound
+	diagAsks []uri.URI         // catbuddy/diagnostics requests, in order
+	diagRaw  []json.RawMessage // their params, as sent
 	closedDn bool
 	answer   func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 	asked    []protocol.ShowMessageRequestParams

@@ -3,14 +3,30 @@
 -- (vim.diagnostic.get), once they have settled after the agent's edit:
 -- they changed after the buffer's last change, or the last change is older
 -- than a quiet period; never later than the cap (the rule of
--- docs/PROTOCOL.md, the same as the VS Code extension's).
+-- docs/PROTOCOL.md, the same as the VS Code extension's). The two durations
+-- are the server's: each request carries them (params.settle).
 local compat = require('catbuddy.compat')
 local diagnostics = require('catbuddy.diagnostics')
 
 local M = {}
 
-M.quiet_ms = 750
-M.cap_ms = 2000
+-- old_server_rule is what servers sent before the rule travelled with the
+-- request.
+M.old_server_rule = { quiet_ms = 750, cap_ms = 2000 }
+
+local function positive(v)
+  return type(v) == 'number' and v > 0 and v < math.huge
+end
+
+--- rule reads params.settle of a request: the server's rule, or
+--- old_server_rule when it sent none (an older server) or a malformed one.
+function M.rule(params)
+  local s = type(params) == 'table' and params.settle or nil
+  if type(s) == 'table' and positive(s.quietMs) and positive(s.capMs) then
+    return { quiet_ms = s.quietMs, cap_ms = s.capMs }
+  end
+  return { quiet_ms = M.old_server_rule.quiet_ms, cap_ms = M.old_server_rule.cap_ms }
+end
 
 local last_change = {} -- bufnr → uv.now() of its last change
 local last_diag = {} -- bufnr → uv.now() of its last DiagnosticChanged
@@ -50,13 +66,13 @@ function M.setup()
 end
 
 --- wait returns the ms to wait before answering (0: now); asked is when
---- the request came.
-function M.wait(t, asked, changed, diag)
+--- the request came, rule the request's {quiet_ms, cap_ms}.
+function M.wait(t, asked, changed, diag, rule)
   changed, diag = changed or 0, diag or 0
-  if diag > changed or t - changed >= M.quiet_ms or t - asked >= M.cap_ms then
+  if diag > changed or t - changed >= rule.quiet_ms or t - asked >= rule.cap_ms then
     return 0
   end
-  return math.max(0, math.min(changed + M.quiet_ms, asked + M.cap_ms) - t)
+  return math.max(0, math.min(changed + rule.quiet_ms, asked + rule.cap_ms) - t)
 end
 
 local function sleep(ms)
@@ -82,15 +98,15 @@ local real_clock = {
   end,
 }
 
---- settle returns once the diagnostics of a buffer are settled by the rule
---- above, and the ms it waited. times() returns the buffer's last change
---- and last diagnostics change; clock ({now, sleep}) defaults to the real
---- one, tests pass their own.
-function M.settle(asked, times, clock)
+--- settle returns once the diagnostics of a buffer are settled by rule
+--- ({quiet_ms, cap_ms}), and the ms it waited. times() returns the
+--- buffer's last change and last diagnostics change; clock ({now, sleep})
+--- defaults to the real one, tests pass their own.
+function M.settle(asked, times, rule, clock)
   clock = clock or real_clock
   while true do
     local changed, diag = times()
-    local w = M.wait(clock.now(), asked, changed, diag)
+    local w = M.wait(clock.now(), asked, changed, diag, rule)
     if w == 0 then
       return clock.now() - asked
     end
@@ -111,7 +127,7 @@ function M.answer(params)
   track(bufnr)
   M.settle(now(), function()
     return last_change[bufnr], last_diag[bufnr]
-  end)
+  end, M.rule(params))
   local out = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
     out[#out + 1] = diagnostics.to_lsp(bufnr, d)

@@ -18,7 +18,20 @@ local function fake(t0, on_sleep)
   return c
 end
 
+-- A rule unlike the old one, so that a test passes only if the server's
+-- values are used.
+local rule = { quiet_ms = 300, cap_ms = 1200 }
+
 return function(H)
+  H.test("settle: the rule is the server's params.settle; the old values for a server without it", function()
+    H.eq({ quiet_ms = 300, cap_ms = 1200 }, request.rule({ uri = 'file:///a', settle = { quietMs = 300, capMs = 1200 } }), 'from the server')
+    H.eq({ quiet_ms = 750, cap_ms = 2000 }, request.rule({ uri = 'file:///a' }), 'an older server sends no settle')
+    for _, bad in ipairs({ { quietMs = 0, capMs = 1 }, { quietMs = '750', capMs = 2000 }, { quietMs = 5 }, vim.NIL, 7 }) do
+      H.eq({ quiet_ms = 750, cap_ms = 2000 }, request.rule({ settle = bad }), 'malformed: ' .. vim.inspect(bad))
+    end
+    H.eq({ quiet_ms = 750, cap_ms = 2000 }, request.rule(nil), 'no params')
+  end)
+
   H.test('settle: diagnostics that change after the edit end the wait at once', function()
     local changed, diag = 1000, 900
     local planned
@@ -29,8 +42,8 @@ return function(H)
     end)
     local waited = request.settle(1000, function()
       return changed, diag
-    end, c)
-    H.eq(request.quiet_ms, planned, 'the first sleep would end with the quiet period')
+    end, rule, c)
+    H.eq(rule.quiet_ms, planned, 'the first sleep would end with the quiet period')
     H.eq(30, waited, 'answered when the diagnostics changed')
     H.eq(1, c.sleeps, 'sleeps')
   end)
@@ -41,8 +54,8 @@ return function(H)
     end)
     local waited = request.settle(1000, function()
       return 1000, nil
-    end, c)
-    H.eq(request.quiet_ms, waited, 'waited')
+    end, rule, c)
+    H.eq(rule.quiet_ms, waited, 'waited')
   end)
 
   H.test('settle: a document changed long ago is answered at once', function()
@@ -51,7 +64,7 @@ return function(H)
     end)
     H.eq(0, request.settle(5000, function()
       return 1000, nil
-    end, c), 'waited')
+    end, rule, c), 'waited')
   end)
 
   H.test('settle: never later than the cap while the document keeps changing', function()
@@ -62,9 +75,8 @@ return function(H)
     end)
     local waited = request.settle(1000, function()
       return changed, nil
-    end, c)
-    H.eq(request.cap_ms, waited, 'waited')
-    H.eq(2000, request.cap_ms, 'the cap')
+    end, rule, c)
+    H.eq(rule.cap_ms, waited, 'waited')
     H.truthy(c.sleeps > 1, 'the cap, not one quiet period, ended it')
   end)
 end
