@@ -16,6 +16,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/acp"
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
@@ -229,7 +230,7 @@ func prompt(t *testing.T, conn *sdk.ClientSideConnection, id sdk.SessionId, text
 	t.Helper()
 	blocks := []sdk.ContentBlock{sdk.TextBlock(text)}
 	if file != "" {
-		blocks = append(blocks, sdk.ResourceLinkBlock(filepath.Base(file), "file://"+file))
+		blocks = append(blocks, sdk.ResourceLinkBlock(filepath.Base(file), string(fileuri.FromPath(file))))
 	}
 	return conn.Prompt(t.Context(), sdk.PromptRequest{SessionId: id, Prompt: blocks})
 }

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // Prompt implements sdk.Agent: one turn of the session's run. The first
@@ -146,11 +147,7 @@ func (s *acpSession) filePath(raw string) (string, error) {
 	if filepath.IsAbs(raw) {
 		return filepath.Clean(raw), nil
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "file" {
-		return "", fmt.Errorf("%q is not a file URI", raw)
-	}
-	return filepath.FromSlash(u.Path), nil
+	return fileuri.ToPath(uri.URI(raw))
 }
 
 // readTarget reads the run's document through the workspace (the

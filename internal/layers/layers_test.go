@@ -49,6 +49,8 @@ func TestLayers(t *testing.T) {
 		"config": {"filestate", "snapshot", "tools", "sandbox", "search", "agent", "lsp", "mcp", "cmd", "session", "app"},
 		// The sandbox confines and shell runs a line; tools decides what.
 		"sandbox": {"filestate", "config", "shell", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		// Paths to file URIs and back: a leaf every LSP and ACP side shares.
+		"fileuri": {"guard", "filestate", "config", "snapshot", "tools", "search", "safefile", "sandbox", "shell", "agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app", "acp"},
 		// The LSP server is a front end: no other front end is beneath it.
 		"lsp":   {"acp", "cmd"},
 		"shell": {"guard", "filestate", "config", "sandbox", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -51,7 +52,7 @@ func (w *Workspace) recheckApplied(ctx context.Context, cs []tools.Change, targe
 	g := s.Guard()
 	var found []string
 	for i, t := range targets {
-		path, err := uriToPath(t.uri)
+		path, err := fileuri.ToPath(t.uri)
 		if err != nil {
 			continue
 		}

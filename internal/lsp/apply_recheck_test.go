@@ -30,7 +30,7 @@ func swapAndSave(t *testing.T, dir string, restore bool) fake.ApplyHandler {
 		for _, dc := range p.Edit.DocumentChanges {
 			if te, ok := dc.(*protocol.TextDocumentEdit); ok {
 				u := te.TextDocument.URI
-				if err := os.WriteFile(u.FsPath(), []byte(e.Text(u)), 0o644); err != nil {
+				if err := os.WriteFile(pathOf(t, u), []byte(e.Text(u)), 0o644); err != nil {
 					t.Error(err)
 				}
 			}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/catbuddy/cb-ls/internal/config"
-	"github.com/catbuddy/cb-ls/internal/tools"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // approveExec is the editor's tools.Approver: window/showMessageRequest
@@ -71,7 +73,7 @@ func (s *Server) onExecChanges(ctx context.Context, c tools.ExecChanges) {
 	s.awaitReloads(c)
 	files := make([]runEventFile, 0, len(c.Files))
 	for _, f := range c.Files {
-		files = append(files, runEventFile{URI: uri.File(f.Path), Path: f.Rel, Kind: f.Kind, RunsLater: f.RunsLater})
+		files = append(files, runEventFile{URI: fileuri.FromPath(f.Path), Path: f.Rel, Kind: f.Kind, RunsLater: f.RunsLater})
 	}
 	s.notify(ctx, methodRunEvent, &runEvent{RunID: id, Kind: "files_changed", Command: c.Command, Files: files})
 	for _, f := range c.Files {

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // badRanges are wire ranges the decoder must not turn into something
@@ -49,7 +50,7 @@ func FuzzDidChange(f *testing.F) {
 	f.Add("x\ny\nz", []byte{3, 0, 0, 9, 9, 'w', 1, 2, 2, 1, 0, 'v'})
 	f.Fuzz(func(t *testing.T, text string, ops []byte) {
 		s := newServer(Options{})
-		u := uri.File("/fuzz/doc.txt")
+		u := fileuri.FromPath("/fuzz/doc.txt")
 		if _, err := s.overlay.Open(u, "plaintext", 1, text); err != nil {
 			t.Fatal(err)
 		}

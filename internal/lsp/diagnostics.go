@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -70,7 +71,7 @@ func (d *editorDiagnostics) Diagnostics(ctx context.Context, path string) ([]too
 	if d.unsupported.Load() {
 		return nil, tools.ErrNoDiagnostics
 	}
-	u := uri.File(path)
+	u := fileuri.FromPath(path)
 	if b, ok := d.s.overlay.ByPath(path); ok {
 		u = b.URI
 	}

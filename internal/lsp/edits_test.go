@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
@@ -145,7 +145,7 @@ func TestCreateFile(t *testing.T) {
 	if tde.TextDocument.Version != nil {
 		t.Errorf("new file's edit pinned to version %d, want null", *tde.TextDocument.Version)
 	}
-	u := uri.File(filepath.Join(dir, "sub", "new.txt"))
+	u := fileuri.FromPath(filepath.Join(dir, "sub", "new.txt"))
 	if got := e.Text(u); got != "fresh 😀\n" {
 		t.Errorf("editor buffer = %q", got)
 	}
@@ -179,7 +179,7 @@ func TestEditClosedFile(t *testing.T) {
 	if tde.TextDocument.Version != nil {
 		t.Errorf("closed file's edit pinned to %d, want null", *tde.TextDocument.Version)
 	}
-	if got := e.Text(uri.File(filepath.Join(dir, "closed.txt"))); got != "alpha\nBETA\n" {
+	if got := e.Text(fileuri.FromPath(filepath.Join(dir, "closed.txt"))); got != "alpha\nBETA\n" {
 		t.Errorf("buffer = %q", got)
 	}
 }

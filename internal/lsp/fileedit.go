@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -34,7 +34,7 @@ func withProgress(ctx context.Context, p *Progress) context.Context {
 // report on the run's progress when ctx carries one. It only sends
 // notifications, so it never blocks the tool.
 func (s *Server) onEdit(ctx context.Context, e tools.EditEvent) {
-	u := string(uri.File(e.Path))
+	u := string(fileuri.FromPath(e.Path))
 	s.notify(ctx, MethodFileEdit, FileEditParams{URI: u, Phase: string(e.Phase), Added: e.Added, Removed: e.Removed, Message: e.Message})
 	var line string
 	typ := protocol.MessageTypeInfo

@@ -4,9 +4,11 @@ import (
 	"context"
 	"slices"
 
-	"github.com/catbuddy/cb-ls/internal/config"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // didChangeWorkspaceFolders updates the guard's roots live: tools read the
@@ -22,12 +24,12 @@ func (s *Server) didChangeWorkspaceFolders(ctx context.Context, raw jsonrpc2.Raw
 	g := s.guard
 	s.mu.Unlock()
 	for _, f := range p.Event.Removed {
-		if path, err := uriToPath(f.URI); err == nil {
+		if path, err := fileuri.ToPath(f.URI); err == nil {
 			folders = slices.DeleteFunc(folders, func(x string) bool { return x == path })
 		}
 	}
 	for _, f := range p.Event.Added {
-		path, err := uriToPath(f.URI)
+		path, err := fileuri.ToPath(f.URI)
 		if err != nil {
 			s.log.Warn("ignoring workspace folder", "uri", f.URI, "error", err)
 			continue

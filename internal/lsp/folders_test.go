@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
@@ -36,8 +36,8 @@ func TestMultiRootBoundaries(t *testing.T) {
 	}
 
 	e.Notify(protocol.MethodWorkspaceDidChangeWorkspaceFolders, &protocol.DidChangeWorkspaceFoldersParams{Event: protocol.WorkspaceFoldersChangeEvent{
-		Removed: []protocol.WorkspaceFolder{{URI: uri.File(two), Name: "two"}},
-		Added:   []protocol.WorkspaceFolder{{URI: uri.File(outside), Name: "outside"}},
+		Removed: []protocol.WorkspaceFolder{{URI: fileuri.FromPath(two), Name: "two"}},
+		Added:   []protocol.WorkspaceFolder{{URI: fileuri.FromPath(outside), Name: "outside"}},
 	}})
 	if out, isErr := e.RunTool("test_read", map[string]string{"path": filepath.Join(two, "b.txt")}); !isErr || !strings.Contains(out, "outside the workspace") {
 		t.Errorf("removed folder still readable: %q (error=%v)", out, isErr)

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"go.lsp.dev/uri"
 	"golang.org/x/tools/txtar"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -105,4 +107,14 @@ func readProbe(t *testing.T, e *fake.Editor, path string) string {
 		t.Fatalf("test_read %s: %s", path, out)
 	}
 	return out
+}
+
+// pathOf is the file a URI from the server names.
+func pathOf(t testing.TB, u uri.URI) string {
+	t.Helper()
+	p, err := fileuri.ToPath(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

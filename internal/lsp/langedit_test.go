@@ -10,8 +10,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
 
@@ -50,9 +50,9 @@ func renameServer(t *testing.T, dir string) fake.LanguageFeatureFunc {
 				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid identifier to rename: %q", p.NewName)
 			}
 			return map[string]any{"documentChanges": []any{
-				map[string]any{"textDocument": map[string]any{"uri": uri.File(calc), "version": nil},
+				map[string]any{"textDocument": map[string]any{"uri": fileuri.FromPath(calc), "version": nil},
 					"edits": []any{lspEdit(t, calc, "Add", 1, p.NewName)}},
-				map[string]any{"textDocument": map[string]any{"uri": uri.File(main), "version": nil},
+				map[string]any{"textDocument": map[string]any{"uri": fileuri.FromPath(main), "version": nil},
 					"edits": []any{lspEdit(t, main, "Add", 1, p.NewName), lspEdit(t, main, "Add", 2, p.NewName)}},
 			}}, nil
 		}
@@ -71,7 +71,7 @@ func TestRenameSymbolThroughReview(t *testing.T) {
 	if len(edits) != 1 || len(edits[0].Edit.ChangeAnnotations) != 3 {
 		t.Fatalf("want one reviewed applyEdit with an annotation per hunk, got %d edits", len(edits))
 	}
-	main := e.Text(uri.File(filepath.Join(dir, "main.go")))
+	main := e.Text(fileuri.FromPath(filepath.Join(dir, "main.go")))
 	if !strings.Contains(main, `println(s, Plus(1, 2), Plus(3, 4))`) {
 		t.Fatalf("main.go after the rename:\n%s", main)
 	}
@@ -151,7 +151,7 @@ func TestCodeActionListsAndApplies(t *testing.T) {
 		}
 		return []any{
 			map[string]any{"title": "Rename a to x", "kind": "refactor.rewrite", "isPreferred": true, "edit": map[string]any{
-				"changes": map[string]any{string(uri.File(calc)): []any{lspEdit(t, calc, "a,", 1, "x,"), lspEdit(t, calc, "a +", 1, "x +")}}}},
+				"changes": map[string]any{string(fileuri.FromPath(calc)): []any{lspEdit(t, calc, "a,", 1, "x,"), lspEdit(t, calc, "a +", 1, "x +")}}}},
 			map[string]any{"title": "Run tests", "command": "gopls.test"},
 			map[string]any{"title": "Extract function", "kind": "refactor.extract", "disabled": map[string]any{"reason": "no selection"}},
 		}, nil
@@ -172,7 +172,7 @@ func TestCodeActionListsAndApplies(t *testing.T) {
 	if isErr || !strings.Contains(out, "Edited calc.go") {
 		t.Fatalf("apply: %s", out)
 	}
-	if got := e.Text(uri.File(calc)); !strings.Contains(got, "func Add(x, b int) int { return x + b }") {
+	if got := e.Text(fileuri.FromPath(calc)); !strings.Contains(got, "func Add(x, b int) int { return x + b }") {
 		t.Fatalf("calc.go after the action:\n%s", got)
 	}
 }
@@ -203,7 +203,7 @@ func TestReplaceSymbolByOutlineRange(t *testing.T) {
 		t.Fatalf("replace: %s", out)
 	}
 	want := "package calc\n\n// Ünïcode 🐱\nfunc Add(a, b int) int { return a + b }\n\ntype T struct{}\n\nfunc (T) Add() { println(\"🐱\") }\n"
-	if got := e.Text(uri.File(calc)); got != want {
+	if got := e.Text(fileuri.FromPath(calc)); got != want {
 		t.Fatalf("calc.go:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lspfeatures"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -94,7 +95,7 @@ func (l *editorLanguage) Open(ctx context.Context, path string, content []byte) 
 	if b, ok := l.s.overlay.ByPath(path); ok {
 		return b.URI, l.s.PositionEncoding(), nil
 	}
-	return uri.File(path), l.s.PositionEncoding(), nil
+	return fileuri.FromPath(path), l.s.PositionEncoding(), nil
 }
 
 // Encoding implements lspfeatures.Conn: positions in catbuddy/languageFeature

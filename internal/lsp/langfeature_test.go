@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
@@ -86,7 +87,7 @@ func decode[T any](t *testing.T, raw json.RawMessage) T {
 }
 
 func loc(path string, line, from, to uint32) map[string]any {
-	return map[string]any{"uri": uri.File(path), "range": protocol.Range{
+	return map[string]any{"uri": fileuri.FromPath(path), "range": protocol.Range{
 		Start: protocol.Position{Line: line, Character: from}, End: protocol.Position{Line: line, Character: to}}}
 }
 
@@ -96,7 +97,7 @@ func TestLanguageFeatureDefinitionInUTF16(t *testing.T) {
 	want := textAt(t, main, "Add", 2) // after 🐱é🐱 and the first Add
 	e := langEditor(t, dir, 0, func(ctx context.Context, method string, raw json.RawMessage) (any, error) {
 		p := decode[posParams](t, raw)
-		if p.TextDocument.URI != uri.File(main) || p.Position != want {
+		if p.TextDocument.URI != fileuri.FromPath(main) || p.Position != want {
 			t.Errorf("%s at %s %+v, want %+v", method, p.TextDocument.URI, p.Position, want)
 		}
 		switch method {
@@ -130,7 +131,7 @@ func TestLanguageFeatureMergedAndNullResults(t *testing.T) {
 		case "textDocument/references":
 			// Two servers answered: the same place twice, and a LocationLink.
 			return []any{loc(main, 2, 33, 36), loc(calc, 3, 5, 8), loc(main, 2, 33, 36),
-				map[string]any{"targetUri": uri.File(main), "targetRange": protocol.Range{Start: protocol.Position{Line: 2}, End: protocol.Position{Line: 2, Character: 50}},
+				map[string]any{"targetUri": fileuri.FromPath(main), "targetRange": protocol.Range{Start: protocol.Position{Line: 2}, End: protocol.Position{Line: 2, Character: 50}},
 					"targetSelectionRange": protocol.Range{Start: protocol.Position{Line: 2, Character: 44}, End: protocol.Position{Line: 2, Character: 47}}}}, nil
 		}
 		return nil, nil // definition: no answer

@@ -4,10 +4,12 @@ import (
 	"context"
 	"time"
 
-	"github.com/catbuddy/cb-ls/internal/config"
-	"github.com/catbuddy/cb-ls/internal/guard"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
+	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
 // initialize records the client's capabilities and settings, sets the
@@ -64,7 +66,7 @@ func initialRoots(p *protocol.InitializeParams) []string {
 	var roots []string
 	if folders, ok := p.WorkspaceFolders.Get(); ok {
 		for _, f := range folders {
-			if path, err := uriToPath(f.URI); err == nil {
+			if path, err := fileuri.ToPath(f.URI); err == nil {
 				roots = append(roots, path)
 			}
 		}
@@ -73,7 +75,7 @@ func initialRoots(p *protocol.InitializeParams) []string {
 	//lint:ignore SA1019 the fallback for clients that send no workspaceFolders
 	if p.RootURI != nil {
 		//lint:ignore SA1019 as above
-		if path, err := uriToPath(*p.RootURI); err == nil {
+		if path, err := fileuri.ToPath(*p.RootURI); err == nil {
 			return []string{path}
 		}
 	}

@@ -10,6 +10,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // Buffer is one document the editor has open: its text and version as of
@@ -124,7 +126,7 @@ func (o *Overlay) Open(u uri.URI, languageID string, version int32, text string)
 // open is Open with the text already built (didOpen's fast decoder
 // builds it from the wire).
 func (o *Overlay) open(u uri.URI, languageID string, version int32, text *Text) (*Buffer, error) {
-	path, err := uriToPath(u)
+	path, err := fileuri.ToPath(u)
 	if err != nil {
 		return nil, err
 	}
@@ -246,18 +248,6 @@ func (o *Overlay) Len() int {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	return len(o.byURI)
-}
-
-// uriToPath returns the absolute file path of a file: URI.
-func uriToPath(u uri.URI) (string, error) {
-	if !u.IsFile() {
-		return "", fmt.Errorf("%q is not a file URI", string(u))
-	}
-	p := u.FsPath()
-	if !filepath.IsAbs(p) {
-		return "", fmt.Errorf("%q does not name an absolute path", string(u))
-	}
-	return filepath.Clean(p), nil
 }
 
 // realPath resolves the symlinks of the longest existing prefix of p, as

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkDidChange(b *testing.B) {
 	for _, size := range []int{1 << 20, 10 << 20} {
 		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
 			s := newServer(Options{})
-			u := uri.File("/tmp/bench.go")
+			u := fileuri.FromPath("/tmp/bench.go")
 			line := "\tfmt.Println(\"hello, world\") // 😀 comment\n"
 			text := strings.Repeat(line, size/len(line))
 			if _, err := s.overlay.Open(u, "go", 1, text); err != nil {
@@ -70,7 +70,7 @@ func TestOpenDocumentsMemory(t *testing.T) {
 	for i := 0; i < n; i++ {
 		// A fresh string per document, as each didOpen decodes its own.
 		doc := strings.Clone(text)
-		if _, err := o.Open(uri.File(fmt.Sprintf("/tmp/mem/%d.txt", i)), "plaintext", 1, doc); err != nil {
+		if _, err := o.Open(fileuri.FromPath(fmt.Sprintf("/tmp/mem/%d.txt", i)), "plaintext", 1, doc); err != nil {
 			t.Fatal(err)
 		}
 	}

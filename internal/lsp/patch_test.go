@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
 
@@ -48,11 +48,11 @@ func TestApplyPatchIsOneReview(t *testing.T) {
 	for _, dc := range edits[0].Edit.DocumentChanges {
 		switch c := dc.(type) {
 		case *protocol.CreateFile:
-			kinds = append(kinds, "create "+filepath.Base(c.URI.FsPath()))
+			kinds = append(kinds, "create "+filepath.Base(pathOf(t, c.URI)))
 		case *protocol.DeleteFile:
-			kinds = append(kinds, "delete "+filepath.Base(c.URI.FsPath()))
+			kinds = append(kinds, "delete "+filepath.Base(pathOf(t, c.URI)))
 		case *protocol.TextDocumentEdit:
-			kinds = append(kinds, "edit "+filepath.Base(c.TextDocument.URI.FsPath()))
+			kinds = append(kinds, "edit "+filepath.Base(pathOf(t, c.TextDocument.URI)))
 		}
 	}
 	if got, want := strings.Join(kinds, ", "), "edit a.txt, create n.txt, edit n.txt, delete gone.txt"; got != want {
@@ -61,7 +61,7 @@ func TestApplyPatchIsOneReview(t *testing.T) {
 	if got := e.Text(u); got != "one\nTWO\nthree\n" {
 		t.Errorf("a.txt buffer = %q", got)
 	}
-	if got := e.Text(uri.File(filepath.Join(dir, "new", "n.txt"))); got != "fresh\n" {
+	if got := e.Text(fileuri.FromPath(filepath.Join(dir, "new", "n.txt"))); got != "fresh\n" {
 		t.Errorf("n.txt buffer = %q", got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "gone.txt")); !os.IsNotExist(err) {
@@ -92,17 +92,17 @@ func TestApplyPatchMoveIsOneReview(t *testing.T) {
 	for _, dc := range edits[0].Edit.DocumentChanges {
 		switch c := dc.(type) {
 		case *protocol.CreateFile:
-			kinds = append(kinds, "create "+c.URI.FsPath()[len(dir)+1:])
+			kinds = append(kinds, "create "+pathOf(t, c.URI)[len(dir)+1:])
 		case *protocol.DeleteFile:
-			kinds = append(kinds, "delete "+c.URI.FsPath()[len(dir)+1:])
+			kinds = append(kinds, "delete "+pathOf(t, c.URI)[len(dir)+1:])
 		case *protocol.TextDocumentEdit:
-			kinds = append(kinds, "edit "+c.TextDocument.URI.FsPath()[len(dir)+1:])
+			kinds = append(kinds, "edit "+pathOf(t, c.TextDocument.URI)[len(dir)+1:])
 		}
 	}
 	if got, want := strings.Join(kinds, ", "), "delete a.txt, create b/a.txt, edit b/a.txt"; got != want {
 		t.Errorf("documentChanges: %s, want %s", got, want)
 	}
-	if got := e.Text(uri.File(filepath.Join(dir, "b", "a.txt"))); got != "one\nTWO\nthree\n" {
+	if got := e.Text(fileuri.FromPath(filepath.Join(dir, "b", "a.txt"))); got != "one\nTWO\nthree\n" {
 		t.Errorf("b/a.txt buffer = %q", got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.txt")); !os.IsNotExist(err) {

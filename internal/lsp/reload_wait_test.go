@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -27,7 +27,7 @@ func TestReadAwaitsReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Server{overlay: NewOverlay()}
-	u := uri.File(notes)
+	u := fileuri.FromPath(notes)
 	b, err := s.overlay.Open(u, "text", 1, "stale\n")
 	if err != nil {
 		t.Fatal(err)

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/catbuddy/cb-ls/internal/config"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // cancelCommand handles catbuddy.cancel {runId}; without runId it cancels
@@ -83,7 +85,7 @@ func (rs *runs) transcriptCommand(ctx context.Context, args []json.RawMessage) (
 	case id == "":
 		return nil, fmt.Errorf("no run yet on this connection")
 	case ended:
-		return map[string]uri.URI{"uri": uri.File(path)}, nil
+		return map[string]uri.URI{"uri": fileuri.FromPath(path)}, nil
 	case r == nil:
 		return nil, fmt.Errorf("no transcript for run %q (unknown run, or its transcript could not be written)", id)
 	}
@@ -92,7 +94,7 @@ func (rs *runs) transcriptCommand(ctx context.Context, args []json.RawMessage) (
 		return nil, err
 	}
 	r.noteTranscript(path)
-	return map[string]uri.URI{"uri": uri.File(path)}, nil
+	return map[string]uri.URI{"uri": fileuri.FromPath(path)}, nil
 }
 
 // codeActions offers "Agent: Explain This" and every custom command for
@@ -102,7 +104,7 @@ func (rs *runs) codeActions(ctx context.Context, params *protocol.CodeActionPara
 	if !wantsKind(params.Context.Only, protocol.CodeActionKindRefactor) {
 		return nil
 	}
-	path, _ := uriToPath(params.TextDocument.URI)
+	path, _ := fileuri.ToPath(params.TextDocument.URI)
 	var cmds []config.Command
 	for _, c := range config.Commands(rs.fileConfig(path)) {
 		// Fix This is the core's action; Ask needs a question the action

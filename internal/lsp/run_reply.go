@@ -15,6 +15,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
 
@@ -110,7 +111,7 @@ func (rs *runs) load(ctx context.Context, id string) (*run, error) {
 	}
 	t := target{path: sess.Path, rel: sess.File, version: -1}
 	if sess.Path != "" {
-		t.uri = uri.File(sess.Path)
+		t.uri = fileuri.FromPath(sess.Path)
 		if now, err := rs.s.resolveTarget(ctx, t.uri); err == nil {
 			t = now
 		}
@@ -160,7 +161,7 @@ func newRunInfo(s session.Summary) runInfo {
 	info := runInfo{RunID: s.RunID, Command: s.Command, Title: s.TitleText(), File: s.File, Started: s.Started,
 		Updated: s.Updated, Outcome: s.Outcome, Turns: s.Turns, Files: s.Files, Tokens: s.Usage}
 	if s.Path != "" {
-		info.URI = uri.File(s.Path)
+		info.URI = fileuri.FromPath(s.Path)
 	}
 	if info.Files == nil {
 		info.Files = []string{}
@@ -170,7 +171,7 @@ func newRunInfo(s session.Summary) runInfo {
 	}
 	if s.Log != "" {
 		if md := session.TranscriptPath(s.Log); fileExists(md) {
-			info.TranscriptURI = uri.File(md)
+			info.TranscriptURI = fileuri.FromPath(md)
 		}
 	}
 	return info

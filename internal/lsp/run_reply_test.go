@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/uri"
+
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
@@ -143,7 +145,7 @@ func TestReplyContinuesTheConversation(t *testing.T) {
 	if err := f.ed.ExecuteCommand("catbuddy.transcript", []any{map[string]string{"runId": runID}}, &tr); err != nil {
 		t.Fatal(err)
 	}
-	text, _ := os.ReadFile(strings.TrimPrefix(tr.URI, "file://"))
+	text, _ := os.ReadFile(pathOf(t, uri.URI(tr.URI)))
 	if !strings.Contains(string(text), "Add subtracts.") || !strings.Contains(string(text), "add AddInts") {
 		t.Errorf("the transcript does not hold both turns:\n%s", text)
 	}

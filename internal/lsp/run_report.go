@@ -13,6 +13,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
 
@@ -139,7 +140,7 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 					rel = rep.s.displayPath(e.Path)
 				}
 				rep.pr.report(ctx, fmt.Sprintf("%s %s +%d -%d", ev.Tool, rel, e.Added, e.Removed))
-				re.Edits = append(re.Edits, runEventEdit{URI: uri.File(e.Path), Path: rel, Added: e.Added, Removed: e.Removed, Diff: e.Diff})
+				re.Edits = append(re.Edits, runEventEdit{URI: fileuri.FromPath(e.Path), Path: rel, Added: e.Added, Removed: e.Removed, Diff: e.Diff})
 			}
 			// edit is the first file, for clients that read one.
 			re.Edit = &re.Edits[0]
@@ -161,7 +162,7 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 	s, r, title := rep.s, rep.r, rep.command.Title
 	var tURI uri.URI
 	if transcriptPath != "" {
-		tURI = uri.File(transcriptPath)
+		tURI = fileuri.FromPath(transcriptPath)
 	}
 	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps, Turn: rep.turn}
 	var progressMsg, shown string

@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // runArgs is arguments[0] of catbuddy.run (and catbuddy.fix, whose
@@ -68,7 +69,7 @@ func (s *Server) resolveTarget(ctx context.Context, u uri.URI) (target, error) {
 		t.rel = s.displayPath(snap.Path)
 		return t, nil
 	}
-	path, err := uriToPath(u)
+	path, err := fileuri.ToPath(u)
 	if err != nil {
 		return target{}, invalidParams("%v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
 
@@ -405,7 +406,7 @@ func TestRunRefusals(t *testing.T) {
 		"unknown command": {"catbuddy.run", mergeArgs(f.fixArgs(), map[string]any{"command": "nope"}), `unknown command "nope"`},
 		"no argument":     {"catbuddy.run", nil, "expected one argument"},
 		"no uri":          {"catbuddy.run", map[string]any{"command": "fix"}, "missing uri"},
-		"outside":         {"catbuddy.fix", map[string]any{"uri": uri.File("/etc/hostname")}, "/etc/hostname"},
+		"outside":         {"catbuddy.fix", map[string]any{"uri": fileuri.FromPath("/etc/hostname")}, "/etc/hostname"},
 		"contradiction":   {"catbuddy.fix", mergeArgs(f.fixArgs(), map[string]any{"command": "explain"}), "contradicts"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -513,7 +514,7 @@ func checkTranscript(t *testing.T, f *runFixture, end runEvent, want string) {
 	if end.TranscriptURI == "" {
 		t.Fatalf("the run's end carries no transcriptUri")
 	}
-	path := uri.URI(end.TranscriptURI).FsPath()
+	path := pathOf(t, uri.URI(end.TranscriptURI))
 	if dir := filepath.Join(f.dir, ".catbuddy", "sessions"); filepath.Dir(path) != dir {
 		t.Errorf("transcript %s is not in %s", path, dir)
 	}

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/catbuddy/cb-ls/internal/app"
-	"github.com/catbuddy/cb-ls/internal/config"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/app"
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // Trust commands (docs/PROTOCOL.md).
@@ -138,7 +140,7 @@ func (s *Server) trustRoot(args []json.RawMessage) (string, error) {
 		}
 		return real, nil
 	case a.URI != "":
-		path, err := uriToPath(uri.URI(a.URI))
+		path, err := fileuri.ToPath(uri.URI(a.URI))
 		if err != nil {
 			return "", invalidParams("uri %s: %v", a.URI, err)
 		}

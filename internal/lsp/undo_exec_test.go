@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 )
 
@@ -71,10 +71,10 @@ func TestUndoRunRestoresExecChanges(t *testing.T) {
 	}
 	// The fake editor opens edited files and leaves them unsaved, as an
 	// editor does; a created file is on disk.
-	if got := f.ed.Text(uri.File(filepath.Join(f.dir, "change.txt"))); got != "before\n" {
+	if got := f.ed.Text(fileuri.FromPath(filepath.Join(f.dir, "change.txt"))); got != "before\n" {
 		t.Errorf("change.txt after undo = %q", got)
 	}
-	if got := f.ed.Text(uri.File(filepath.Join(f.dir, "gone.txt"))); got != "keep me\n" {
+	if got := f.ed.Text(fileuri.FromPath(filepath.Join(f.dir, "gone.txt"))); got != "keep me\n" {
 		t.Errorf("gone.txt after undo = %q", got)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, "made.txt")); !os.IsNotExist(err) {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
@@ -129,7 +130,7 @@ func startWire(t *testing.T, dir string) *wireProc {
 			t.Logf("server stderr:\n%s", p.stderr.String())
 		}
 	})
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"processId":null,"rootUri":%q,"capabilities":{}}}`, "file://"+dir)
+	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"processId":null,"rootUri":%q,"capabilities":{}}}`, fileuri.FromPath(dir))
 	p.send(init)
 	p.await("init")
 	p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)

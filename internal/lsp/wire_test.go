@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // These tests drive the real binary over a pipe with what a broken or
@@ -23,7 +25,7 @@ import (
 func TestWireBadPositions(t *testing.T) {
 	dir := writeTree(t, "-- a.txt --\non disk\n")
 	p := startWire(t, dir)
-	u := "file://" + filepath.Join(dir, "a.txt")
+	u := string(fileuri.FromPath(filepath.Join(dir, "a.txt")))
 	for i, r := range []string{
 		`{"start":{"line":-1,"character":0},"end":{"line":0,"character":2}}`,
 		`{"start":{"line":"0","character":0},"end":{"line":0,"character":2}}`,

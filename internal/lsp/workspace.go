@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -186,7 +187,7 @@ func (w *Workspace) pin(ctx context.Context, c tools.Change) (tools.Change, pinn
 	case !bytes.Equal(cur.Content, c.Base.Content):
 		return c, pinned{}, false, fmt.Errorf("%w: %s changed on disk since it was read; read it again", tools.ErrRejected, c.Path.Rel)
 	}
-	return c, pinned{uri: uri.File(c.Path.Abs)}, false, nil
+	return c, pinned{uri: fileuri.FromPath(c.Path.Abs)}, false, nil
 }
 
 // diskPoll is how often confirm looks at the disk for a file the editor

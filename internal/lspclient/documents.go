@@ -10,6 +10,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // document is a file a server has open, as the server last heard of it.
@@ -57,7 +59,7 @@ func (s *server) open(ctx context.Context, path string, content []byte) (uri.URI
 		return d.uri, nil
 	}
 	if d == nil {
-		d = &document{uri: uri.File(path), version: 1, content: bytes.Clone(content)}
+		d = &document{uri: fileuri.FromPath(path), version: 1, content: bytes.Clone(content)}
 		s.docs[path] = d
 		s.mu.Unlock()
 		return d.uri, s.conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, map[string]any{
@@ -133,7 +135,7 @@ func (s *server) changed(ctx context.Context, path string, content []byte, delet
 // watched sends workspace/didChangeWatchedFiles for one file.
 func (s *server) watched(ctx context.Context, path string, typ int) {
 	_ = s.conn.Notify(ctx, protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{
-		"changes": []map[string]any{{"uri": uri.File(path), "type": typ}},
+		"changes": []map[string]any{{"uri": fileuri.FromPath(path), "type": typ}},
 	})
 }
 

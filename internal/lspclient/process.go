@@ -17,6 +17,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // server is one started language server: its process and connection,
@@ -88,11 +90,11 @@ func start(ctx context.Context, name string, cfg ServerConfig, roots []string, l
 func (s *server) initialize(ctx context.Context, roots []string) error {
 	folders := make([]map[string]string, len(roots))
 	for i, r := range roots {
-		folders[i] = map[string]string{"uri": string(uri.File(r)), "name": filepath.Base(r)}
+		folders[i] = map[string]string{"uri": string(fileuri.FromPath(r)), "name": filepath.Base(r)}
 	}
 	var rootURI any
 	if len(roots) > 0 {
-		rootURI = uri.File(roots[0])
+		rootURI = fileuri.FromPath(roots[0])
 	}
 	yes := true
 	params := map[string]any{

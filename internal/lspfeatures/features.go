@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -133,12 +134,14 @@ func decodeList[T any](raw json.RawMessage) ([]T, error) {
 	return []T{one}, nil
 }
 
-// pathOf returns the absolute path of a file URI, "" for other schemes.
+// pathOf returns the absolute path of a file URI, "" for other schemes
+// (and for a file URI that names no local file).
 func pathOf(u uri.URI) string {
-	if !u.IsFile() {
+	p, err := fileuri.ToPath(u)
+	if err != nil {
 		return ""
 	}
-	return u.FsPath()
+	return p
 }
 
 // lines turns an LSP range into a 1-based line range. A range that ends

@@ -10,6 +10,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 )
 
 // ApplyHandler answers one workspace/applyEdit.
@@ -139,7 +141,10 @@ func (e *Editor) check(p *protocol.ApplyWorkspaceEditParams, dc protocol.Documen
 		if err := annotated(c.ResourceOperation.AnnotationID); err != nil {
 			return err
 		}
-		path := c.URI.FsPath()
+		path, err := fileuri.ToPath(c.URI)
+		if err != nil {
+			return err
+		}
 		_, statErr := os.Stat(path)
 		if statErr == nil || e.IsOpen(c.URI) {
 			if c.Options == nil || (c.Options.Overwrite == nil && c.Options.IgnoreIfExists == nil) {
@@ -151,11 +156,19 @@ func (e *Editor) check(p *protocol.ApplyWorkspaceEditParams, dc protocol.Documen
 		if err := annotated(c.ResourceOperation.AnnotationID); err != nil {
 			return err
 		}
-		if _, err := os.Stat(c.URI.FsPath()); err != nil && !e.IsOpen(c.URI) {
+		path, err := fileuri.ToPath(c.URI)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(path); err != nil && !e.IsOpen(c.URI) {
 			return fmt.Errorf("cannot delete %s: %v", c.URI, err)
 		}
 	case *protocol.TextDocumentEdit:
 		u := c.TextDocument.URI
+		path, err := fileuri.ToPath(u)
+		if err != nil {
+			return err
+		}
 		e.mu.Lock()
 		b, open := e.buffers[u]
 		var version int32
@@ -168,7 +181,7 @@ func (e *Editor) check(p *protocol.ApplyWorkspaceEditParams, dc protocol.Documen
 				return fmt.Errorf("version mismatch for %s: edit is for %d, buffer is at %d", u, *c.TextDocument.Version, version)
 			}
 		} else if !open && !created[u] {
-			if _, err := os.Stat(u.FsPath()); err != nil {
+			if _, err := os.Stat(path); err != nil {
 				return fmt.Errorf("cannot edit %s: %v", u, err)
 			}
 		}
@@ -189,7 +202,10 @@ func (e *Editor) check(p *protocol.ApplyWorkspaceEditParams, dc protocol.Documen
 func (e *Editor) apply(dc protocol.DocumentChange) error {
 	switch c := dc.(type) {
 	case *protocol.CreateFile:
-		path := c.URI.FsPath()
+		path, err := fileuri.ToPath(c.URI)
+		if err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
@@ -201,17 +217,25 @@ func (e *Editor) apply(dc protocol.DocumentChange) error {
 		if e.IsOpen(c.URI) {
 			e.CloseFile(c.URI)
 		}
-		if err := os.Remove(c.URI.FsPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+		path, err := fileuri.ToPath(c.URI)
+		if err != nil {
+			return err
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
 	case *protocol.TextDocumentEdit:
 		u := c.TextDocument.URI
 		if !e.IsOpen(u) {
-			content, err := os.ReadFile(u.FsPath())
+			path, err := fileuri.ToPath(u)
 			if err != nil {
 				return err
 			}
-			e.OpenText(u.FsPath(), string(content))
+			content, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			e.OpenText(path, string(content))
 		}
 		var edits []protocol.TextEdit
 		for _, el := range c.Edits {

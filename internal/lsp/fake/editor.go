@@ -20,6 +20,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp"
 )
 
@@ -180,7 +181,7 @@ func (e *Editor) Initialize(opts Options) {
 	if opts.Folders != nil {
 		var folders []protocol.WorkspaceFolder
 		for _, f := range opts.Folders {
-			folders = append(folders, protocol.WorkspaceFolder{URI: uri.File(f), Name: filepath.Base(f)})
+			folders = append(folders, protocol.WorkspaceFolder{URI: fileuri.FromPath(f), Name: filepath.Base(f)})
 		}
 		params["workspaceFolders"] = folders
 	} else {
@@ -426,7 +427,7 @@ func (e *Editor) OpenFile(path string) uri.URI {
 // OpenText opens path with text (as if the user typed it unsaved).
 func (e *Editor) OpenText(path, text string) uri.URI {
 	e.t.Helper()
-	u := uri.File(path)
+	u := fileuri.FromPath(path)
 	e.mu.Lock()
 	e.buffers[u] = &buffer{text: text, version: 1, lang: langOf(path)}
 	e.wake()
