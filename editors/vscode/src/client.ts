@@ -1,26 +1,40 @@
-// The language client for cb-ls: vscode-languageclient with two adjustments.
+// The language client for cb-ls: vscode-languageclient, adjusted where its
+// defaults would hide or bypass what the server asks of the user.
 //
-// 1. Command ids. The server lists catbuddy.fix, catbuddy.cancel, catbuddy.run…
-//    in executeCommandProvider, and vscode-languageclient registers every one
-//    of them as a VS Code command. This extension owns the user-facing ids
-//    (catbuddy.fix, catbuddy.cancel), so registering both would
-//    fail with "command already exists". The executeCommand feature is wrapped
-//    to skip the ids this extension contributes; those commands forward a
-//    server-shaped argument (from a code action) to the server themselves, and
-//    every other server command (catbuddy.run from code actions,
-//    catbuddy.transcript…) is still registered by the client as usual.
-// 2. Progress. The built-in progress feature is replaced by
-//    NotificationProgressFeature (a notification with Cancel).
+// 1. Command ids. The server lists its commands (catbuddy.run, catbuddy.fix,
+//    catbuddy.cancel, catbuddy.trustProject, …) in executeCommandProvider,
+//    and vscode-languageclient registers each as a VS Code command. The ids
+//    this extension contributes in package.json (catbuddy.fix,
+//    catbuddy.cancel, catbuddy.trustProject, catbuddy.untrustProject among
+//    the server's) are its own commands, and registering them twice would
+//    fail with "command already exists", so skipOwnCommands leaves them out.
+//    The extension's catbuddy.fix starts the run with catbuddy.run, passing a
+//    code action's server-shaped argument as it is; every other server
+//    command (catbuddy.run from code actions, catbuddy.transcript, …) is
+//    registered by the client as usual.
+// 2. Progress. The built-in progress feature (the status bar) is replaced
+//    by NotificationProgressFeature: a notification with a Cancel button.
 // 3. Questions. window/showMessageRequest is a modal dialog, not a toast
-//    (messageRequest.ts).
+//    (messageRequest.ts); a dismissed one answers null.
 // 4. Run ends. The client declares the experimental capability
 //    catbuddy.runEnd: the extension shows each run's outcome itself (one
-//    notification, the transcript on request), so the server does not.
+//    notification, the transcript on request), so the server sends no
+//    showMessage or showDocument at a run's end.
 // 5. The server's log. Its stderr goes to the output channel at each line's
 //    own slog level (serverLog.ts), not all of it at error level.
 // 6. The editor's language servers. The client declares
 //    catbuddy.languageFeatures and answers catbuddy/languageFeature through
 //    VS Code's providers (languageFeatures.ts).
+// 7. Settings. workspace/configuration for section "catbuddy" answers the
+//    extension's mapped settings for the scope asked (serverSettings, no
+//    secrets), not the raw settings.json object.
+// 8. Edits. workspace/applyEdit goes through review.ts, which checks the
+//    edit against the open documents' versions before applying it, and
+//    saves them after it when catbuddy.saveAfterApply is on.
+// 9. Transcripts. A showDocument without takeFocus opens beside the code as
+//    a preview tab, keeping the code visible and focused.
+//
+// Documents of any language are synced, saved files and untitled ones.
 
 import * as vscode from 'vscode';
 import {
