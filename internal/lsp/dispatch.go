@@ -181,32 +181,3 @@ func decodeParams(raw jsonrpc2.RawMessage, v any) error {
 func invalidParams(format string, args ...any) error {
 	return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(format, args...))
 }
-
-// codec marshals payloads with the protocol package's union-aware
-// encoder; it is what protocol.NewServer installs, rebuilt here because
-// that one is unexported.
-type codec struct{}
-
-func (codec) Marshal(v any) ([]byte, error) {
-	switch m := v.(type) {
-	case jsonrpc2.RawMessage:
-		if m == nil {
-			return []byte("null"), nil
-		}
-		return m, nil
-	case *jsonrpc2.RawMessage:
-		if m == nil || *m == nil {
-			return []byte("null"), nil
-		}
-		return *m, nil
-	}
-	return protocol.Marshal(v)
-}
-
-func (codec) Unmarshal(data []byte, v any) error {
-	if p, ok := v.(*jsonrpc2.RawMessage); ok {
-		*p = append(jsonrpc2.RawMessage(nil), data...)
-		return nil
-	}
-	return protocol.Unmarshal(data, v)
-}

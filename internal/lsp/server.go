@@ -10,13 +10,15 @@ import (
 	"sync"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
 	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/lspfeatures"
 	"github.com/catbuddy/cb-ls/internal/tools"
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 )
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent exit
@@ -164,7 +166,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s.baseCtx = ctx
 
 	stream := newWireStream(rwc, s.log)
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspfeatures.Codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(ctx, s.handle)
 

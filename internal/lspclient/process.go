@@ -19,6 +19,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/fileuri"
+	"github.com/catbuddy/cb-ls/internal/lspfeatures"
 )
 
 // server is one started language server: its process and connection,
@@ -75,7 +76,7 @@ func start(ctx context.Context, name string, cfg ServerConfig, roots []string, l
 		s.mu.Unlock()
 		close(s.exited)
 	}()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipe{stdout, stdin}), jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipe{stdout, stdin}), jsonrpc2.WithCodec(lspfeatures.Codec{}))
 	s.conn.Go(context.Background(), s.handle)
 	if err := s.initialize(ctx, roots); err != nil {
 		s.kill()
@@ -304,26 +305,4 @@ func (t *tailBuffer) lastLine() string {
 		return ""
 	}
 	return ": " + string(b)
-}
-
-// codec reads results into jsonrpc2.RawMessage as they are and encodes
-// with the protocol package (its $/cancelRequest ids are unions).
-type codec struct{}
-
-func (codec) Marshal(v any) ([]byte, error) {
-	if m, ok := v.(jsonrpc2.RawMessage); ok {
-		if m == nil {
-			return []byte("null"), nil
-		}
-		return m, nil
-	}
-	return protocol.Marshal(v)
-}
-
-func (codec) Unmarshal(data []byte, v any) error {
-	if p, ok := v.(*jsonrpc2.RawMessage); ok {
-		*p = append(jsonrpc2.RawMessage(nil), data...)
-		return nil
-	}
-	return protocol.Unmarshal(data, v)
 }

@@ -5,4 +5,5 @@
 // editor's bridge (the request catbuddy/languageFeature, in internal/lsp)
 // or a language server cb-ls started itself (internal/lspclient); the
 // conversion is the same for both, so both give the model the same answers.
+// Codec, the JSON-RPC payload codec, is shared by every LSP connection.
 package lspfeatures

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -280,26 +279,4 @@ func (e *Editor) applyTextEdits(u uri.URI, edits []protocol.TextEdit) {
 	}); err != nil {
 		e.t.Logf("fake editor: didChange for an applied edit not sent: %v", err)
 	}
-}
-
-// codec is the union-aware payload codec (the protocol package's own is
-// unexported).
-type codec struct{}
-
-func (codec) Marshal(v any) ([]byte, error) {
-	if m, ok := v.(jsonrpc2.RawMessage); ok {
-		if m == nil {
-			return []byte("null"), nil
-		}
-		return m, nil
-	}
-	return protocol.Marshal(v)
-}
-
-func (codec) Unmarshal(data []byte, v any) error {
-	if p, ok := v.(*jsonrpc2.RawMessage); ok {
-		*p = append(jsonrpc2.RawMessage(nil), data...)
-		return nil
-	}
-	return protocol.Unmarshal(data, v)
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp"
+	"github.com/catbuddy/cb-ls/internal/lspfeatures"
 )
 
 // Options configure the fake editor and the server it starts.
@@ -124,7 +125,7 @@ func New(t testing.TB, opts Options) *Editor {
 		e.wake()
 		e.mu.Unlock()
 	}}
-	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(e.raw), jsonrpc2.WithCodec(codec{}))
+	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(e.raw), jsonrpc2.WithCodec(lspfeatures.Codec{}))
 	e.conn.Go(context.Background(), e.handle)
 	t.Cleanup(func() {
 		if !e.exited {
