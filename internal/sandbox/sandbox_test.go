@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -337,44 +335,11 @@ func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
 // work without root, and root's DAC override must not be what makes
 // them pass here.
 func TestSandboxUnprivileged(t *testing.T) {
-	if os.Getenv("CB_LS_TEST_UNPRIVILEGED") != "" {
-		t.Fatal("the unprivileged rerun must not run itself again: its -test.run names the tests")
-	}
-	testenv.Needs(t, os.Getuid() == 0, "root (to rerun the tests as uid 65534)", fmt.Sprintf("running as uid %d", os.Getuid()), "run the tests as root, as .ci/run does")
 	info := Probe()
 	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
-	dir, err := os.MkdirTemp("", "cb-ls-unpriv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "sandbox.test")
-	src, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.count=1", "-test.v",
-		"-test.run", "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$")
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir(),
-		// Under CI the rerun may not skip either.
-		testenv.RequireEnv + "=" + os.Getenv(testenv.RequireEnv)}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "\nPASS") {
-		t.Fatalf("as uid 65534: %v\n%s", err, out)
-	}
-	if strings.Contains(string(out), "remove the command's TMPDIR") {
+	out := testenv.RerunUnprivileged(t, "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$")
+	if strings.Contains(out, "remove the command's TMPDIR") {
 		t.Errorf("as uid 65534 a command's TMPDIR could not be removed:\n%s", out)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "SKIP") || strings.Contains(line, ".go:") {
-			t.Logf("as uid 65534: %s", strings.TrimSpace(line))
-		}
 	}
 }
 

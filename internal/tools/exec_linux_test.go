@@ -1,12 +1,9 @@
 package tools
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
@@ -67,44 +64,12 @@ func TestExecUserDirsUnderTemp(t *testing.T) {
 // TestExecUnprivileged reruns the exec tests that depend on the sandbox
 // as an ordinary user (nobody), which is what most users are.
 func TestExecUnprivileged(t *testing.T) {
-	if os.Getenv("CB_LS_TEST_UNPRIVILEGED") != "" {
-		t.Fatal("the unprivileged rerun must not run itself again: its -test.run names the tests")
-	}
-	testenv.Needs(t, os.Getuid() == 0, "root (to rerun the tests as uid 65534)", fmt.Sprintf("running as uid %d", os.Getuid()), "run the tests as root, as .ci/run does")
 	info := sandbox.Probe()
 	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
-	dir, err := os.MkdirTemp("", "cb-ls-unpriv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "tools.test")
-	src, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run", "^TestExec(SetsidDaemonDies|UserDirsUnderTemp)$")
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "CB_LS_TEST_UNPRIVILEGED=1", "TMPDIR=" + os.TempDir(),
-		// Under CI the rerun may not skip either.
-		testenv.RequireEnv + "=" + os.Getenv(testenv.RequireEnv)}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "\nPASS") {
-		t.Fatalf("as uid 65534: %v\n%s", err, out)
-	}
+	out := testenv.RerunUnprivileged(t, "^TestExec(SetsidDaemonDies|UserDirsUnderTemp)$")
 	for _, ran := range []string{"--- PASS: TestExecSetsidDaemonDies", "--- PASS: TestExecUserDirsUnderTemp"} {
-		if !strings.Contains(string(out), ran) {
+		if !strings.Contains(out, ran) {
 			t.Errorf("as uid 65534 the run lacks %q:\n%s", ran, out)
-		}
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "SKIP") || strings.Contains(line, ".go:") {
-			t.Logf("as uid 65534: %s", strings.TrimSpace(line))
 		}
 	}
 }
