@@ -36,8 +36,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
 	"github.com/catbuddy/cb-ls/internal/lspclient"
 	"github.com/catbuddy/cb-ls/internal/testenv"
@@ -104,7 +104,7 @@ func BenchmarkReferences(b *testing.B) {
 	target := filepath.Join(dir, targetFile)
 	params := protocol.ReferenceParams{
 		TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(target)},
+			TextDocument: protocol.TextDocumentIdentifier{URI: fileuri.FromPath(target)},
 			Position:     protocol.Position{Line: targetLine - 1, Character: uint32(len("func "))},
 		},
 		Context: protocol.ReferenceContext{IncludeDeclaration: true},
