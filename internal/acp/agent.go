@@ -22,9 +22,9 @@ type Options struct {
 // Agent is one ACP connection's agent: the sessions a client created or
 // loaded, and what the client said it can do.
 type Agent struct {
-	// conn is set once, right after the SDK starts reading; handlers
-	// reach it through client(), which waits for that, since the SDK may
-	// dispatch the first request before NewAgentSideConnection returns.
+	// conn is set once, before the wire lets the first message through
+	// (start in Serve), so no handler can run before it; handlers reach it
+	// through client(), which also waits for it.
 	conn      *sdk.AgentSideConnection
 	connReady chan struct{}
 	opts      Options
@@ -32,6 +32,7 @@ type Agent struct {
 
 	mu          sync.Mutex
 	initialized bool
+	closed      bool // closeAll ran: no session may be added
 	caps        sdk.ClientCapabilities
 	sessions    map[string]*acpSession
 }
@@ -43,11 +44,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*acpSession{}, connReady: make(chan struct{})}
-	r, w := newWire(in, out, a.log)
+	r, w, start := newWire(in, out, a.log)
 	conn := sdk.NewAgentSideConnection(a, w, r)
 	conn.SetLogger(a.log)
 	a.conn = conn
 	close(a.connReady)
+	start()
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():
@@ -65,6 +67,7 @@ func (a *Agent) client() *sdk.AgentSideConnection {
 // closeAll ends every session: its running turn and its MCP servers.
 func (a *Agent) closeAll() {
 	a.mu.Lock()
+	a.closed = true
 	ss := make([]*acpSession, 0, len(a.sessions))
 	for _, s := range a.sessions {
 		ss = append(ss, s)

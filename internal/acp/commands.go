@@ -9,25 +9,31 @@ import (
 	"github.com/catbuddy/cb-ls/internal/config"
 )
 
-// announceCommands sends available_commands_update once per session: the
-// built-in fix and explain and the user's custom commands, as slash
-// commands. It is sent right after session/new (and again with the
-// first prompt, for a client that drops updates of a session it does not
-// know yet).
+// announceCommands sends available_commands_update: the built-in fix
+// and explain and the user's custom commands, as slash commands.
+// session/new and session/load send it from a goroutine (the client
+// learns the session id only from their answer, which the SDK writes when
+// the handler returns, so that copy may arrive first and be dropped);
+// the session's first prompt sends it again before anything else, so a
+// client always has it by the first update of a turn.
 func (s *acpSession) announceCommands(ctx context.Context) {
-	s.mu.Lock()
-	sent := s.cmdSent
-	s.cmdSent = true
-	s.mu.Unlock()
-	if sent {
-		return
-	}
 	cfg, err := s.run.config(ctx)
 	if err != nil {
 		s.a.log.Warn("acp: commands not announced", "session", s.id, "error", err)
 		return
 	}
 	s.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: slashCommands(cfg)}})
+}
+
+// announceOnFirstTurn is announceCommands on the session's first prompt.
+func (s *acpSession) announceOnFirstTurn(ctx context.Context) {
+	s.mu.Lock()
+	sent := s.cmdSent
+	s.cmdSent = true
+	s.mu.Unlock()
+	if !sent {
+		s.announceCommands(ctx)
+	}
 }
 
 // slashCommands lists the commands a prompt may start with. ask is the

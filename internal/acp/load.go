@@ -38,7 +38,9 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	}
 	s.run.resume(stored)
 	s.replay(ctx, stored.Messages)
-	a.add(s)
+	if err := a.add(s); err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
 	a.log.Info("acp: session loaded", "session", id, "turns", stored.Turns, "messages", len(stored.Messages))
 	go s.announceCommands(context.WithoutCancel(ctx))
 	return sdk.LoadSessionResponse{}, nil

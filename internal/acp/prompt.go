@@ -29,7 +29,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{}, err
 	}
 	defer end()
-	s.announceCommands(turnCtx)
+	s.announceOnFirstTurn(turnCtx)
 	s.askTrust(turnCtx)
 	cfg, err := s.run.config(turnCtx)
 	if err != nil {

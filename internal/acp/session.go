@@ -36,7 +36,7 @@ type acpSession struct {
 	call    string             // the tool call whose change or command is being asked about
 	diffs   map[string][]sdk.ToolCallContent
 	trusted bool // the trust question was asked (or not needed)
-	cmdSent bool // available_commands_update was sent
+	cmdSent bool // the first prompt sent available_commands_update
 	undone  bool
 }
 
@@ -86,22 +86,35 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 		s.close()
 		return sdk.NewSessionResponse{}, err
 	}
-	a.add(s)
+	if err := a.add(s); err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
 	a.log.Info("acp: new session", "session", s.id, "root", s.root)
 	go s.announceCommands(context.WithoutCancel(ctx))
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id)}, nil
 }
 
+// errClosing answers a session/new or session/load that ends after the
+// client went away.
+var errClosing = errors.New("cb-ls acp is shutting down")
+
 // add makes s live, replacing (and closing) an older copy of the same
-// session.
-func (a *Agent) add(s *acpSession) {
+// session. Once the agent has closed its sessions, s is closed instead:
+// its MCP servers must not outlive the connection.
+func (a *Agent) add(s *acpSession) error {
 	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		s.close()
+		return sdk.NewInternalError(errorData(errClosing))
+	}
 	old := a.sessions[s.id]
 	a.sessions[s.id] = s
 	a.mu.Unlock()
 	if old != nil && old != s {
 		old.close()
 	}
+	return nil
 }
 
 // errBusy is the answer to a second prompt while one runs.

@@ -30,12 +30,15 @@ type wire struct {
 }
 
 // newWire returns the reader and writer the SDK connection should use
-// in place of in and out.
-func newWire(in io.Reader, out io.Writer, log *slog.Logger) (io.Reader, io.Writer) {
+// in place of in and out, and start, which lets the client's messages
+// through. The SDK's connection starts reading at once; calling start
+// only once the agent is fully set up (its connection field, the SDK's
+// logger) makes that setup happen before every handler the messages
+// start, for the memory model as for the reader.
+func newWire(in io.Reader, out io.Writer, log *slog.Logger) (r io.Reader, wr io.Writer, start func()) {
 	w := &wire{out: out, log: log, pending: map[string]bool{}}
 	pr, pw := io.Pipe()
-	go w.filter(in, pw)
-	return pr, w
+	return pr, w, func() { go w.filter(in, pw) }
 }
 
 // envelope is the part of a message wire looks at.
