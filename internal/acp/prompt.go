@@ -45,6 +45,8 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usageOf(out.Usage)}, nil
 	case errors.Is(runErr, agent.ErrStepLimit):
 		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests, Usage: usageOf(out.Usage)}, nil
+	case errors.Is(runErr, agent.ErrRefused):
+		return sdk.PromptResponse{StopReason: sdk.StopReasonRefusal, Usage: usageOf(out.Usage)}, nil
 	case errors.Is(runErr, agent.ErrAuth):
 		return sdk.PromptResponse{}, sdk.NewAuthRequired(errorData(runErr))
 	case runErr != nil:

@@ -118,7 +118,8 @@ func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onTe
 			return ModelResponse{}, p.failure(ctx, call, err, p.wrap)
 		}
 		u := msg.Usage
-		out := ModelResponse{Stop: string(msg.StopReason), Usage: anthropicUsage(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.OutputTokens)}
+		out := ModelResponse{Stop: string(msg.StopReason), Refused: msg.StopReason == anthropic.StopReasonRefusal,
+			Usage: anthropicUsage(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.OutputTokens)}
 		for _, b := range msg.Content {
 			switch b.Type {
 			case "text":
@@ -171,6 +172,7 @@ func (p *anthropicProvider) Complete(ctx context.Context, req ModelRequest, onTe
 			}
 		case "message_delta":
 			out.Stop = string(ev.Delta.StopReason)
+			out.Refused = ev.Delta.StopReason == anthropic.StopReasonRefusal
 			// Cumulative counts; zero when the event leaves them out.
 			out.Usage.OutputTokens = ev.Usage.OutputTokens
 			if ev.Usage.InputTokens > 0 {

@@ -107,7 +107,12 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 		c := res.Choices[0]
 		out := ModelResponse{
 			Text: c.Message.Content, Stop: c.FinishReason,
-			Usage: openAIUsage(res.Usage),
+			Usage:   openAIUsage(res.Usage),
+			Refused: c.FinishReason == "content_filter" || c.Message.Refusal != "",
+		}
+		if c.Message.Refusal != "" {
+			out.Text += c.Message.Refusal
+			out.Stop = "refusal"
 		}
 		if out.Text != "" && onText != nil {
 			onText(out.Text)
@@ -134,11 +139,18 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 			out.Usage = openAIUsage(chunk.Usage)
 		}
 		for _, ch := range chunk.Choices {
-			if d := ch.Delta.Content; d != "" {
-				text = append(text, d...)
-				if onText != nil {
-					onText(d)
+			// A refusal streams as its own deltas: it is the answer the
+			// user sees.
+			for _, d := range []string{ch.Delta.Content, ch.Delta.Refusal} {
+				if d != "" {
+					text = append(text, d...)
+					if onText != nil {
+						onText(d)
+					}
 				}
+			}
+			if ch.Delta.Refusal != "" {
+				out.Refused = true
 			}
 			for _, tc := range ch.Delta.ToolCalls {
 				pos, ok := byIndex[tc.Index]
@@ -163,6 +175,10 @@ func (p *openAIProvider) Complete(ctx context.Context, req ModelRequest, onText 
 			}
 			if ch.FinishReason != "" {
 				out.Stop, finished = ch.FinishReason, true
+				out.Refused = out.Refused || ch.FinishReason == "content_filter"
+				if out.Refused && out.Stop == "stop" {
+					out.Stop = "refusal" // a message refusal
+				}
 			}
 		}
 	}

@@ -74,6 +74,10 @@ type ModelResponse struct {
 	// Stop is the provider's stop reason ("stop", "tool_calls", "end_turn",
 	// "max_tokens", …).
 	Stop string
+	// Refused is a model that declined to answer: Anthropic's stop reason
+	// "refusal", OpenAI's finish reason "content_filter" or a message
+	// refusal (whose text is then Text).
+	Refused bool
 }
 
 // Sentinel errors a *ProviderError wraps, for errors.Is.

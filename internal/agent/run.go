@@ -16,6 +16,12 @@ import (
 // model's summary) when the model still called tools after MaxSteps turns.
 var ErrStepLimit = errors.New("step limit reached")
 
+// ErrRefused is returned (with a complete Outcome, whose Answer is
+// whatever the model said) when the model declined to answer: the
+// provider's refusal (Anthropic "refusal", OpenAI "content_filter" or a
+// message refusal). Its text names the provider's stop reason.
+var ErrRefused = errors.New("the model declined to answer")
+
 // ErrUnknownCommand is returned for a Task.Command that is neither a
 // built-in nor a configured custom command.
 var ErrUnknownCommand = errors.New("unknown command")
@@ -160,6 +166,13 @@ func (l *loop) run(ctx context.Context, req ModelRequest) (out Outcome, err erro
 		out.Usage.add(resp.Usage)
 		u := resp.Usage
 		l.emit(Event{Kind: EventUsage, Step: step, Usage: &u})
+		if resp.Refused {
+			// The model declined: none of its calls run, and the
+			// conversation keeps only its text, so a reply can go on.
+			req.Messages = append(req.Messages, Message{Role: RoleAssistant, Text: resp.Text})
+			out.Answer = resp.Text
+			return out, fmt.Errorf("%w (%s)", ErrRefused, resp.Stop)
+		}
 		req.Messages = append(req.Messages, Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
 
 		if final || len(resp.ToolCalls) == 0 {

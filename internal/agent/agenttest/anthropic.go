@@ -15,6 +15,9 @@ func anthropicCallID(turn, i int, c ToolCall) string {
 }
 
 func anthropicStop(t Turn) string {
+	if t.Stop != "" {
+		return t.Stop
+	}
 	if len(t.ToolCalls) > 0 {
 		return "tool_use"
 	}

@@ -15,6 +15,9 @@ func openAICallID(turn, i int, c ToolCall) string {
 }
 
 func openAIFinish(t Turn) string {
+	if t.Stop != "" {
+		return t.Stop
+	}
 	if len(t.ToolCalls) > 0 {
 		return "tool_calls"
 	}
@@ -37,9 +40,12 @@ func usageOf(t Turn, req Request) (in, out int64) {
 }
 
 func openAIMessage(t Turn, req Request) []byte {
-	msg := map[string]any{"role": "assistant", "content": nil}
+	msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil}
 	if t.Text != "" {
 		msg["content"] = t.Text
+	}
+	if t.Refusal != "" {
+		msg["refusal"] = t.Refusal
 	}
 	if len(t.ToolCalls) > 0 {
 		var calls []any
@@ -80,6 +86,9 @@ func openAIEvents(t Turn, req Request) []sseEvent {
 	events := []sseEvent{chunk(map[string]any{"role": "assistant", "content": ""}, nil)}
 	for _, piece := range splitText(t.Text) {
 		events = append(events, chunk(map[string]any{"content": piece}, nil))
+	}
+	for _, piece := range splitText(t.Refusal) {
+		events = append(events, chunk(map[string]any{"refusal": piece}, nil))
 	}
 	for i, c := range t.ToolCalls {
 		// The first chunk of a call carries id and name; the arguments

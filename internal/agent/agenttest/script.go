@@ -46,6 +46,14 @@ type Turn struct {
 	// parallel tool calls).
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 
+	// Stop, if set, is the stop reason sent instead of the usual one:
+	// OpenAI's finish_reason ("content_filter") or Anthropic's
+	// stop_reason ("refusal"), as the requested wire format names it.
+	Stop string `json:"stop,omitempty"`
+	// Refusal is OpenAI's refusal message (message.refusal, streamed as
+	// delta.refusal); Anthropic has none and ignores it.
+	Refusal string `json:"refusal,omitempty"`
+
 	// Status, if non-zero, answers with this HTTP status and an error
 	// body in the requested wire format instead of a message.
 	Status int `json:"status,omitempty"`
