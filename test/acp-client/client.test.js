@@ -35,6 +35,23 @@ const questions = [];
 const reads = [];
 const writes = new Map();
 
+// drained resolves once every message received so far has been handled.
+// The SDK settles a request's promise as soon as its response is read,
+// while each notification read before it (the turn's session/update
+// messages, which cb-ls writes before the answer) is handled through a
+// chain of promise callbacks that may still be running then. Those are
+// microtasks: one turn of the event loop (setImmediate) runs them all.
+// Without this the last agent_message_chunk is sometimes missing.
+function drained() {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+// exited resolves when child has exited (at once if it already has).
+function exited(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', resolve));
+}
+
 async function startModel(script) {
   const file = path.join(dir, 'script.json');
   fs.writeFileSync(file, JSON.stringify(script));
@@ -84,10 +101,13 @@ before(async () => {
   conn = app.connect(acp.ndJsonStream(Writable.toWeb(agent.stdin), Readable.toWeb(agent.stdout)));
 });
 
-after(() => {
+after(async () => {
   conn?.close();
   agent?.kill();
   model?.kill();
+  // Both may still write under dir (the agent its session store) until
+  // they have exited.
+  await Promise.all([exited(agent), exited(model)]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -120,6 +140,7 @@ test('a fix reads the unsaved buffer, asks with the diff and writes through the 
     { type: 'text', text: '/fix Add is wrong' },
     { type: 'resource_link', name: 'calc.go', uri: pathToFileURL(calc).href },
   ] });
+  await drained();
   assert.equal(res.stopReason, 'end_turn', stderr);
 
   assert.ok(reads.includes(calc), 'the agent read calc.go through fs/read_text_file');
