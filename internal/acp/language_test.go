@@ -3,6 +3,7 @@ package acp_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,6 +55,14 @@ func TestLanguageServersAnswerTheLanguageTools(t *testing.T) {
 	}
 	if len(c.perms) != 1 {
 		t.Fatalf("%d permission questions for the rename, want 1", len(c.perms))
+	}
+	var kinds []string
+	for _, tc := range c.toolCalls() {
+		kinds = append(kinds, tc.Title+"="+string(tc.Kind))
+	}
+	slices.Sort(kinds)
+	if got := strings.Join(kinds, ", "); got != "lsp=read, rename_symbol=edit" {
+		t.Errorf("tool calls %s, want lsp=read, rename_symbol=edit", got)
 	}
 	calc, main := filepath.Join(root, "calc.go"), filepath.Join(root, "main.go")
 	if !strings.Contains(c.writes[calc], "func Sum(a, b int) int") || !strings.Contains(c.writes[main], "fmt.Println(Sum(1, 2))") {

@@ -20,9 +20,9 @@ const maxShownOutput = 8 << 10
 // follow it.
 func toolKind(name string) sdk.ToolKind {
 	switch name {
-	case "read_file", "list_dir", "diagnostics":
+	case "read_file", "list_dir", "diagnostics", "lsp":
 		return sdk.ToolKindRead
-	case "edit_file", "write_file", "multi_edit", "apply_patch":
+	case "edit_file", "write_file", "multi_edit", "apply_patch", "rename_symbol", "replace_symbol", "code_action":
 		return sdk.ToolKindEdit
 	case "grep", "glob":
 		return sdk.ToolKindSearch
