@@ -9,6 +9,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // progress renders a run's events on stderr: on a terminal, one status
@@ -52,6 +53,11 @@ func (p *progress) event(ev agent.Event) {
 		if t := strings.TrimSpace(p.text.String()); t != "" {
 			p.println(indent(t, "  "))
 			p.text.Reset()
+		}
+		if plan, ok := tools.ParsePlan(ev.Args); ok && ev.Tool == tools.PlanToolName {
+			p.println("  plan:")
+			p.println(indent(strings.TrimRight(plan.Checklist(), "\n"), "    "))
+			return
 		}
 		what := ev.Tool + " " + argSummary(ev.Args)
 		if p.tty {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/session"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // LoadSession implements sdk.AgentLoader: the stored run with that id
@@ -49,6 +50,7 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 // replay streams a stored conversation to the client: the user's
 // messages, the agent's text, and each tool call with its result.
 func (s *acpSession) replay(ctx context.Context, msgs []agent.Message) {
+	plans := map[string]bool{} // update_plan calls: shown as their plan
 	for _, m := range msgs {
 		if m.Role == agent.RoleUser && m.Text != "" {
 			s.update(ctx, sdk.UpdateUserMessageText(m.Text))
@@ -57,11 +59,21 @@ func (s *acpSession) replay(ctx context.Context, msgs []agent.Message) {
 			s.update(ctx, sdk.UpdateAgentMessageText(m.Text))
 		}
 		for _, c := range m.ToolCalls {
+			if c.Name == tools.PlanToolName {
+				plans[c.ID] = true
+				if u, ok := planUpdate(c.Args); ok {
+					s.update(ctx, u)
+				}
+				continue
+			}
 			title, locs := describeCall(c.Name, c.Args, s.root)
 			s.update(ctx, sdk.StartToolCall(sdk.ToolCallId(c.ID), title, sdk.WithStartKind(toolKind(c.Name)),
 				sdk.WithStartStatus(sdk.ToolCallStatusPending), sdk.WithStartLocations(locs)))
 		}
 		for _, r := range m.ToolResults {
+			if plans[r.CallID] {
+				continue
+			}
 			status := sdk.ToolCallStatusCompleted
 			if r.IsError {
 				status = sdk.ToolCallStatusFailed

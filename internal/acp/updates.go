@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // maxShownOutput bounds a tool's output shown in the client; the model
@@ -130,6 +131,9 @@ type reporter struct {
 	ctx     context.Context
 	window  int // the model's context window, for usage_update
 	lastUse agent.Usage
+	// plans are the arguments of the update_plan calls not yet answered:
+	// the plan is shown once the tool accepted it.
+	plans map[string]json.RawMessage
 }
 
 // event is the agent's emit function for a turn.
@@ -143,6 +147,13 @@ func (r *reporter) event(ev agent.Event) {
 	case agent.EventCompact:
 		s.update(r.ctx, sdk.UpdateAgentThoughtText(ev.Text))
 	case agent.EventToolCall:
+		if ev.Tool == tools.PlanToolName {
+			if r.plans == nil {
+				r.plans = map[string]json.RawMessage{}
+			}
+			r.plans[ev.CallID] = ev.Args
+			return
+		}
 		if t, ok := s.run.registry().Get(ev.Tool); ok && !t.ReadOnly {
 			s.setCall(ev.CallID)
 		}
@@ -151,6 +162,13 @@ func (r *reporter) event(ev agent.Event) {
 			sdk.WithStartKind(toolKind(ev.Tool)), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
 			sdk.WithStartLocations(locs), sdk.WithStartRawInput(json.RawMessage(orEmptyObject(ev.Args)))))
 	case agent.EventToolResult:
+		if args, ok := r.plans[ev.CallID]; ok {
+			delete(r.plans, ev.CallID)
+			if u, ok := planUpdate(args); ok && !ev.IsError {
+				s.update(r.ctx, u)
+			}
+			return
+		}
 		status := sdk.ToolCallStatusCompleted
 		if ev.IsError {
 			status = sdk.ToolCallStatusFailed

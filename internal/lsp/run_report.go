@@ -15,6 +15,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/session"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // methodRunEvent is the custom notification streaming a run's events.
@@ -213,6 +214,9 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 // toolLabel is a short description of a tool call for progress reports:
 // the tool and the path or pattern it works on.
 func toolLabel(tool string, args json.RawMessage, display func(string) string) string {
+	if tool == tools.PlanToolName {
+		return planLabel(args)
+	}
 	var fields map[string]any
 	if json.Unmarshal(args, &fields) != nil {
 		return tool
@@ -228,6 +232,28 @@ func toolLabel(tool string, args json.RawMessage, display func(string) string) s
 		}
 	}
 	return tool
+}
+
+// planLabel names where an update_plan call says the work is: "plan
+// 2/5: Fix Add" (the step in progress, else the first not done).
+func planLabel(args json.RawMessage) string {
+	p, ok := tools.ParsePlan(args)
+	if !ok {
+		return tools.PlanToolName
+	}
+	at := -1
+	for i, st := range p.Steps {
+		if st.Status == tools.PlanInProgress || (at < 0 && st.Status == tools.PlanPending) {
+			at = i
+		}
+		if st.Status == tools.PlanInProgress {
+			break
+		}
+	}
+	if at < 0 {
+		return fmt.Sprintf("plan %d/%d: done", len(p.Steps), len(p.Steps))
+	}
+	return fmt.Sprintf("plan %d/%d: %s", at+1, len(p.Steps), firstLine(p.Steps[at].Step, 60))
 }
 
 // firstLine returns s's first line, cut to max bytes.

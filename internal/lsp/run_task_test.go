@@ -115,6 +115,10 @@ func TestToolLabel(t *testing.T) {
 		{"exec", `{"command":"go test ./...\nrm -rf /"}`, "exec go test ./..."},
 		{"mcp_x_y", `{"n":1}`, "mcp_x_y"},
 		{"broken", `{"path":`, "broken"},
+		{"update_plan", `{"plan":[{"step":"Read","status":"completed"},{"step":"Fix Add","status":"in_progress"},{"step":"Test","status":"pending"}]}`, "plan 2/3: Fix Add"},
+		{"update_plan", `{"plan":[{"step":"Read","status":"completed"},{"step":"Test","status":"pending"}]}`, "plan 2/2: Test"},
+		{"update_plan", `{"plan":[{"step":"Read","status":"completed"}]}`, "plan 1/1: done"},
+		{"update_plan", `{"plan":[]}`, "update_plan"},
 	} {
 		if got := toolLabel(tc.tool, json.RawMessage(tc.args), display); got != tc.want {
 			t.Errorf("toolLabel(%s, %s) = %q, want %q", tc.tool, tc.args, got, tc.want)

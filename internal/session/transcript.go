@@ -13,6 +13,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // Transcript renders a run's turn as markdown from its events: the one
@@ -103,9 +104,16 @@ func (t *Transcript) Add(ev agent.Event) {
 		t.b.WriteString(ev.Text)
 	case agent.EventToolCall:
 		t.endText()
+		if p, ok := tools.ParsePlan(ev.Args); ok && ev.Tool == tools.PlanToolName {
+			fmt.Fprintf(&t.b, "**Plan:**\n\n%s\n", p.Checklist())
+			return
+		}
 		fmt.Fprintf(&t.b, "**%s** `%s`\n\n", ev.Tool, compactJSON(ev.Args, 400))
 	case agent.EventToolResult:
 		t.endText()
+		if ev.Tool == tools.PlanToolName && !ev.IsError {
+			return // the plan above says it all
+		}
 		status := "result"
 		if ev.IsError {
 			status = "error"

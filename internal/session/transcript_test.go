@@ -240,3 +240,27 @@ func TestTranscriptSaysThingsOnce(t *testing.T) {
 		}
 	}
 }
+
+// An update_plan call is the plan as a checklist; its "Plan updated."
+// result adds nothing. A refused plan is shown as any failed call.
+func TestTranscriptRendersThePlan(t *testing.T) {
+	tr := NewTranscript(testHeader())
+	tr.Add(agent.Event{Kind: agent.EventStep, Step: 1})
+	plan := `{"plan":[{"step":"Read calc.go","status":"completed"},{"step":"Fix Add","status":"in_progress"},{"step":"Test","status":"pending"}]}`
+	tr.Add(agent.Event{Kind: agent.EventToolCall, Tool: tools.PlanToolName, Args: json.RawMessage(plan)})
+	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: tools.PlanToolName, Output: "Plan updated."})
+	bad := `{"plan":[{"step":"a","status":"done"}]}`
+	tr.Add(agent.Event{Kind: agent.EventToolCall, Tool: tools.PlanToolName, Args: json.RawMessage(bad)})
+	tr.Add(agent.Event{Kind: agent.EventToolResult, Tool: tools.PlanToolName, Output: "Error: step 1: status \"done\" is not pending, in_progress or completed", IsError: true})
+	got := tr.Finish("done", agent.Outcome{Steps: 1}, nil)
+	want := "**Plan:**\n\n- [x] Read calc.go\n- [ ] **Fix Add** (in progress)\n- [ ] Test\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("transcript lacks the checklist %q:\n%s", want, got)
+	}
+	if strings.Contains(got, "Plan updated.") {
+		t.Errorf("transcript shows the plan's result:\n%s", got)
+	}
+	if !strings.Contains(got, "**update_plan** `") || !strings.Contains(got, "error of update_plan") {
+		t.Errorf("the refused plan is not shown as a failed call:\n%s", got)
+	}
+}

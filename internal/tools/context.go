@@ -87,6 +87,7 @@ var Builtins = []Factory{
 	Exec,
 	WebFetch,
 	ApplyPatch,
+	UpdatePlan,
 }
 
 // RegisterBuiltins registers every built-in tool over tc, the language
