@@ -59,6 +59,27 @@ func TestPlanUpdates(t *testing.T) {
 			if calls := c.toolCalls(); len(calls) != 0 {
 				t.Errorf("update_plan shown as tool calls: %v", calls)
 			}
+			// Loaded from another connection, the stored run replays the
+			// plans, not their calls.
+			c2 := newTestClient(t)
+			conn2 := connect(t, c2, fullFS)
+			if _, err := conn2.LoadSession(t.Context(), sdk.LoadSessionRequest{SessionId: id, Cwd: root, McpServers: []sdk.McpServer{}}); err != nil {
+				t.Fatalf("session/load: %v", err)
+			}
+			replayed := 0
+			c2.mu.Lock()
+			for _, u := range c2.updates {
+				if u.Update.Plan != nil {
+					replayed++
+				}
+			}
+			c2.mu.Unlock()
+			if replayed != 2 {
+				t.Errorf("%d plans replayed, want the 2 shown live", replayed)
+			}
+			if calls := c2.toolCalls(); len(calls) != 0 {
+				t.Errorf("update_plan replayed as tool calls: %v", calls)
+			}
 			got := srv.Requests()[2].ToolResults()
 			if len(got) == 0 || !strings.Contains(got[len(got)-1].Content, "2 steps are in_progress") {
 				t.Errorf("the model was not told why its plan was refused: %+v", got)
