@@ -16,7 +16,7 @@ import (
 
 // commandsFixture is editors/testdata/custom_commands.json: one
 // customCommands setting, the commands it gives and the message naming
-// the rejected ones.
+// the rejected ones. The e2e suites of both editors assert the same file.
 type commandsFixture struct {
 	CustomCommands []any         `json:"customCommands"`
 	Commands       []commandInfo `json:"commands"`

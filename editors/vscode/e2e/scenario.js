@@ -302,5 +302,6 @@ require('./chat_mention').add({ script, tests, palette, idle, requests });
 require('./settings_scope').add({ script, tests, palette, openAt, idle, requests });
 require('./typing').add({ files, script, tests, palette, openAt, idle, requests });
 require('./language_features').add({ files, script, tests, palette, openAt, idle, requests });
+require('./custom_commands').add({ script, tests, palette, openAt, idle, requests });
 
 module.exports = { scenario: { files, script, tests } };

@@ -8,7 +8,7 @@ import { Controller, SECRET_KEY } from './controller';
 import { diagnosticsIn, targetRange, toLsp } from './diagnostics';
 import { mentionInput } from './mentionInput';
 import { reportFailure } from './refusal';
-import { needsInput, pickItems, RunArgs, serverArgs } from './runArgs';
+import { customCommands, needsInput, pickItems, RunArgs, serverArgs } from './runArgs';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -90,7 +90,7 @@ async function runCustom(c: Controller, arg: unknown) {
   if (serverArgs(arg)) {
     return runFromEditorOrArg(c, 'fix', arg);
   }
-  const custom = c.settings().config.customCommands ?? [];
+  const custom = customCommands(c.settings().config.customCommands);
   let server: { id: string; title: string }[] | undefined;
   try {
     server = await c.execute<{ id: string; title: string }[]>('catbuddy.listCommands');

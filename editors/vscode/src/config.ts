@@ -1,14 +1,9 @@
 // Settings → server configuration. The keys match docs/PROTOCOL.md's
 // initializationOptions; bad values are dropped with a message rather than sent,
-// so a typo in settings.json never reaches the server as garbage.
+// so a typo in settings.json never reaches the server as garbage. Custom
+// commands are the exception: they go as written, and the server checks
+// them (one rule for every editor) and names the bad ones itself.
 // Pure: the caller passes a getter over the "catbuddy" configuration section.
-
-/** CustomCommand is a user-defined agent command (catbuddy.customCommands). */
-export interface CustomCommand {
-  id: string;
-  title: string;
-  prompt: string;
-}
 
 /** ServerConfig is what the server reads from initializationOptions and didChangeConfiguration. */
 export interface ServerConfig {
@@ -16,7 +11,8 @@ export interface ServerConfig {
   model?: string;
   baseUrl?: string;
   maxSteps?: number;
-  customCommands?: CustomCommand[];
+  /** customCommands is the setting as written; the server checks it. */
+  customCommands?: unknown;
   maxTokens?: number;
   maxRetries?: number;
   contextWindow?: number;
@@ -49,8 +45,6 @@ export const PROVIDERS = ['openai', 'anthropic'] as const;
 export const MODES = ['auto', 'project', 'internal'] as const;
 /** APPROVALS are the values of tools.exec.approval. */
 export const APPROVALS = ['ask', 'readOnly', 'allowAll'] as const;
-
-const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
@@ -89,8 +83,8 @@ export function serverConfig(get: (key: string) => unknown): Mapped {
       problems.push(`catbuddy.maxSteps: ${JSON.stringify(maxSteps)} is not a positive integer; ignored`);
     }
   }
-  const custom = customCommands(get('customCommands'), problems);
-  if (custom.length > 0) {
+  const custom = get('customCommands');
+  if (custom !== undefined && custom !== null && !(Array.isArray(custom) && custom.length === 0)) {
     config.customCommands = custom;
   }
   // 0, false, "" and [] are the settings' defaults: "no opinion", so
@@ -167,43 +161,6 @@ function words(r: Reader, key: string): string[] | undefined {
 
 function dropUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-function customCommands(v: unknown, problems: string[]): CustomCommand[] {
-  if (v === undefined || v === null) {
-    return [];
-  }
-  if (!Array.isArray(v)) {
-    problems.push('catbuddy.customCommands: not a list; ignored');
-    return [];
-  }
-  const out: CustomCommand[] = [];
-  const seen = new Set<string>();
-  v.forEach((c: unknown, i: number) => {
-    const where = `catbuddy.customCommands[${i}]`;
-    if (typeof c !== 'object' || c === null) {
-      problems.push(`${where}: not an object; ignored`);
-      return;
-    }
-    const o = c as Record<string, unknown>;
-    const id = str(o.id);
-    const prompt = str(o.prompt);
-    if (id === undefined || !ID.test(id)) {
-      problems.push(`${where}: "id" must be letters, digits, ".", "_" or "-"; ignored`);
-      return;
-    }
-    if (prompt === undefined) {
-      problems.push(`${where} (${id}): "prompt" is missing; ignored`);
-      return;
-    }
-    if (seen.has(id)) {
-      problems.push(`${where}: duplicate id "${id}"; ignored`);
-      return;
-    }
-    seen.add(id);
-    out.push({ id, title: str(o.title) ?? id, prompt });
-  });
-  return out;
 }
 
 /** withApiKey adds the secret to a configuration meant for the server (never for settings.json). */

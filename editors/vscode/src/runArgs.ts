@@ -2,8 +2,31 @@
 // from the editor's state or recognised when a code action passes them.
 // Pure: no VS Code imports.
 
-import type { CustomCommand } from './config';
 import type { LspDiagnostic, Range } from './diagnostics';
+
+/** CustomCommand is one entry of catbuddy.customCommands as the client reads it (for its prompt). */
+export interface CustomCommand {
+  id: string;
+  title: string;
+  prompt: string;
+}
+
+/**
+ * customCommands reads the well-formed entries of the raw setting, for
+ * their prompts only: which commands exist is the server's answer
+ * (catbuddy.listCommands), since the server alone checks the setting.
+ */
+export function customCommands(v: unknown): CustomCommand[] {
+  if (!Array.isArray(v)) {
+    return [];
+  }
+  return v.flatMap((c: unknown) => {
+    const o = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+    return typeof o.id === 'string' && typeof o.prompt === 'string'
+      ? [{ id: o.id, title: typeof o.title === 'string' && o.title !== '' ? o.title : o.id, prompt: o.prompt }]
+      : [];
+  });
+}
 
 /** RunArgs is arguments[0] of catbuddy.run. */
 export interface RunArgs {
@@ -57,19 +80,27 @@ export interface PickItem {
 
 /**
  * pickItems merges the server's catbuddy.listCommands answer with the
- * configured custom commands: the server knows every command (including
- * project ones), the settings know the prompts (to ask for ${input}). When
- * the server could not answer, the built-ins and settings still work.
+ * configured custom commands: the server says which commands exist
+ * (including project ones), having checked the settings; the settings give
+ * a custom command's prompt (to ask for ${input}; the first entry of an id,
+ * the one the server keeps). When the server could not answer, only the
+ * built-ins are offered: the server alone judges the custom ones.
  */
 export function pickItems(server: readonly { id: string; title: string }[] | undefined, custom: readonly CustomCommand[]): PickItem[] {
-  const prompts = new Map(custom.map((c) => [c.id, c.prompt]));
+  const prompts = new Map<string, string>();
+  for (const c of custom) {
+    if (!prompts.has(c.id)) {
+      prompts.set(c.id, c.prompt);
+    }
+  }
   const builtin = new Set<string>(BUILTIN);
   const items: PickItem[] = [];
   const seen = new Set<string>();
   const add = (id: string, title: string) => {
     if (!seen.has(id)) {
       seen.add(id);
-      items.push({ id, title, prompt: prompts.get(id), custom: !builtin.has(id) });
+      const isBuiltin = builtin.has(id);
+      items.push({ id, title, prompt: isBuiltin ? undefined : prompts.get(id), custom: !isBuiltin });
     }
   };
   for (const c of server ?? []) {
@@ -81,9 +112,6 @@ export function pickItems(server: readonly { id: string; title: string }[] | und
     add('fix', 'Agent: Fix This');
     add('explain', 'Agent: Explain This');
     add('ask', 'Agent: Ask…');
-  }
-  for (const c of custom) {
-    add(c.id, c.title);
   }
   // Custom commands first: the built-ins have their own entries in the palette.
   return [...items.filter((i) => i.custom), ...items.filter((i) => !i.custom)];

@@ -39,23 +39,12 @@ test('serverConfig: bad values are dropped with a message naming the setting', (
   assert.match(problems[2], /^catbuddy\.maxSteps: 2\.5/);
 });
 
-test('serverConfig: custom commands are validated one by one', () => {
-  const { config, problems } = from({
-    customCommands: [
-      { id: 'doc', prompt: 'Document ${selection}' },
-      { id: 'has space', prompt: 'x' },
-      { id: 'noprompt' },
-      { id: 'doc', prompt: 'again' },
-      'nope',
-    ],
-  });
-  assert.deepEqual(config.customCommands, [{ id: 'doc', title: 'doc', prompt: 'Document ${selection}' }]);
-  assert.equal(problems.length, 4);
-  assert.match(problems[0], /customCommands\[1\]/);
-  assert.match(problems[1], /customCommands\[2\] \(noprompt\): "prompt" is missing/);
-  assert.match(problems[2], /duplicate id "doc"/);
-  assert.match(problems[3], /customCommands\[4\]: not an object/);
-  assert.deepEqual(from({ customCommands: { id: 'x' } }).problems, ['catbuddy.customCommands: not a list; ignored']);
+test('serverConfig: custom commands go to the server as written (it checks them)', () => {
+  const raw = [{ id: 'fix', prompt: 'x' }, { id: 'has space', prompt: 'x' }, { id: 'noprompt' }, 'nope'];
+  const { config, problems } = from({ customCommands: raw });
+  assert.deepEqual(config.customCommands, raw);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(from({ customCommands: { id: 'x' } }).config.customCommands, { id: 'x' });
 });
 
 test('withApiKey: adds the key only when there is one, without touching the input', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { needsInput, pickItems, serverArgs } from '../src/runArgs';
+import { customCommands, needsInput, pickItems, serverArgs } from '../src/runArgs';
 
 const range = { start: { line: 3, character: 0 }, end: { line: 3, character: 13 } };
 
@@ -21,7 +21,7 @@ test('needsInput: ask always, custom prompts only with ${input}', () => {
   assert.equal(needsInput('rename', 'Rename ${selection} to ${input}'), true);
 });
 
-test('pickItems: server list first for ids and titles, settings for prompts, customs before built-ins', () => {
+test('pickItems: the server decides which commands exist, settings give prompts, customs before built-ins', () => {
   const items = pickItems(
     [
       { id: 'fix', title: 'Agent: Fix This' },
@@ -32,6 +32,8 @@ test('pickItems: server list first for ids and titles, settings for prompts, cus
     ],
     [
       { id: 'tests', title: 'Tests (settings title)', prompt: 'Write tests for ${selection}' },
+      { id: 'tests', title: 'again', prompt: 'the server keeps the first: ${input}' },
+      { id: 'fix', title: 'mine', prompt: 'rejected by the server: ${input}' },
       { id: 'rename', title: 'Rename', prompt: 'Rename to ${input}' },
     ],
   );
@@ -40,7 +42,6 @@ test('pickItems: server list first for ids and titles, settings for prompts, cus
     [
       ['tests', 'Agent: Write tests', true, 'Write tests for ${selection}'],
       ['project-cmd', 'project-cmd', true, undefined],
-      ['rename', 'Rename', true, 'Rename to ${input}'],
       ['fix', 'Agent: Fix This', false, undefined],
       ['explain', 'Agent: Explain This', false, undefined],
       ['ask', 'Agent: Ask…', false, undefined],
@@ -48,10 +49,15 @@ test('pickItems: server list first for ids and titles, settings for prompts, cus
   );
 });
 
-test('pickItems: without the server, built-ins and settings still appear', () => {
+test('customCommands: the prompts of the well-formed entries of the raw setting', () => {
+  assert.deepEqual(customCommands([{ id: 'doc', prompt: 'p' }, { id: 'x' }, 'nope', null]), [{ id: 'doc', title: 'doc', prompt: 'p' }]);
+  assert.deepEqual(customCommands({ id: 'x' }), []);
+});
+
+test('pickItems: without the server, only the built-ins appear (the server judges the custom ones)', () => {
   const items = pickItems(undefined, [{ id: 'doc', title: 'Document', prompt: 'p' }]);
   assert.deepEqual(
     items.map((i) => i.id),
-    ['doc', 'fix', 'explain', 'ask'],
+    ['fix', 'explain', 'ask'],
   );
 });

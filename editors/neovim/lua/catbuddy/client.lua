@@ -152,10 +152,13 @@ local function handlers()
       return require('catbuddy.language_features').answer(params)
     end,
     ['window/showMessage'] = function(err, params, ctx, hcfg)
-      if params and params.type and params.type <= 2 then
+      if params and params.type == 1 then
         return default_show_message(err, params, ctx, hcfg)
       end
-      runs.show(params and params.message, vim.log.levels.INFO, ctx.client_id or 0)
+      -- Warnings (invalid settings) go through vim.notify like the rest:
+      -- Neovim's own handler only echoes them, easily overwritten.
+      local level = params and params.type == 2 and vim.log.levels.WARN or vim.log.levels.INFO
+      runs.show(params and params.message, level, ctx.client_id or 0)
     end,
     ['window/showDocument'] = function(err, params, ctx, hcfg)
       -- The transcript opens on :CatbuddyTranscript, not after every run.

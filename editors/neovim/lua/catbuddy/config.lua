@@ -39,57 +39,31 @@ local function is_list(t)
 end
 
 -- normalize_commands accepts a list of {id, title, prompt} or a map
--- id -> {title, prompt} (the shorter form people write by hand) and returns
--- a list sorted by id so the server sees a stable order.
+-- id -> {title, prompt} or id -> prompt (the shorter form people write by
+-- hand) and returns a list sorted by id so the server sees a stable
+-- order. It only changes the shape: the server checks the commands (one
+-- rule for every editor) and names the bad ones with window/showMessage.
 local function normalize_commands(cc)
   if cc == nil then
     return {}
   end
-  if type(cc) ~= 'table' then
-    return fail('custom_commands: expected a table, got %s', type(cc))
+  if type(cc) ~= 'table' or is_list(cc) then
+    return cc
   end
   local out = {}
-  if is_list(cc) then
-    for i, c in ipairs(cc) do
-      if type(c) ~= 'table' then
-        return fail('custom_commands[%d]: expected a table, got %s', i, type(c))
-      end
-      out[#out + 1] = { id = c.id, title = c.title, prompt = c.prompt }
+  for id, c in pairs(cc) do
+    if type(c) == 'string' then
+      c = { prompt = c }
     end
-  else
-    for id, c in pairs(cc) do
-      if type(c) == 'string' then
-        c = { prompt = c }
-      end
-      if type(c) ~= 'table' then
-        return fail('custom_commands.%s: expected a table or a prompt string, got %s', tostring(id), type(c))
-      end
+    if type(c) == 'table' then
       out[#out + 1] = { id = id, title = c.title, prompt = c.prompt }
+    else
+      out[#out + 1] = { id = id, prompt = c }
     end
-    table.sort(out, function(a, b)
-      return tostring(a.id) < tostring(b.id)
-    end)
   end
-  local seen = {}
-  for i, c in ipairs(out) do
-    if type(c.id) ~= 'string' or not c.id:match('^[%w_%-%.]+$') then
-      return fail('custom_commands[%d]: id must be a word (letters, digits, _ - .), got %s', i, vim.inspect(c.id))
-    end
-    if c.id == 'fix' or c.id == 'explain' or c.id == 'ask' then
-      return fail('custom_commands[%d]: id %q is a built-in command', i, c.id)
-    end
-    if seen[c.id] then
-      return fail('custom_commands: id %q appears twice', c.id)
-    end
-    seen[c.id] = true
-    if type(c.prompt) ~= 'string' or c.prompt == '' then
-      return fail('custom_commands.%s: prompt must be a non-empty string', c.id)
-    end
-    if c.title ~= nil and type(c.title) ~= 'string' then
-      return fail('custom_commands.%s: title must be a string', c.id)
-    end
-    c.title = c.title or ('Agent: ' .. c.id)
-  end
+  table.sort(out, function(a, b)
+    return tostring(a.id) < tostring(b.id)
+  end)
   return out
 end
 
@@ -192,8 +166,9 @@ function M.settings(cfg)
   s.model = cfg.model
   s.baseUrl = cfg.base_url
   s.maxSteps = cfg.max_steps
-  if cfg.custom_commands and #cfg.custom_commands > 0 then
-    s.customCommands = cfg.custom_commands
+  local cc = cfg.custom_commands
+  if cc ~= nil and not (type(cc) == 'table' and next(cc) == nil) then
+    s.customCommands = cc
   end
   return s
 end

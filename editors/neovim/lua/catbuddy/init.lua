@@ -237,8 +237,8 @@ function M.transcript(run_id)
 end
 
 --- commands returns the {id, title} list for :CatbuddyRun completion:
---- the server's (custom commands included) or, before it answered, the
---- configured ones.
+--- the server's (custom commands included: it checks them) or, before it
+--- answered, the built-ins.
 function M.commands(bufnr)
   local c = client.get(bufnr or vim.api.nvim_get_current_buf())
   if c and client.commands[c.id] then
@@ -251,11 +251,7 @@ function M.commands(bufnr)
       return res.result
     end
   end
-  local out = { { id = 'fix', title = 'Agent: Fix This' }, { id = 'explain', title = 'Agent: Explain This' }, { id = 'ask', title = 'Agent: Ask' } }
-  for _, cc in ipairs(client.cfg and client.cfg.custom_commands or {}) do
-    out[#out + 1] = { id = cc.id, title = cc.title }
-  end
-  return out
+  return { { id = 'fix', title = 'Agent: Fix This' }, { id = 'explain', title = 'Agent: Explain This' }, { id = 'ask', title = 'Agent: Ask…' } }
 end
 
 return M

@@ -1,6 +1,51 @@
 local E = require('e2e.env')
 
+-- editors/testdata/custom_commands.json: one customCommands setting, the
+-- commands cb-ls makes of it and its warning. The server's tests and the
+-- VS Code e2e suite assert the same file.
+local fixture_path = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h:h:h') .. '/testdata/custom_commands.json'
+
 return function(H)
+  H.test('e2e: custom_commands are checked by the server: the fixture\'s commands and warning', function()
+    local fx = vim.json.decode(table.concat(vim.fn.readfile(fixture_path), '\n'))
+    local model = E.model(H, { { text = 'Tests written (not really).' } })
+    local notes, restore = H.capture_notify()
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      -- As the user wrote it: the plugin passes it on unchecked.
+      E.setup(H, model, { custom_commands = fx.customCommands })
+      local b, c = E.open(H, path)
+      local function warnings()
+        local out = {}
+        for _, n in ipairs(notes) do
+          if n.level == vim.log.levels.WARN and tostring(n.msg):find('invalid settings', 1, true) then
+            out[#out + 1] = n.msg
+          end
+        end
+        return out
+      end
+      H.wait(10000, function()
+        return #warnings() > 0
+      end, 'the warning about the invalid commands (notifications: ' .. vim.inspect(notes) .. ')')
+      H.eq({ fx.message }, warnings(), 'the warning')
+      local res = require('catbuddy.compat').request_sync(c, 'workspace/executeCommand', { command = 'catbuddy.listCommands', arguments = {} }, 5000, b)
+      H.eq(fx.commands, res and res.result, 'catbuddy.listCommands')
+      local completed = vim.fn.getcompletion('CatbuddyRun ', 'cmdline')
+      table.sort(completed)
+      H.eq({ 'ask', 'explain', 'fix', 'tests' }, completed, ':CatbuddyRun completion')
+      -- The accepted "tests" is the first one of that id.
+      local last = require('catbuddy.runs').last
+      vim.cmd('4,6CatbuddyRun tests')
+      local run = E.wait_new_run(H, last)
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      H.contains(E.body(model.requests()[1]), 'Write table tests for', 'the accepted prompt reached the model')
+      H.eq({ fx.message }, warnings(), 'the warning, once, after the run read the settings again')
+    end)
+    restore()
+    E.teardown(model)
+    assert(ok, e)
+  end)
+
   H.test('e2e: :CatbuddyRun runs a custom command, completed from the server', function()
     local model = E.model(H, { { text = 'Tests written (not really).' } })
     local ok, e = pcall(function()

@@ -25,10 +25,6 @@ return function(H)
       { { max_steps = 0 }, 'max_steps: expected a positive integer' },
       { { save_after_apply = 1 }, 'save_after_apply: expected a boolean' },
       { { cmd = {} }, 'cmd: expected a non-empty list' },
-      { { custom_commands = { { id = 'fix', prompt = 'x' } } }, 'is a built-in command' },
-      { { custom_commands = { { id = 'a', prompt = 'x' }, { id = 'a', prompt = 'y' } } }, 'id "a" appears twice' },
-      { { custom_commands = { t = { title = 'T' } } }, 'custom_commands.t: prompt must be a non-empty string' },
-      { { custom_commands = { { id = 'has space', prompt = 'x' } } }, 'id must be a word' },
     }
     for _, c in ipairs(cases) do
       local cfg, err = config.resolve(c[1])
@@ -37,12 +33,18 @@ return function(H)
     end
   end)
 
-  H.test('config: custom commands as a map become a sorted list with titles', function()
+  H.test('config: custom commands go to the server unchecked (it has the one rule)', function()
+    local raw = { { id = 'fix', prompt = 'x' }, { id = 'a', prompt = 'x' }, { id = 'a', prompt = 'y' }, { id = 'has space' } }
+    local cfg = assert(config.resolve({ custom_commands = raw }))
+    H.eq(raw, config.settings(cfg).customCommands, 'customCommands')
+  end)
+
+  H.test('config: custom commands as a map become a sorted list', function()
     local cfg = assert(config.resolve({
       custom_commands = { tests = { title = 'Agent: Write tests', prompt = 'Write tests for ${selection}' }, docs = 'Document ${selection}' },
     }))
     H.eq({
-      { id = 'docs', title = 'Agent: docs', prompt = 'Document ${selection}' },
+      { id = 'docs', prompt = 'Document ${selection}' },
       { id = 'tests', title = 'Agent: Write tests', prompt = 'Write tests for ${selection}' },
     }, cfg.custom_commands, 'custom_commands')
   end)
@@ -62,7 +64,7 @@ return function(H)
     H.eq(nil, s.apiKey, 'settings.apiKey')
     H.eq('http://127.0.0.1:1/v1', s.baseUrl, 'baseUrl')
     H.eq(7, s.maxSteps, 'maxSteps')
-    H.eq({ { id = 't', title = 'Agent: t', prompt = 'p' } }, s.customCommands, 'customCommands')
+    H.eq({ { id = 't', prompt = 'p' } }, s.customCommands, 'customCommands (the server gives the default title)')
     H.eq('sk-test', config.init_options(cfg).apiKey, 'init apiKey')
   end)
 
