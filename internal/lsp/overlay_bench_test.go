@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -43,7 +42,7 @@ func BenchmarkDidChange(b *testing.B) {
 			}
 			ctx := context.Background()
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := int64(testenv.CPUTime())
 			for i := 0; b.Loop(); i++ {
 				if _, err := s.didChange(ctx, msgs[i%len(msgs)]); err != nil {
 					b.Fatal(err)
@@ -51,7 +50,7 @@ func BenchmarkDidChange(b *testing.B) {
 			}
 			// Wall time is unreliable on a shared machine; the process's
 			// CPU time per operation is the steadier figure.
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(int64(testenv.CPUTime())-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -83,13 +82,4 @@ func TestOpenDocumentsMemory(t *testing.T) {
 		t.Errorf("open documents use %.2f× their text size, want < 3×", float64(used)/float64(total))
 	}
 	runtime.KeepAlive(o)
-}
-
-// cpuTime returns the process's user+system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // BenchmarkLoad200Turns measures what a reply after a restart pays before
@@ -47,7 +47,7 @@ func BenchmarkLoad200Turns(b *testing.B) {
 	b.SetBytes(fi.Size())
 	// The wall time per op includes waiting for a CPU on a busy machine;
 	// cpu-ms/op is the process's own CPU time (GC included), which does not.
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	b.ResetTimer()
 	for b.Loop() {
 		s, err := Load(log.Path)
@@ -58,16 +58,7 @@ func BenchmarkLoad200Turns(b *testing.B) {
 			b.Fatalf("loaded %d messages, %d turns", len(s.Messages), s.Turns)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(testenv.CPUTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkSummary200Turns is the same file listed by catbuddy.listRuns,

@@ -85,13 +85,13 @@ func BenchmarkExecChangeScan(b *testing.B) {
 // time per operation (cpu-ns/op), which the load of a shared machine
 // disturbs far less.
 func loop(b *testing.B, body func()) {
-	start := cpuTime()
+	start := testenv.CPUTime()
 	n := 0
 	for b.Loop() {
 		body()
 		n++
 	}
-	if used := cpuTime() - start; used > 0 && n > 0 {
+	if used := testenv.CPUTime() - start; used > 0 && n > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(n), "cpu-ns/op")
 	}
 }

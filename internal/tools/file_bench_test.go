@@ -13,6 +13,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // bigSource returns about size bytes of Go-like text with one unique
@@ -64,13 +65,13 @@ func newBenchEnvOn(b *testing.B, content string, ws Workspace) benchEnv {
 // time per operation (cpu-ns/op), which the load of a shared machine
 // disturbs far less.
 func loop(b *testing.B, body func()) {
-	start := cpuTime()
+	start := testenv.CPUTime()
 	n := 0
 	for b.Loop() {
 		body()
 		n++
 	}
-	if used := cpuTime() - start; used > 0 && n > 0 {
+	if used := testenv.CPUTime() - start; used > 0 && n > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(n), "cpu-ns/op")
 	}
 }

@@ -110,10 +110,10 @@ func BenchmarkReferences(b *testing.B) {
 		Context: protocol.ReferenceContext{IncludeDeclaration: true},
 	}
 	direct := func() (time.Duration, int) {
-		t, cpu := time.Now(), processCPU()
+		t, cpu := time.Now(), testenv.CPUTime()
 		raw, err := c.Call(ctx, target, protocol.MethodTextDocumentReferences, &params)
 		d := time.Since(t)
-		lastCPU = processCPU() - cpu
+		lastCPU = testenv.CPUTime() - cpu
 		if err != nil {
 			b.Fatalf("gopls references: %v", err)
 		}
@@ -160,10 +160,10 @@ func BenchmarkReferences(b *testing.B) {
 	})
 	args := map[string]any{"operation": "references", "path": targetFile, "line": targetLine, "symbol": "Target"}
 	bridged := func() (time.Duration, time.Duration) {
-		t, cpu := time.Now(), processCPU()
+		t, cpu := time.Now(), testenv.CPUTime()
 		out, isErr := e.RunTool("lsp", args)
 		d := time.Since(t)
-		lastCPU = processCPU() - cpu
+		lastCPU = testenv.CPUTime() - cpu
 		if isErr || !strings.Contains(out, "p0000/f00020.go:6: func G20() int { return base.Target(20) }") {
 			b.Fatalf("lsp references through the bridge:\n%s", out)
 		}
