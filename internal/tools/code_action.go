@@ -20,7 +20,9 @@ type codeActionInput struct {
 
 func (lt *langTools) codeActionTool() Tool {
 	return NewTool("code_action", strings.TrimSpace(codeActionDescription), func(ctx context.Context, in codeActionInput) (Result, error) {
-		return lt.codeAction(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.codeAction(ctx, in)
+		return notes.apply(res), err
 	})
 }
 

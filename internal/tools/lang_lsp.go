@@ -45,7 +45,9 @@ func (lt *langTools) lspTool() (Tool, bool) {
 		if !slices.Contains(ops, LanguageOp(in.Operation)) {
 			return Errorf("operation %q is not available; use one of %s", in.Operation, joinOps(ops)), nil
 		}
-		return lt.lsp(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.lsp(ctx, in)
+		return notes.apply(res), err
 	})
 	t.ReadOnly = true
 	t.InputSchema = withEnum(t.InputSchema, "operation", ops)
@@ -125,16 +127,24 @@ func (lt *langTools) lsp(ctx context.Context, in lspInput) (Result, error) {
 		}
 		return Text(text), nil
 	case OpIncomingCalls, OpOutgoingCalls:
+		if op == OpIncomingCalls {
+			lt.widenScope(ctx, at, in.Symbol)
+		}
 		calls, err := lt.lf.Calls(ctx, op, at)
 		if err != nil {
 			return Result{}, err
 		}
 		return Text(lt.formatCalls(ctx, op, what, calls)), nil
 	}
+	var unopened []string
+	if op == OpReferences || op == OpImplementation {
+		unopened, _ = lt.widenScope(ctx, at, in.Symbol)
+	}
 	locs, err := lt.lf.Locations(ctx, op, at)
 	if err != nil {
 		return Result{}, err
 	}
+	lt.unlisted(ctx, at, in.Symbol, unopened, locs)
 	return Text(lt.formatLocations(ctx, op, what, locs)), nil
 }
 

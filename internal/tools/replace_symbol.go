@@ -18,7 +18,9 @@ type replaceSymbolInput struct {
 
 func (lt *langTools) replaceSymbolTool() Tool {
 	return NewTool("replace_symbol", strings.TrimSpace(replaceSymbolDescription), func(ctx context.Context, in replaceSymbolInput) (Result, error) {
-		return lt.replaceSymbol(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.replaceSymbol(ctx, in)
+		return notes.apply(res), err
 	})
 }
 

@@ -1,0 +1,65 @@
+package tools
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A language server's answer can be true but incomplete: the server was
+// still loading its project, or it did not look at files outside its
+// project. Whoever answers the question knows; the tool that words the
+// answer must say so. Language tools run concurrently, so the caveats
+// travel with the call's context, not with the shared LanguageFeatures.
+
+type languageNotesKey struct{}
+
+type languageNotes struct {
+	mu    sync.Mutex
+	notes []string
+}
+
+// NoteLanguageAnswer adds a caveat to the answer of the language tool
+// call that ctx belongs to. Outside such a call it does nothing.
+func NoteLanguageAnswer(ctx context.Context, note string) {
+	n, _ := ctx.Value(languageNotesKey{}).(*languageNotes)
+	if n == nil || note == "" {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !slices.Contains(n.notes, note) {
+		n.notes = append(n.notes, note)
+	}
+}
+
+// withLanguageNotes returns a context that collects caveats for one
+// tool call.
+func withLanguageNotes(ctx context.Context) (context.Context, *languageNotes) {
+	n := &languageNotes{}
+	return context.WithValue(ctx, languageNotesKey{}, n), n
+}
+
+// any reports whether a caveat was noted.
+func (n *languageNotes) any() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.notes) > 0
+}
+
+// apply puts the caveats in front of an answer, where the model reads
+// them before it trusts the figures.
+func (n *languageNotes) apply(res Result) Result {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.notes) == 0 {
+		return res
+	}
+	var b strings.Builder
+	for _, note := range n.notes {
+		b.WriteString("Note: " + note + ".\n")
+	}
+	res.Output = b.String() + res.Output
+	return res
+}
