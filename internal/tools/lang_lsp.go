@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -145,11 +146,16 @@ func (lt *langTools) lsp(ctx context.Context, in lspInput) (Result, error) {
 		return Result{}, err
 	}
 	lt.unlisted(ctx, at, in.Symbol, unopened, locs)
+	if op == OpReferences {
+		lt.refs.remember(in.Symbol, uniqueLocations(locs, true))
+	}
 	return Text(lt.formatLocations(ctx, op, what, locs)), nil
 }
 
 // formatLocations answers definition, type_definition, implementation
-// and references: one "path:line: text" per place.
+// and references: one "path:line: text" per line, with the columns of
+// each place when a line holds several, so that every place is counted
+// as a rename counts it.
 func (lt *langTools) formatLocations(ctx context.Context, op LanguageOp, what string, locs []Location) string {
 	noun := map[LanguageOp]string{OpDefinition: "definition", OpTypeDefinition: "type definition",
 		OpImplementation: "implementation", OpReferences: "reference"}[op]
@@ -158,19 +164,33 @@ func (lt *langTools) formatLocations(ctx context.Context, op LanguageOp, what st
 		return fmt.Sprintf("No %s found for %s.", noun, what)
 	}
 	var b strings.Builder
-	of := "of"
+	of, incl := "of", ""
 	if op == OpReferences {
-		of = "to"
+		of, incl = "to", " (the declaration included)"
 	}
-	fmt.Fprintf(&b, "%d %s%s %s %s:\n", len(locs), noun, plural(len(locs)), of, what)
+	fmt.Fprintf(&b, "%d %s%s %s %s%s:\n", len(locs), noun, plural(len(locs)), of, what, incl)
 	l := lt.lineReader(ctx)
-	for i, loc := range locs {
-		if i == maxLocations {
+	shown := 0
+	for i := 0; i < len(locs); {
+		j := i + 1
+		for j < len(locs) && locs[j].Path == locs[i].Path && locs[j].Line == locs[i].Line {
+			j++
+		}
+		if shown == maxLocations {
 			fmt.Fprintf(&b, "… and %d more not shown\n", len(locs)-i)
 			break
 		}
-		b.WriteString(l.cite(loc))
+		b.WriteString(l.cite(locs[i]))
+		if j-i > 1 {
+			cols := make([]string, 0, j-i)
+			for _, loc := range locs[i:j] {
+				cols = append(cols, strconv.Itoa(loc.Column))
+			}
+			fmt.Fprintf(&b, "  [%d on this line, at columns %s]", j-i, strings.Join(cols, ", "))
+		}
 		b.WriteByte('\n')
+		shown++
+		i = j
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -79,6 +79,11 @@ type Location struct {
 	Line int    // 1-based
 	// EndLine is the last line of the range (1-based, ≥ Line).
 	EndLine int
+	// Column is where the range starts on Line, 1-based, counted as the
+	// language server counts (UTF-16 code units unless it said
+	// otherwise: the byte column on an ASCII line); 0 when unknown. It
+	// tells apart two places on one line.
+	Column int
 }
 
 // Symbol is one declaration of a document outline or a workspace

@@ -68,9 +68,14 @@ func (lt *langTools) rename(ctx context.Context, in renameInput) (Result, error)
 	for _, c := range cs {
 		n += len(c.Edits)
 	}
+	why := countDifference(lt.refs.about(in.Symbol, p.Abs, in.Line), cs, n)
 	res, err := lt.tc.commitAll(ctx, "rename_symbol", cs, "")
 	if !res.IsError {
-		res.Output = fmt.Sprintf("Rename of %s to %s: %d occurrence%s in %d file%s.\n", in.Symbol, in.NewName, n, plural(n), len(cs), plural(len(cs))) + res.Output
+		head := fmt.Sprintf("Rename of %s to %s: %d occurrence%s in %d file%s.\n", in.Symbol, in.NewName, n, plural(n), len(cs), plural(len(cs)))
+		if why != "" {
+			head += why + "\n"
+		}
+		res.Output = head + res.Output
 	}
 	return res, err
 }
