@@ -262,7 +262,8 @@ func (c *Client) Supports(method, path string) bool {
 			continue
 		}
 		if s == nil {
-			if method != protocol.MethodCodeActionResolve && method != protocol.MethodTextDocumentPrepareRename {
+			if method != protocol.MethodCodeActionResolve && method != protocol.MethodTextDocumentPrepareRename &&
+				method != protocol.MethodTextDocumentRangeFormatting {
 				return true
 			}
 			continue
@@ -286,6 +287,10 @@ func (c *Client) Open(ctx context.Context, path string, content []byte) (uri.URI
 	u, err := s.open(ctx, path, content)
 	return u, s.encoding, err
 }
+
+// OpensContent implements lspfeatures.ContentOpener: the servers see
+// what Open gives them.
+func (c *Client) OpensContent() bool { return true }
 
 // Encoding implements lspfeatures.Conn.
 func (c *Client) Encoding(path string) protocol.PositionEncodingKind {

@@ -81,6 +81,7 @@ func (lt *langTools) codeAction(ctx context.Context, in codeActionInput) (Result
 	if len(cs) == 0 {
 		return Text(fmt.Sprintf("%q changes nothing in the files as they are now.", chosen.Title)), nil
 	}
+	cs = lt.formatChanges(ctx, cs)
 	res, err := lt.tc.commitAll(ctx, "code_action", cs, "")
 	if !res.IsError && chosen.Command != "" {
 		res.Output += fmt.Sprintf("\n(The action's follow-up command %s was not run.)", chosen.Command)

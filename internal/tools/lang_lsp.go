@@ -166,7 +166,7 @@ func (lt *langTools) formatLocations(ctx context.Context, op LanguageOp, what st
 	var b strings.Builder
 	of, incl := "of", ""
 	if op == OpReferences {
-		of, incl = "to", " (the declaration included)"
+		of, incl = "to", ", the declaration included"
 	}
 	fmt.Fprintf(&b, "%d %s%s %s %s%s:\n", len(locs), noun, plural(len(locs)), of, what, incl)
 	l := lt.lineReader(ctx)

@@ -134,6 +134,28 @@ type CodeAction struct {
 // says the symbol cannot be renamed.
 var ErrCannotRename = errors.New("cannot rename this symbol")
 
+// LanguageFormatter is implemented by language features that format a
+// file as its language server does, so that an edit the language tools
+// make is formatted in the same reviewed change.
+type LanguageFormatter interface {
+	// Format returns the server's formatting edits of after, the file at
+	// path as a change leaves it (before is its content now), with byte
+	// offsets into after. changed are the byte ranges of after the
+	// change wrote: a server that formats ranges formats those; one that
+	// formats only whole files does, if before was formatted (else
+	// ErrUnformatted: formatting would rewrite lines the change did not
+	// touch). ErrNoFormatter when the server does not format.
+	Format(ctx context.Context, path string, before, after []byte, changed [][2]int) ([]TextEdit, error)
+}
+
+// ErrNoFormatter is returned by Format when the file's language server
+// does not format.
+var ErrNoFormatter = errors.New("the language server does not format this file")
+
+// ErrUnformatted is returned by Format when the file was not formatted
+// before the change and the server formats only whole files.
+var ErrUnformatted = errors.New("the file was not formatted before the change")
+
 // ErrNoLanguageServer is wrapped when no language server answers for a
 // file (the editor has none for its language, or none is configured).
 var ErrNoLanguageServer = errors.New("no language server answers for this file")
