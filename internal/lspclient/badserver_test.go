@@ -64,6 +64,7 @@ func serveFake(mode string) {
 func badClient(t *testing.T, dir string, mode string, command []string) *tools.Registry {
 	t.Helper()
 	c := lspclient.New(lspclient.Options{Roots: []string{dir}, Timeout: 500 * time.Millisecond, StartTimeout: 2 * time.Second,
+		IndexingWait: 100 * time.Millisecond, // the fake says nothing of its loading
 		Servers: map[string]lspclient.ServerConfig{"fakels": {Command: command, Extensions: []string{".go"}}}})
 	t.Cleanup(func() { c.Close(context.Background()) })
 	if mode != "" {
@@ -104,16 +105,24 @@ func TestLanguageServerHangsTimesOut(t *testing.T) {
 	}
 }
 
+// TestLanguageServerCrashIsNamed: a server that crashes is named with
+// its last words, restarted once for the next question, and withdrawn
+// when it crashes again; after that a question is refused at once.
 func TestLanguageServerCrashIsNamed(t *testing.T) {
 	dir := writeProject(t, goProject)
 	reg := badClient(t, dir, "crash", []string{os.Args[0]})
 	res := definitionOf(t, reg)
-	if !res.IsError || !strings.Contains(res.Output, "language server fakels exited") || !strings.Contains(res.Output, "the fake language server crashed") {
+	if !res.IsError || !strings.Contains(res.Output, "language server fakels exited") || !strings.Contains(res.Output, "the fake language server crashed") ||
+		!strings.Contains(res.Output, "it will be restarted for the next question") {
 		t.Fatalf("crash: %s", res.Output)
 	}
-	// Asked again, it says the same at once instead of hanging.
-	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "exited") {
-		t.Fatalf("after the crash: %s", res.Output)
+	res = definitionOf(t, reg)
+	if !res.IsError || !strings.Contains(res.Output, "fakels: it crashed again after a restart") ||
+		!strings.Contains(res.Output, "the language tools are withdrawn for .go files in this session") {
+		t.Fatalf("second crash: %s", res.Output)
+	}
+	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "fakels was withdrawn earlier") {
+		t.Fatalf("after the withdrawal: %s", res.Output)
 	}
 }
 
@@ -121,7 +130,8 @@ func TestLanguageServerThatCannotStart(t *testing.T) {
 	dir := writeProject(t, goProject)
 	reg := badClient(t, dir, "", []string{"/nonexistent/gopls"})
 	res := definitionOf(t, reg)
-	if !res.IsError || !strings.Contains(res.Output, "start language server fakels (/nonexistent/gopls)") {
+	if !res.IsError || !strings.Contains(res.Output, "start language server fakels (/nonexistent/gopls)") ||
+		!strings.Contains(res.Output, "withdrawn for .go files") {
 		t.Fatalf("no such program: %s", res.Output)
 	}
 	raw, _ := json.Marshal(map[string]any{"operation": "definition", "path": "go.mod", "line": 1, "symbol": "module"})

@@ -221,6 +221,21 @@ func (c *Client) withdraw(name string, cause error, emit *[]Status) error {
 	return err
 }
 
+// withdrawRunning withdraws the started server s.
+func (c *Client) withdrawRunning(s *server, cause error) error {
+	var emit []Status
+	c.mu.Lock()
+	if c.started[s.name] == s {
+		delete(c.started, s.name)
+	}
+	err := c.withdraw(s.name, cause, &emit)
+	c.mu.Unlock()
+	for _, st := range emit {
+		c.status(st)
+	}
+	return err
+}
+
 // Withdrawn reports whether every configured server has been withdrawn:
 // then no language tool can answer.
 func (c *Client) Withdrawn() bool {
@@ -360,18 +375,8 @@ func (c *Client) ask(ctx context.Context, s *server, path, method string, params
 			tools.NoteLanguageAnswer(ctx, fmt.Sprintf(IndexingNote, s.name))
 		}
 	case errors.As(err, &re) && !s.answered.Load() && c.broken(ctx, s, path, method, params):
-		var emit []Status
-		c.mu.Lock()
-		if c.started[s.name] == s {
-			delete(c.started, s.name)
-		}
-		werr := c.withdraw(s.name, fmt.Errorf("it fails every request: %s", re.Message), &emit)
-		c.mu.Unlock()
-		for _, st := range emit {
-			c.status(st)
-		}
 		go s.stop(context.WithoutCancel(ctx))
-		return nil, werr
+		return nil, c.withdrawRunning(s, fmt.Errorf("it fails every request: %s", re.Message))
 	case errors.Is(err, errExited):
 		c.mu.Lock()
 		again := c.restarts[s.name] == 0
@@ -379,6 +384,7 @@ func (c *Client) ask(ctx context.Context, s *server, path, method string, params
 		if again {
 			return nil, fmt.Errorf("%w; it will be restarted for the next question", err)
 		}
+		return nil, c.withdrawRunning(s, fmt.Errorf("it crashed again after a restart: %w", err))
 	}
 	return raw, err
 }

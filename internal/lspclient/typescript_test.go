@@ -1,8 +1,8 @@
 package lspclient_test
 
 import (
-	"log/slog"
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -92,4 +92,7 @@ func TestTypeScriptTestsOutsideInclude(t *testing.T) {
 
 type testWriter struct{ t *testing.T }
 
-func (w testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
