@@ -117,11 +117,11 @@ func TestLanguageServerCrashIsNamed(t *testing.T) {
 		t.Fatalf("crash: %s", res.Output)
 	}
 	res = definitionOf(t, reg)
-	if !res.IsError || !strings.Contains(res.Output, "fakels: it crashed again after a restart") ||
+	if !res.IsError || !strings.Contains(res.Output, "fakels cannot answer: it crashed again after a restart") ||
 		!strings.Contains(res.Output, "the language tools are withdrawn for .go files in this session") {
 		t.Fatalf("second crash: %s", res.Output)
 	}
-	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "fakels was withdrawn earlier") {
+	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "the language server fakels was withdrawn earlier") {
 		t.Fatalf("after the withdrawal: %s", res.Output)
 	}
 }

@@ -70,6 +70,9 @@ const DefaultStartTimeout = 30 * time.Second
 type Client struct {
 	opts Options
 	log  *slog.Logger
+	// life ends with Close: it bounds the servers Start starts.
+	life context.Context
+	end  context.CancelFunc
 
 	mu        sync.Mutex
 	started   map[string]*server
@@ -96,7 +99,9 @@ func New(opts Options) *Client {
 	if opts.IndexingWait <= 0 {
 		opts.IndexingWait = DefaultIndexingWait
 	}
-	return &Client{opts: opts, log: opts.Logger, started: map[string]*server{}, restarts: map[string]int{}, withdrawn: map[string]error{}}
+	life, end := context.WithCancel(context.Background())
+	return &Client{opts: opts, log: opts.Logger, life: life, end: end,
+		started: map[string]*server{}, restarts: map[string]int{}, withdrawn: map[string]error{}}
 }
 
 func (c *Client) status(st Status) {
@@ -460,6 +465,7 @@ func (c *Client) Close(ctx context.Context) {
 	if c == nil {
 		return
 	}
+	c.end()
 	c.mu.Lock()
 	c.closed = true
 	started := c.started

@@ -143,7 +143,7 @@ func (s *server) initialize(ctx context.Context, roots []string) error {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
 	if err := s.call(ctx, protocol.MethodInitialize, params, &res); err != nil {
-		return fmt.Errorf("initialize language server %s: %w", s.name, err)
+		return fmt.Errorf("initialize: %w", err)
 	}
 	s.caps = res.Capabilities
 	s.encoding = protocol.PositionEncodingKindUTF16

@@ -32,19 +32,26 @@ type Status struct {
 	Text string
 }
 
-// ErrUnavailable is wrapped by the error of every question to a server
-// that has been withdrawn.
+// ErrUnavailable is matched (errors.Is) by the error of every question
+// to a server that has been withdrawn.
 var ErrUnavailable = errors.New("language server unavailable")
+
+// unavailable is the error of a withdrawn server: its text is for the
+// model and the user as it is.
+type unavailable struct{ msg string }
+
+func (e *unavailable) Error() string        { return e.msg }
+func (e *unavailable) Is(target error) bool { return target == ErrUnavailable }
 
 // withdrawal is the message that names a withdrawn server once, in full.
 func withdrawal(name string, exts []string, cause error) error {
-	return fmt.Errorf("%w: %s: %v; the language tools are withdrawn for %s files in this session",
-		ErrUnavailable, name, cause, strings.Join(exts, " "))
+	return &unavailable{fmt.Sprintf("the language server %s cannot answer: %v; the language tools are withdrawn for %s files in this session",
+		name, cause, strings.Join(exts, " "))}
 }
 
 // stillWithdrawn is what later questions hear: short, since the reason
 // was given.
 func stillWithdrawn(name string, exts []string) error {
-	return fmt.Errorf("%w: %s was withdrawn earlier (see its error above); the language tools do not answer for %s files",
-		ErrUnavailable, name, strings.Join(exts, " "))
+	return &unavailable{fmt.Sprintf("the language server %s was withdrawn earlier (its error said why); the language tools do not answer for %s files",
+		name, strings.Join(exts, " "))}
 }

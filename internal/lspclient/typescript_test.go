@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
@@ -48,9 +49,20 @@ export function testFilterQueryEmpty(): boolean {
 
 // headlessServers builds the tools of a headless session over servers.
 func headlessServers(t *testing.T, dir string, servers map[string]lspclient.ServerConfig) (*tools.Registry, *lspclient.Client) {
+	return headlessServersWith(t, dir, servers, nil)
+}
+
+// headlessServersWith is headlessServers with onStatus told of every
+// status besides the test's log.
+func headlessServersWith(t *testing.T, dir string, servers map[string]lspclient.ServerConfig, onStatus func(lspclient.Status)) (*tools.Registry, *lspclient.Client) {
 	t.Helper()
 	opts := lspclient.Options{Roots: []string{dir}, Servers: servers}
-	opts.OnStatus = func(s lspclient.Status) { t.Logf("status: %s", s.Text) }
+	opts.OnStatus = func(s lspclient.Status) {
+		t.Logf("status: %s", s.Text)
+		if onStatus != nil {
+			onStatus(s)
+		}
+	}
 	opts.Logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := lspclient.New(opts)
 	t.Cleanup(func() { c.Close(context.Background()) })
@@ -95,4 +107,37 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
+}
+
+// TestTypeScriptBrokenInstallation: typescript-language-server beside
+// TypeScript 7, which ships no tsserver.js. The server is named once
+// with its error, its tools are withdrawn for its files, and later
+// questions are refused at once with a short line.
+func TestTypeScriptBrokenInstallation(t *testing.T) {
+	tsls := needNodeServer(t, "typescript-language-server-ts7")
+	dir := writeProject(t, tsProject)
+	var mu sync.Mutex
+	var unavailable []string
+	reg, c := headlessServersWith(t, dir, map[string]lspclient.ServerConfig{
+		"typescript-language-server": {Command: []string{tsls, "--stdio"}, Extensions: []string{".ts"}},
+	}, func(s lspclient.Status) {
+		if s.State == lspclient.StateUnavailable {
+			mu.Lock()
+			unavailable = append(unavailable, s.Text)
+			mu.Unlock()
+		}
+	})
+	res := run(t, reg, "lsp", map[string]any{"operation": "definition", "path": "test/query.test.ts", "line": 4, "symbol": "filterQuery"})
+	if !res.IsError || !strings.Contains(res.Output, "the language tools are withdrawn for .ts files") {
+		t.Fatalf("first question to a broken server:\n%s", res.Output)
+	}
+	res = run(t, reg, "lsp", map[string]any{"operation": "references", "path": "src/query.ts", "line": 1, "symbol": "filterQuery"})
+	if !res.IsError || !strings.Contains(res.Output, "was withdrawn earlier") {
+		t.Fatalf("second question:\n%s", res.Output)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(unavailable) != 1 || !c.Withdrawn() {
+		t.Fatalf("the user was told %d times (want once): %q; all withdrawn: %v", len(unavailable), unavailable, c.Withdrawn())
+	}
 }

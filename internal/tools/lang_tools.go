@@ -45,6 +45,9 @@ func LanguageTools(tc *ToolContext, lf LanguageFeatures) []Tool {
 	return out
 }
 
+// LanguageToolNames are the names of every language tool.
+var LanguageToolNames = []string{"lsp", "rename_symbol", "code_action", "replace_symbol"}
+
 // RegisterLanguageTools registers LanguageTools(tc, lf) in r.
 func RegisterLanguageTools(r *Registry, tc *ToolContext, lf LanguageFeatures) error {
 	for _, t := range LanguageTools(tc, lf) {
