@@ -101,7 +101,7 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 	ws := editWorkspace(o, o.Terminal, ask)
 	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(o.Yes, o.Terminal, ask),
 		LanguageServers: cfg.LanguageServers, OnLanguageStatus: p.language,
-		ProjectTrusted:  projectTrust(o.Trust, stderr), Headless: true, Version: o.Version, Logger: mcpLogger(stderr)})
+		ProjectTrusted: projectTrust(o.Trust, stderr), Headless: true, Version: o.Version, Logger: mcpLogger(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1

@@ -65,7 +65,7 @@ func badClient(t *testing.T, dir string, mode string, command []string) *tools.R
 	t.Helper()
 	c := lspclient.New(lspclient.Options{Roots: []string{dir}, Timeout: 500 * time.Millisecond, StartTimeout: 2 * time.Second,
 		IndexingWait: 100 * time.Millisecond, // the fake says nothing of its loading
-		Servers: map[string]lspclient.ServerConfig{"fakels": {Command: command, Extensions: []string{".go"}}}})
+		Servers:      map[string]lspclient.ServerConfig{"fakels": {Command: command, Extensions: []string{".go"}}}})
 	t.Cleanup(func() { c.Close(context.Background()) })
 	if mode != "" {
 		t.Setenv(fakeServerEnv, mode)

@@ -80,4 +80,3 @@ func (c *Client) Start(names []string) {
 		}
 	}()
 }
-
