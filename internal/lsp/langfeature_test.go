@@ -138,8 +138,11 @@ func TestLanguageFeatureMergedAndNullResults(t *testing.T) {
 	}, allFeatures...)
 
 	out, isErr := e.RunTool("lsp", map[string]any{"operation": "references", "path": "calc.go", "line": 4, "symbol": "Add"})
-	if isErr || !strings.HasPrefix(out, "2 references to Add (calc.go:4):\n") ||
-		!strings.Contains(out, "\ncalc.go:4: func Add") || !strings.Contains(out, "\nmain.go:3: func main()") {
+	// The repeated place is listed once; the LocationLink is a second
+	// place on main.go's line 3, counted and listed by its column.
+	if isErr || !strings.HasPrefix(out, "3 references to Add (calc.go:4), the declaration included:\n") ||
+		!strings.Contains(out, "\ncalc.go:4: func Add") || !strings.Contains(out, "\nmain.go:3: func main()") ||
+		!strings.Contains(out, "[2 on this line, at columns 34, 45]") {
 		t.Fatalf("references:\n%s", out)
 	}
 	out, isErr = e.RunTool("lsp", map[string]any{"operation": "definition", "path": "calc.go", "line": 4, "symbol": "Add"})
