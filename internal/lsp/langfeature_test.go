@@ -146,7 +146,7 @@ func TestLanguageFeatureMergedAndNullResults(t *testing.T) {
 		t.Fatalf("references:\n%s", out)
 	}
 	out, isErr = e.RunTool("lsp", map[string]any{"operation": "definition", "path": "calc.go", "line": 4, "symbol": "Add"})
-	if isErr || out != "No definition found for Add (calc.go:4)." {
+	if isErr || out != "The language server found no definition for Add (calc.go:4)." {
 		t.Fatalf("null definition: %v %q", isErr, out)
 	}
 }

@@ -161,7 +161,7 @@ func (lt *langTools) formatLocations(ctx context.Context, op LanguageOp, what st
 		OpImplementation: "implementation", OpReferences: "reference"}[op]
 	locs = uniqueLocations(locs, op == OpReferences || op == OpImplementation)
 	if len(locs) == 0 {
-		return fmt.Sprintf("No %s found for %s.", noun, what)
+		return fmt.Sprintf("The language server found no %s for %s.", noun, what)
 	}
 	var b strings.Builder
 	of, incl := "of", ""
