@@ -66,7 +66,7 @@ func TestGoplsColdStartReferences(t *testing.T) {
 }
 
 var pyProject = map[string]string{
-	"pyproject.toml": "[project]\nname = \"signing\"\nversion = \"0.1\"\n",
+	"pyproject.toml":      "[project]\nname = \"signing\"\nversion = \"0.1\"\n",
 	"signing/__init__.py": "from .timed import TimestampSigner\n\n__all__ = [\"TimestampSigner\"]\n",
 	"signing/timed.py": `class TimestampSigner:
     """Signs values with a timestamp."""
