@@ -3,7 +3,6 @@ package lspfeatures
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 
 	"go.lsp.dev/protocol"
@@ -19,6 +18,15 @@ type ContentOpener interface {
 	OpensContent() bool
 }
 
+// errBuffersOnly is why a change is not formatted in the editor.
+var errBuffersOnly error = noFormatter("the editor's language servers format only its buffers, not a change before it is applied")
+
+// noFormatter is an ErrNoFormatter with its own reason.
+type noFormatter string
+
+func (e noFormatter) Error() string        { return string(e) }
+func (e noFormatter) Is(target error) bool { return target == tools.ErrNoFormatter }
+
 // Format implements tools.LanguageFormatter: textDocument/rangeFormatting
 // of the changed lines where the server offers it, else
 // textDocument/formatting of the whole file when the file was formatted
@@ -26,7 +34,7 @@ type ContentOpener interface {
 // afterwards: the change is not applied yet, and may be refused.
 func (f *Features) Format(ctx context.Context, path string, before, after []byte, changed [][2]int) ([]tools.TextEdit, error) {
 	if o, ok := f.Conn.(ContentOpener); !ok || !o.OpensContent() {
-		return nil, fmt.Errorf("%w: the editor's language servers format only its buffers, not a change before it is applied", tools.ErrNoFormatter)
+		return nil, errBuffersOnly
 	}
 	byRange := f.Conn.Supports(protocol.MethodTextDocumentRangeFormatting, path)
 	if !byRange && !f.Conn.Supports(protocol.MethodTextDocumentFormatting, path) {
