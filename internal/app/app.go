@@ -151,6 +151,9 @@ func New(o Options) (*App, error) {
 		closeLanguageServers(lc)
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
+	if lc != nil && lc.Withdrawn() {
+		withdrawLanguageTools(reg) // every server failed before the tools were registered
+	}
 	return &App{Guard: g, Registry: reg, Tools: tc, opts: o, log: o.Logger, lsp: lc}, nil
 }
 

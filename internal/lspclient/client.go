@@ -76,8 +76,9 @@ type Client struct {
 
 	mu        sync.Mutex
 	started   map[string]*server
-	restarts  map[string]int   // crashes survived by a restart, by server
-	withdrawn map[string]error // servers that cannot answer: not tried again
+	starting  map[string]chan struct{} // closed when the server's start ends
+	restarts  map[string]int           // crashes survived by a restart, by server
+	withdrawn map[string]error         // servers that cannot answer: not tried again
 	closed    bool
 }
 
@@ -101,7 +102,7 @@ func New(opts Options) *Client {
 	}
 	life, end := context.WithCancel(context.Background())
 	return &Client{opts: opts, log: opts.Logger, life: life, end: end,
-		started: map[string]*server{}, restarts: map[string]int{}, withdrawn: map[string]error{}}
+		started: map[string]*server{}, starting: map[string]chan struct{}{}, restarts: map[string]int{}, withdrawn: map[string]error{}}
 }
 
 func (c *Client) status(st Status) {
@@ -170,50 +171,88 @@ func (c *Client) serverFor(path string) string {
 
 // get returns the running server called name, starting it if needed.
 // A server that could not start is withdrawn; one that crashed is
-// started once more, and withdrawn when it crashes again.
+// started once more, and withdrawn when it crashes again. The client's
+// lock is not held while a server starts: a slow start holds up only
+// the questions for that server.
 func (c *Client) get(ctx context.Context, name string) (*server, error) {
-	var emit []Status
-	defer func() {
-		for _, st := range emit {
-			c.status(st)
+	for {
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return nil, errStopped
 		}
-	}()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return nil, errStopped
-	}
-	exts := c.opts.Servers[name].Extensions
-	if _, ok := c.withdrawn[name]; ok {
-		return nil, stillWithdrawn(name, exts)
-	}
-	state, text := StateStarting, "starting "+name+"…"
-	if s := c.started[name]; s != nil {
-		err := s.failed()
-		if err == nil {
-			return s, nil
+		exts := c.opts.Servers[name].Extensions
+		if _, ok := c.withdrawn[name]; ok {
+			c.mu.Unlock()
+			return nil, stillWithdrawn(name, exts)
 		}
-		delete(c.started, name)
-		if c.restarts[name] > 0 {
-			return nil, c.withdraw(name, fmt.Errorf("it crashed again after a restart: %w", err), &emit)
+		if ch := c.starting[name]; ch != nil {
+			c.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 		}
-		c.restarts[name]++
-		state, text = StateRestarting, fmt.Sprintf("restarting %s, which crashed…", name)
-		c.log.Warn("restarting language server", "server", name, "error", err)
+		state, text := StateStarting, "starting "+name+"…"
+		if s := c.started[name]; s != nil {
+			err := s.failed()
+			if err == nil {
+				c.mu.Unlock()
+				return s, nil
+			}
+			delete(c.started, name)
+			if c.restarts[name] > 0 {
+				var emit []Status
+				werr := c.withdraw(name, fmt.Errorf("it crashed again after a restart: %w", err), &emit)
+				c.mu.Unlock()
+				c.tell(emit)
+				return nil, werr
+			}
+			c.restarts[name]++
+			state, text = StateRestarting, fmt.Sprintf("restarting %s, which crashed…", name)
+			c.log.Warn("restarting language server", "server", name, "error", err)
+		}
+		done := make(chan struct{})
+		c.starting[name] = done
+		c.mu.Unlock()
+		return c.startServer(ctx, name, done, Status{Server: name, State: state, Text: text})
 	}
-	c.status(Status{Server: name, State: state, Text: text})
+}
+
+// startServer starts the server called name, then closes done.
+func (c *Client) startServer(ctx context.Context, name string, done chan struct{}, st Status) (*server, error) {
+	c.status(st)
 	sctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
 	defer cancel()
 	c.log.Info("starting language server", "server", name, "command", c.opts.Servers[name].Command)
 	s, err := start(sctx, name, c.opts.Servers[name], c.opts.Roots, c.log)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err // the question was cancelled, not the server's fault
-		}
-		return nil, c.withdraw(name, err, &emit)
+	var emit []Status
+	c.mu.Lock()
+	delete(c.starting, name)
+	close(done)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// The question was cancelled, not the server's fault.
+	case err != nil:
+		err = c.withdraw(name, err, &emit)
+	case c.closed:
+		go s.stop(context.Background())
+		s, err = nil, errStopped
+	default:
+		c.started[name] = s
 	}
-	c.started[name] = s
-	return s, nil
+	c.mu.Unlock()
+	c.tell(emit)
+	return s, err
+}
+
+// tell reports statuses gathered under the lock.
+func (c *Client) tell(sts []Status) {
+	for _, st := range sts {
+		c.status(st)
+	}
 }
 
 // withdraw marks the server unusable for the session; c.mu is held. The
@@ -235,9 +274,7 @@ func (c *Client) withdrawRunning(s *server, cause error) error {
 	}
 	err := c.withdraw(s.name, cause, &emit)
 	c.mu.Unlock()
-	for _, st := range emit {
-		c.status(st)
-	}
+	c.tell(emit)
 	return err
 }
 
