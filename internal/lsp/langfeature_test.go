@@ -244,3 +244,21 @@ func TestLanguageToolsOfferedOnlyWithTheCapability(t *testing.T) {
 		t.Fatalf("hover without the capability: %s", out)
 	}
 }
+
+// TestLanguageFeatureUnlistedFilesNamed: the editor's server listed only
+// the declaration (its project leaves main.go out); cb-ls cannot open
+// files for the editor's servers, so the answer names the file that
+// mentions the symbol and was not listed, instead of passing for "used
+// nowhere else".
+func TestLanguageFeatureUnlistedFilesNamed(t *testing.T) {
+	dir := writeTree(t, langProject)
+	calc := filepath.Join(dir, "calc.go")
+	e := langEditor(t, dir, 0, func(ctx context.Context, method string, raw json.RawMessage) (any, error) {
+		return []any{loc(calc, 3, 5, 8)}, nil
+	}, allFeatures...)
+	out, isErr := e.RunTool("lsp", map[string]any{"operation": "references", "path": "calc.go", "line": 4, "symbol": "Add"})
+	if isErr || !strings.Contains(out, "the language server did not list main.go, which also name Add") ||
+		!strings.Contains(out, "1 reference to Add (calc.go:4)") {
+		t.Fatalf("references:\n%s", out)
+	}
+}
