@@ -41,13 +41,6 @@ func withLanguageNotes(ctx context.Context) (context.Context, *languageNotes) {
 	return context.WithValue(ctx, languageNotesKey{}, n), n
 }
 
-// any reports whether a caveat was noted.
-func (n *languageNotes) any() bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return len(n.notes) > 0
-}
-
 // apply puts the caveats in front of an answer, where the model reads
 // them before it trusts the figures.
 func (n *languageNotes) apply(res Result) Result {
