@@ -71,3 +71,21 @@ func TestGoplsRenameIsGofmtClean(t *testing.T) {
 		t.Fatalf("entry.go after the rename:\n%s", b)
 	}
 }
+
+// TestGoplsReplaceSymbolIsFormatted: a declaration written with spaces
+// for indentation is formatted by gopls in the same change.
+func TestGoplsReplaceSymbolIsFormatted(t *testing.T) {
+	dir := writeProject(t, entryProject)
+	reg, _ := headless(t, dir)
+	gofmt := testenv.NeedsTool(t, "gofmt", "the formatting check", "install Go")
+	res := run(t, reg, "replace_symbol", map[string]any{"path": "entry.go", "symbol": "New",
+		"new_text": "func New(msg string) Entry {\n    return Entry{Message:msg, Level:2}\n}"})
+	if res.IsError {
+		t.Fatalf("replace_symbol:\n%s", res.Output)
+	}
+	out, err := exec.Command(gofmt, "-l", dir).CombinedOutput()
+	b, _ := os.ReadFile(filepath.Join(dir, "entry.go"))
+	if err != nil || strings.TrimSpace(string(out)) != "" || !strings.Contains(string(b), "\treturn Entry{Message: msg, Level: 2}\n") {
+		t.Fatalf("gofmt -l after replace_symbol: %s %v\n%s", out, err, b)
+	}
+}
