@@ -93,6 +93,12 @@ func (p *progress) language(text string, permanent bool) {
 		p.println("  " + text)
 		return
 	}
+	if p.tty && p.step == 0 {
+		// Servers start with the run, before its first step.
+		fmt.Fprintf(p.w, "\r\033[K%s", truncate(text, 100))
+		p.status = true
+		return
+	}
 	if p.tty {
 		p.setStatus(text)
 		return
