@@ -35,12 +35,12 @@ func (lt *langTools) formatChanges(ctx context.Context, cs []Change) []Change {
 		}
 		switch {
 		case errors.Is(err, ErrNoFormatter):
-			NoteLanguageAnswer(ctx, fmt.Sprintf("the change is not formatted: %v", err))
+			noteAfter(ctx, fmt.Sprintf("the change is not formatted: %v", err))
 		case errors.Is(err, ErrUnformatted):
-			NoteLanguageAnswer(ctx, fmt.Sprintf("%s is not formatted: it was not formatted before, and its language server formats only whole files", c.Path.Rel))
+			noteAfter(ctx, fmt.Sprintf("%s is not formatted: it was not formatted before, and its language server formats only whole files", c.Path.Rel))
 		case err != nil:
 			if ctx.Err() == nil {
-				NoteLanguageAnswer(ctx, fmt.Sprintf("%s is not formatted: %v", c.Path.Rel, err))
+				noteAfter(ctx, fmt.Sprintf("%s is not formatted: %v", c.Path.Rel, err))
 			}
 		case after != nil && string(after) != string(c.After):
 			c.After = after

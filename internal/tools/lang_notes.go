@@ -17,7 +17,8 @@ type languageNotesKey struct{}
 
 type languageNotes struct {
 	mu    sync.Mutex
-	notes []string
+	notes []string // read before the answer: whether to trust it
+	after []string // read after it: what the change left undone
 }
 
 // NoteLanguageAnswer adds a caveat to the answer of the language tool
@@ -34,6 +35,21 @@ func NoteLanguageAnswer(ctx context.Context, note string) {
 	}
 }
 
+// noteAfter adds a remark to the end of the answer of the language
+// tool call in ctx: something about the change, not a doubt about the
+// answer.
+func noteAfter(ctx context.Context, note string) {
+	n, _ := ctx.Value(languageNotesKey{}).(*languageNotes)
+	if n == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !slices.Contains(n.after, note) {
+		n.after = append(n.after, note)
+	}
+}
+
 // withLanguageNotes returns a context that collects caveats for one
 // tool call.
 func withLanguageNotes(ctx context.Context) (context.Context, *languageNotes) {
@@ -42,17 +58,18 @@ func withLanguageNotes(ctx context.Context) (context.Context, *languageNotes) {
 }
 
 // apply puts the caveats in front of an answer, where the model reads
-// them before it trusts the figures.
+// them before it trusts the figures, and the remarks after it.
 func (n *languageNotes) apply(res Result) Result {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if len(n.notes) == 0 {
-		return res
-	}
 	var b strings.Builder
 	for _, note := range n.notes {
 		b.WriteString("Note: " + note + ".\n")
 	}
-	res.Output = b.String() + res.Output
+	b.WriteString(res.Output)
+	for _, note := range n.after {
+		b.WriteString("\n(" + note + ".)")
+	}
+	res.Output = b.String()
 	return res
 }
