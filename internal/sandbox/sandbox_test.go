@@ -28,6 +28,8 @@ type sandboxCase struct {
 	workRoot string
 	root     string
 	home     string
+	// overlay, when set, runs every command over these layers.
+	overlay []OverlayLayer
 }
 
 func newSandboxCase(t *testing.T) *sandboxCase {
@@ -89,7 +91,7 @@ func (c *sandboxCase) runIn(dir, line string, p Policy) string {
 	for attempt := 0; ; attempt++ {
 		info := Probe()
 		r, err := Prepare(Request{
-			Roots: c.roots, WorkRoot: c.workRoot, Dir: dir, Argv: []string{"/bin/sh", "-c", line}, Policy: p,
+			Roots: c.roots, WorkRoot: c.workRoot, Dir: dir, Argv: []string{"/bin/sh", "-c", line}, Policy: p, Overlay: c.overlay,
 			UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
 			Environ: func(set map[string]string) []string {
 				env, _ := shell.Environ(os.Environ(), nil, set)
