@@ -70,7 +70,7 @@ func (s *Run) LayerNote(output string) string {
 	me := fmt.Sprintf("uid %d", uid)
 	why := fmt.Sprintf("the sandbox's user namespace maps only your own user (%s) and group, so the copy-on-write layer cannot copy such a file or directory up to change it, nor create or delete entries in such a directory (EOVERFLOW, \"Value too large for defined data type\"). Nothing on disk changed; changing the owner to you lets commands change them.", me)
 	if len(named) > 0 {
-		return fmt.Sprintf("[layer: %s %s owned by another user: %s]", strings.Join(named, ", "), isAre(len(named)), why)
+		return fmt.Sprintf("[layer: %s %s owned by another user or group: %s]", strings.Join(named, ", "), isAre(len(named)), why)
 	}
 	found, more := foreignFiles(s.layers, uid, gid, 5)
 	if len(found) == 0 {
@@ -80,7 +80,7 @@ func (s *Run) LayerNote(output string) string {
 	if more {
 		list += " and more"
 	}
-	return fmt.Sprintf("[layer: the command reports EOVERFLOW without naming the file; the workspace holds files of another owner (%s), and %s]", list, why)
+	return fmt.Sprintf("[layer: the command reports EOVERFLOW without naming the file; the workspace holds files of another user or group (%s), and %s]", list, why)
 }
 
 func isAre(n int) string {
