@@ -31,8 +31,12 @@ const opaqueXattr = "user.overlay.opaque"
 
 // ScanUpper lists what the layer with this upper directory changes in
 // its lower folder, sorted by path. A whiteout over nothing (the file
-// was deleted from the folder since) changes nothing and is left out.
+// was deleted from the folder since) changes nothing and is left out;
+// a missing upper directory is a layer that changes nothing yet.
 func ScanUpper(upper, lower string) ([]UpperEntry, error) {
+	if _, err := os.Stat(upper); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	s := scan{upper: upper, lower: lower}
 	if err := s.dir("", false); err != nil {
 		return nil, err
