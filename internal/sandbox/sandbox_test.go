@@ -451,7 +451,7 @@ func TestSandboxGoCacheCopyOnWrite(t *testing.T) {
 	}
 }
 
-func writeTestFile(t *testing.T, path, content string) {
+func writeTestFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

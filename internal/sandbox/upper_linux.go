@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -34,22 +35,21 @@ const opaqueXattr = "user.overlay.opaque"
 // was deleted from the folder since) changes nothing and is left out;
 // a missing upper directory is a layer that changes nothing yet.
 func ScanUpper(upper, lower string) ([]UpperEntry, error) {
-	if _, err := os.Stat(upper); errors.Is(err, fs.ErrNotExist) {
+	ufd, err := unix.Open(upper, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: upper, Err: err}
+	}
+	// The lower folder may lack any directory of the layer: -1 then.
+	lfd, _ := unix.Open(lower, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	s := scan{upper: upper, lower: lower}
-	if err := s.dir("", false); err != nil {
+	err = s.dir("", ufd, lfd, false)
+	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(s.out, func(a, b UpperEntry) int {
-		switch {
-		case a.Path < b.Path:
-			return -1
-		case a.Path > b.Path:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(s.out, func(a, b UpperEntry) int { return strings.Compare(a.Path, b.Path) })
 	return s.out, nil
 }
 
@@ -58,99 +58,166 @@ type scan struct {
 	out          []UpperEntry
 }
 
-// dir scans the upper directory rel. hidden says that the lower
-// directory rel does not show through (rel or a directory above it is
-// opaque): every lower entry that upper lacks is then deleted.
-func (s *scan) dir(rel string, hidden bool) error {
-	f, err := os.Open(filepath.Join(s.upper, rel))
-	if err != nil {
-		return err
+// dir scans the upper directory rel, open as ufd, against the lower
+// one, open as lfd (or -1); it closes both. Each entry is looked at
+// relative to its directory's descriptor: a path from the root would
+// cost a lookup per component. hidden says that the lower directory
+// does not show through (rel or a directory above it is opaque): every
+// lower entry that upper lacks is then deleted.
+func (s *scan) dir(rel string, ufd, lfd int, hidden bool) error {
+	defer unix.Close(ufd)
+	if lfd >= 0 {
+		defer unix.Close(lfd)
 	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
+	names, err := readNames(ufd)
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "readdir", Path: filepath.Join(s.upper, rel), Err: err}
 	}
 	present := make(map[string]bool, len(names))
 	for _, name := range names {
 		p := path.Join(rel, name)
-		fi, err := os.Lstat(filepath.Join(s.upper, p))
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
+		var st, lst unix.Stat_t
+		if err := unix.Fstatat(ufd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if err == unix.ENOENT {
 				continue
 			}
-			return err
+			return &fs.PathError{Op: "lstat", Path: filepath.Join(s.upper, p), Err: err}
 		}
-		lfi, lerr := os.Lstat(filepath.Join(s.lower, p))
-		inLower := lerr == nil
-		if isWhiteout(fi) {
+		inLower := lfd >= 0 && unix.Fstatat(lfd, name, &lst, unix.AT_SYMLINK_NOFOLLOW) == nil
+		mode, lmode := fileMode(st.Mode), fs.FileMode(0)
+		if inLower {
+			lmode = fileMode(lst.Mode)
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFCHR && st.Rdev == 0 { // a whiteout
 			if inLower && !hidden {
-				s.out = append(s.out, UpperEntry{Path: p, Change: Deleted, LowerMode: lfi.Mode()})
+				s.out = append(s.out, UpperEntry{Path: p, Change: Deleted, LowerMode: lmode})
 			}
 			continue
 		}
 		present[name] = true
-		e := UpperEntry{Path: p, Mode: fi.Mode(), Size: fi.Size()}
-		if inLower {
-			e.LowerMode = lfi.Mode()
+		e := UpperEntry{Path: p, Mode: mode, Size: st.Size, LowerMode: lmode}
+		isDir := mode.IsDir()
+		childU, childL := -1, -1
+		if isDir {
+			if childU, err = unix.Openat(ufd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err != nil {
+				return &fs.PathError{Op: "open", Path: filepath.Join(s.upper, p), Err: err}
+			}
 		}
 		switch {
 		case !inLower:
 			e.Change = Created
-		case fi.Mode().Type() != lfi.Mode().Type():
+		case mode.Type() != lmode.Type():
 			e.Change = Replaced
-		case fi.IsDir():
-			opaque := isOpaque(filepath.Join(s.upper, p))
+		case isDir:
 			switch {
-			case opaque && !hidden:
+			case !hidden && isOpaque(childU):
 				e.Change = Replaced
-			case fi.Mode().Perm() != lfi.Mode().Perm():
+			case mode.Perm() != lmode.Perm():
 				e.Change, e.ModeOnly = Changed, true
 			}
 		default:
 			e.Change = Changed
-			if fi.Mode().IsRegular() && fi.Mode().Perm() != lfi.Mode().Perm() && fi.Size() == lfi.Size() {
+			if mode.IsRegular() && mode.Perm() != lmode.Perm() && st.Size == lst.Size {
 				e.ModeOnly = sameContent(filepath.Join(s.upper, p), filepath.Join(s.lower, p))
 			}
 		}
-		if fi.Mode().Type() == fs.ModeSymlink {
-			if e.Target, err = os.Readlink(filepath.Join(s.upper, p)); err != nil {
-				return err
+		if mode.Type() == fs.ModeSymlink {
+			if e.Target, err = readlinkat(ufd, name); err != nil {
+				return &fs.PathError{Op: "readlink", Path: filepath.Join(s.upper, p), Err: err}
 			}
 		}
 		if e.Change != 0 {
 			s.out = append(s.out, e)
 		}
-		if fi.IsDir() {
-			under := hidden || e.Change == Replaced && inLower && lfi.IsDir()
-			if err := s.dir(p, under); err != nil {
+		if isDir {
+			if inLower && lmode.IsDir() {
+				childL, _ = unix.Openat(lfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			}
+			if err := s.dir(p, childU, childL, hidden || e.Change == Replaced && childL >= 0); err != nil {
 				return err
 			}
 		}
 	}
-	if !hidden {
+	if !hidden || lfd < 0 {
 		return nil
 	}
 	// Beneath an opaque directory the lower entries upper lacks are gone.
-	lf, err := os.Open(filepath.Join(s.lower, rel))
+	lnames, err := readNames(lfd)
 	if err != nil {
-		return nil // nothing there, or not a directory: nothing hidden
-	}
-	lnames, err := lf.Readdirnames(-1)
-	lf.Close()
-	if err != nil {
-		return err
+		return &fs.PathError{Op: "readdir", Path: filepath.Join(s.lower, rel), Err: err}
 	}
 	for _, name := range lnames {
-		if present[name] {
-			continue
-		}
-		p := path.Join(rel, name)
-		if lfi, err := os.Lstat(filepath.Join(s.lower, p)); err == nil {
-			s.out = append(s.out, UpperEntry{Path: p, Change: Deleted, LowerMode: lfi.Mode()})
+		var lst unix.Stat_t
+		if !present[name] && unix.Fstatat(lfd, name, &lst, unix.AT_SYMLINK_NOFOLLOW) == nil {
+			s.out = append(s.out, UpperEntry{Path: path.Join(rel, name), Change: Deleted, LowerMode: fileMode(lst.Mode)})
 		}
 	}
 	return nil
+}
+
+// readNames lists the directory open as fd, without . and .., from
+// its start.
+func readNames(fd int) ([]string, error) {
+	if _, err := unix.Seek(fd, 0, 0); err != nil {
+		return nil, err
+	}
+	var names []string
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
+}
+
+func readlinkat(dirfd int, name string) (string, error) {
+	for size := 256; ; size *= 2 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(dirfd, name, buf)
+		if err != nil {
+			return "", err
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
+}
+
+// fileMode converts a stat mode to an fs.FileMode, as os.Lstat does.
+func fileMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	switch m & unix.S_IFMT {
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	}
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
 }
 
 // isWhiteout reports whether fi is overlayfs's mark of a deleted entry:
@@ -163,10 +230,11 @@ func isWhiteout(fi fs.FileInfo) bool {
 	return ok && uint64(st.Rdev) == 0
 }
 
-// isOpaque reports whether the upper directory dir hides its lower one.
-func isOpaque(dir string) bool {
+// isOpaque reports whether the upper directory open as fd hides its
+// lower one.
+func isOpaque(fd int) bool {
 	buf := make([]byte, 8)
-	n, err := unix.Lgetxattr(dir, opaqueXattr, buf)
+	n, err := unix.Fgetxattr(fd, opaqueXattr, buf)
 	return err == nil && n == 1 && buf[0] == 'y'
 }
 
