@@ -213,12 +213,19 @@ func checkLayerPlaces(l OverlayLayer, folders []string) error {
 	if isUnder(l.Upper, l.Work) || isUnder(l.Work, l.Upper) {
 		return fmt.Errorf("the layer of %s: upper and work directories must not contain each other", l.Lower)
 	}
+	var stateDirs []string
+	for _, f := range folders {
+		stateDirs = append(stateDirs, filepath.Join(f, guard.StateDir))
+	}
 	for _, d := range []string{l.Upper, l.Work} {
 		if isUnder(l.Lower, d) {
 			return fmt.Errorf("the layer of %s: its folder lies inside %s", l.Lower, d)
 		}
+		if underAny(d, stateDirs) {
+			continue // hidden from the command, nested folders' too
+		}
 		for _, f := range folders {
-			if isUnder(d, f) && !isUnder(d, filepath.Join(f, guard.StateDir)) {
+			if isUnder(d, f) {
 				return fmt.Errorf("the layer of %s: %s lies in the workspace folder %s outside its %s/", l.Lower, d, f, guard.StateDir)
 			}
 		}
