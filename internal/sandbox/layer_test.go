@@ -31,6 +31,9 @@ func newLayerCase(t *testing.T) (*sandboxCase, OverlayLayer) {
 	run := filepath.Join(c.root, ".catbuddy", "runs", "r1")
 	l := OverlayLayer{Lower: c.root, Upper: filepath.Join(run, "upper"), Work: filepath.Join(run, "work")}
 	c.overlay = []OverlayLayer{l}
+	// Before the temp dir's own cleanup, which cannot enter overlayfs's
+	// work directory (mode 000) unless it runs as root.
+	t.Cleanup(func() { l.Remove() })
 	return c, l
 }
 
@@ -375,6 +378,7 @@ func TestLayerInterrupted(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	unlockLayers(r.locks) // its lock dies with it
+	openWorkDir(l)
 	if _, err := os.Stat(mark); err != nil {
 		t.Fatalf("overlayfs left no mark of the volatile layer: %v", err)
 	}
@@ -414,6 +418,7 @@ func TestLayerNestedFolders(t *testing.T) {
 	inner := OverlayLayer{Lower: sub, Upper: filepath.Join(sub, ".catbuddy", "runs", "r1", "upper"), Work: filepath.Join(sub, ".catbuddy", "runs", "r1", "work")}
 	c.roots = append(c.roots, sub)
 	c.overlay = append(c.overlay, inner)
+	t.Cleanup(func() { inner.Remove() })
 	before := diskState(t, c.root)
 	out := c.run("echo o > keep.txt && echo i > sub/inner.txt && echo n > sub/new.txt && cat sub/inner.txt", Policy{WriteWorkspace: true})
 	if !strings.Contains(out, "i\n[exit code 0]") {
