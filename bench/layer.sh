@@ -36,3 +36,6 @@ grep -E '^(Benchmark|--- |FAIL)' <<<"$out" || true
 ratio=$(metric "$out" ratio)
 printf 'go test ./... in 20,000 files: median %s ms over the layer, %s ms sandboxed, ratio %s, target 1.1: %s\n' \
   "$(metric "$out" layer-median-ms)" "$(metric "$out" sandboxed-median-ms)" "$ratio" "$(verdict "$ratio" 1.1)"
+cratio=$(metric "$out" cpu-ratio)
+printf '  in CPU time: median %s ms over the layer, %s ms sandboxed, ratio %s, target 1.1: %s\n' \
+  "$(metric "$out" layer-cpu-ms)" "$(metric "$out" sandboxed-cpu-ms)" "$cratio" "$(verdict "$cratio" 1.1)"

@@ -178,16 +178,16 @@ func BenchmarkLayerGoTest(b *testing.B) {
 		b.Fatalf("warming the build cache: %v\n%s", err, out)
 	}
 	argv := []string{gobin, "test", "./..."}
-	var plain, layer timings
+	var plain, layer, plainCPU, layerCPU timings
 	cached := map[bool]int{}
 	for i := 0; b.Loop(); i++ {
 		for _, over := range []bool{i%2 == 0, i%2 != 0} {
-			start := time.Now()
+			start, cpu := time.Now(), cpuTime()
 			out := w.run(b, over, argv...)
 			if over {
-				layer = append(layer, time.Since(start))
+				layer, layerCPU = append(layer, time.Since(start)), append(layerCPU, cpuTime()-cpu)
 			} else {
-				plain = append(plain, time.Since(start))
+				plain, plainCPU = append(plain, time.Since(start)), append(plainCPU, cpuTime()-cpu)
 			}
 			cached[over] = strings.Count(out, "(cached)")
 		}
@@ -198,5 +198,8 @@ func BenchmarkLayerGoTest(b *testing.B) {
 	b.ReportMetric(ms(plain.median()), "sandboxed-median-ms")
 	b.ReportMetric(ms(layer.median()), "layer-median-ms")
 	b.ReportMetric(float64(layer.median())/float64(plain.median()), "ratio")
+	b.ReportMetric(ms(plainCPU.median()), "sandboxed-cpu-ms")
+	b.ReportMetric(ms(layerCPU.median()), "layer-cpu-ms")
+	b.ReportMetric(float64(layerCPU.median())/float64(plainCPU.median()), "cpu-ratio")
 	b.ReportMetric(float64(cached[true]), "cached-pkgs")
 }
