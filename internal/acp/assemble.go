@@ -154,9 +154,6 @@ func (r *runEnv) turn(ctx context.Context, in turnInput, cfg config.Config) (age
 		if !ok {
 			return agent.Outcome{}, sdk.NewInvalidParams(map[string]string{"error": "unknown command " + id})
 		}
-		if in.task.Path == "" {
-			cmd = withoutFile(cmd)
-		}
 		r.run = app.NewRun(s.root, cmd, session.Header{RunID: s.id, Path: in.task.Path, File: s.rel(in.task.Path), Input: in.task.Input,
 			Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, MaxSteps: cfg.MaxSteps})
 		in.task.Command = cmd.ID
@@ -165,9 +162,6 @@ func (r *runEnv) turn(ctx context.Context, in turnInput, cfg config.Config) (age
 		t.Input = in.text
 		if in.command != "" {
 			if cmd, ok := config.FindCommand(cfg, in.command); ok {
-				if in.task.Path == "" {
-					cmd = withoutFile(cmd)
-				}
 				t.Input = agent.TaskPrompt(cmd, in.task, s.root)
 			}
 		}
@@ -176,9 +170,6 @@ func (r *runEnv) turn(ctx context.Context, in turnInput, cfg config.Config) (age
 	res := r.app.Do(ctx, r.run, t)
 	if res.StoreErr != nil {
 		s.a.log.Error("acp: turn not stored", "session", s.id, "error", res.StoreErr)
-	}
-	if res.Outcome.Usage == (agent.Usage{}) {
-		res.Outcome.Usage = rep.used // a turn that ended early says nothing of its cost
 	}
 	return res.Outcome, res.Err
 }

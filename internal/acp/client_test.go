@@ -33,10 +33,10 @@ type testClient struct {
 	reads   []string // fs/read_text_file paths, in order
 	// refuseReads answers every fs/read_text_file as acpx --deny-all does.
 	refuseReads bool
-	nWrites int
-	updates []sdk.SessionNotification
-	perms   []sdk.RequestPermissionRequest
-	changed chan struct{} // closed and replaced on every update or question
+	nWrites     int
+	updates     []sdk.SessionNotification
+	perms       []sdk.RequestPermissionRequest
+	changed     chan struct{} // closed and replaced on every update or question
 	// answer picks the option id for a question; "" cancels it.
 	answer func(sdk.RequestPermissionRequest) string
 }

@@ -91,6 +91,9 @@ func TestCancelDuringModelRequest(t *testing.T) {
 		if res.StopReason != sdk.StopReasonCancelled {
 			t.Errorf("stopReason %q, want cancelled", res.StopReason)
 		}
+		if res.Usage != nil {
+			t.Errorf("usage %+v for a turn no model call of which ended, want none", *res.Usage)
+		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the prompt did not end after session/cancel")
 	}

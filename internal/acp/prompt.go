@@ -42,7 +42,13 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	out, runErr := s.run.turn(turnCtx, in, cfg)
 	switch {
 	case turnCtx.Err() != nil:
-		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usageOf(out.Usage)}, nil
+		// A turn cancelled before any model call ended knows nothing of
+		// its cost: no usage rather than a false zero.
+		var use *sdk.Usage
+		if out.Usage != (agent.Usage{}) {
+			use = usageOf(out.Usage)
+		}
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: use}, nil
 	case errors.Is(runErr, agent.ErrStepLimit):
 		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests, Usage: usageOf(out.Usage)}, nil
 	case errors.Is(runErr, agent.ErrRefused):
@@ -168,23 +174,6 @@ func slashCommand(s string) (name, rest string, ok bool) {
 		name, rest = name[:i], name[i:]+" "+rest
 	}
 	return name, strings.TrimSpace(rest), name != ""
-}
-
-// withoutFile is cmd for a request that attached no file: a command
-// written for one (its prompt names ${file} or ${selection}) would tell
-// the model of an empty file name and a selection that does not exist,
-// so the model is told instead to find the code the request is about.
-func withoutFile(cmd config.Command) config.Command {
-	if !strings.Contains(cmd.Prompt, "${file}") && !strings.Contains(cmd.Prompt, "${selection}") {
-		return cmd
-	}
-	p := fmt.Sprintf("The user asked for /%s (%s) without attaching a file or selecting code: "+
-		"find the code the request is about in the workspace with the tools first.", cmd.ID, strings.TrimPrefix(cmd.Title, "Agent: "))
-	if cmd.ReadOnly {
-		p += " Answer only; do not change any file."
-	}
-	cmd.Prompt = p + "\n${input}"
-	return cmd
 }
 
 // filePath turns a file:// URI (or an absolute path) into a path.

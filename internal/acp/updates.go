@@ -131,9 +131,6 @@ type reporter struct {
 	ctx     context.Context
 	window  int // the model's context window, for usage_update
 	lastUse agent.Usage
-	// used sums the turn's model calls as they end, so that a turn cut
-	// short (cancelled) still reports what it cost.
-	used agent.Usage
 	// plans are the arguments of the update_plan calls not yet answered:
 	// the plan is shown once the tool accepted it.
 	plans map[string]json.RawMessage
@@ -186,10 +183,6 @@ func (r *reporter) event(ev agent.Event) {
 			return
 		}
 		r.lastUse = *ev.Usage
-		r.used.InputTokens += ev.Usage.InputTokens
-		r.used.OutputTokens += ev.Usage.OutputTokens
-		r.used.CachedInputTokens += ev.Usage.CachedInputTokens
-		r.used.CacheWriteTokens += ev.Usage.CacheWriteTokens
 		used := int(ev.Usage.InputTokens + ev.Usage.OutputTokens)
 		s.update(r.ctx, sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Size: r.window, Used: used}})
 	}
