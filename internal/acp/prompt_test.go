@@ -83,6 +83,26 @@ func TestFixWithoutFile(t *testing.T) {
 			t.Errorf("the task lacks %q:\n%s", want, first)
 		}
 	}
+	// The commands' hints name no one client's way of attaching a file
+	// (Zed's @, CodeCompanion's #{buffer}; acpx has none).
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hints := 0
+	for _, u := range c.updates {
+		if ac := u.Update.AvailableCommandsUpdate; ac != nil {
+			for _, cmd := range ac.AvailableCommands {
+				if cmd.Input != nil && cmd.Input.Unstructured != nil {
+					hints++
+					if h := cmd.Input.Unstructured.Hint; strings.Contains(h, "@") {
+						t.Errorf("/%s hint %q", cmd.Name, h)
+					}
+				}
+			}
+		}
+	}
+	if hints == 0 {
+		t.Error("no command hints announced")
+	}
 }
 
 // serve starts one more cb-ls acp on a pipe: another process, as a
