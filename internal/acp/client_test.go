@@ -249,5 +249,38 @@ func prompt(t *testing.T, conn *sdk.ClientSideConnection, id sdk.SessionId, text
 	return conn.Prompt(t.Context(), sdk.PromptRequest{SessionId: id, Prompt: blocks})
 }
 
+// promptAsync sends a prompt without waiting for its answer, which
+// arrives on the channel.
+func promptAsync(t *testing.T, conn *sdk.ClientSideConnection, id sdk.SessionId, text string) <-chan sdk.PromptResponse {
+	got := make(chan sdk.PromptResponse, 1)
+	go func() {
+		res, err := prompt(t, conn, id, text, "")
+		if err != nil {
+			t.Errorf("session/prompt: %v", err)
+		}
+		got <- res
+	}()
+	return got
+}
+
+// cancelPrompt sends session/cancel and returns the prompt's answer,
+// which must say cancelled.
+func cancelPrompt(t *testing.T, conn *sdk.ClientSideConnection, id sdk.SessionId, got <-chan sdk.PromptResponse) sdk.PromptResponse {
+	t.Helper()
+	if err := conn.Cancel(t.Context(), sdk.CancelNotification{SessionId: id}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-got:
+		if res.StopReason != sdk.StopReasonCancelled {
+			t.Errorf("stopReason %q, want cancelled", res.StopReason)
+		}
+		return res
+	case <-time.After(20 * time.Second):
+		t.Fatal("the prompt did not end after session/cancel")
+	}
+	return sdk.PromptResponse{}
+}
+
 func allow(sdk.RequestPermissionRequest) string  { return "allow" }
 func reject(sdk.RequestPermissionRequest) string { return "reject" }

@@ -1,19 +1,13 @@
 package acp_test
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/catbuddy/cb-ls/internal/acp"
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
-	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
 // CodeCompanion sends an attached buffer as a text block naming its
@@ -105,46 +99,18 @@ func TestFixWithoutFile(t *testing.T) {
 	}
 }
 
-// serve starts one more cb-ls acp on a pipe: another process, as a
-// command-line client starts one per command.
-func serve(t *testing.T, c *testClient) *sdk.ClientSideConnection {
-	t.Helper()
-	agentIn, toAgent := io.Pipe()
-	fromAgent, agentOut := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = acp.Serve(ctx, agentIn, agentOut, acp.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Run: acp.RunOptions{Mode: guard.ModeAuto}})
-		agentOut.Close()
-	}()
-	conn := sdk.NewClientSideConnection(c, toAgent, fromAgent)
-	t.Cleanup(func() {
-		toAgent.Close()
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("the agent did not stop")
-		}
-	})
-	if _, err := conn.Initialize(t.Context(), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: sdk.ClientCapabilities{Fs: fullFS}}); err != nil {
-		t.Fatal(err)
-	}
-	return conn
-}
-
 // A session created and never prompted can be loaded by another process
 // (acpx: `sessions new`, then `prompt -s`): its first prompt then starts
 // the run under that id. An id nobody created is still refused.
 func TestLoadSessionBeforeItsFirstPrompt(t *testing.T) {
 	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.TextTurn("Hello from the loaded session.")}})
 	root := env(t, srv, "openai", nil)
-	first := serve(t, newTestClient(t))
+	// Each connection is its own agent, as each acpx command starts one.
+	first := connect(t, newTestClient(t), fullFS)
 	id := newSession(t, first, root)
 
 	c := newTestClient(t)
-	second := serve(t, c)
+	second := connect(t, c, fullFS)
 	res, err := second.LoadSession(t.Context(), sdk.LoadSessionRequest{SessionId: id, Cwd: root, McpServers: []sdk.McpServer{}})
 	if err != nil {
 		t.Fatalf("session/load of a session never prompted: %v", err)
@@ -160,7 +126,7 @@ func TestLoadSessionBeforeItsFirstPrompt(t *testing.T) {
 		t.Errorf("session/list %+v %v, want the one session %s", list.Sessions, err, id)
 	}
 	// Stored now: it loads (and replays) like any other.
-	third := serve(t, newTestClient(t))
+	third := connect(t, newTestClient(t), fullFS)
 	if _, err := third.LoadSession(t.Context(), sdk.LoadSessionRequest{SessionId: id, Cwd: root, McpServers: []sdk.McpServer{}}); err != nil {
 		t.Errorf("session/load after the first prompt: %v", err)
 	}

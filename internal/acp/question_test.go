@@ -62,32 +62,14 @@ func TestCancelledPromptReportsUsage(t *testing.T) {
 	c := newTestClient(t)
 	conn := connect(t, c, fullFS)
 	id := newSession(t, conn, root)
-	got := make(chan sdk.PromptResponse, 1)
-	go func() {
-		res, err := prompt(t, conn, id, "look around", "")
-		if err != nil {
-			t.Errorf("session/prompt: %v", err)
-		}
-		got <- res
-	}()
+	got := promptAsync(t, conn, id, "look around")
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	if _, err := srv.WaitRequests(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := conn.Cancel(t.Context(), sdk.CancelNotification{SessionId: id}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case res := <-got:
-		if res.StopReason != sdk.StopReasonCancelled {
-			t.Errorf("stopReason %q", res.StopReason)
-		}
-		if res.Usage == nil || res.Usage.InputTokens != 1200 || res.Usage.OutputTokens != 34 {
-			t.Errorf("usage %+v, want 1200 in and 34 out", res.Usage)
-		}
-	case <-ctx.Done():
-		t.Fatal("the prompt did not end after session/cancel")
+	if res := cancelPrompt(t, conn, id, got); res.Usage == nil || res.Usage.InputTokens != 1200 || res.Usage.OutputTokens != 34 {
+		t.Errorf("usage %+v, want 1200 in and 34 out", res.Usage)
 	}
 }
 
@@ -110,32 +92,13 @@ func TestAnswerToWithdrawnQuestion(t *testing.T) {
 	}
 	conn := connect(t, c, fullFS)
 	id := newSession(t, conn, root)
-	got := make(chan sdk.PromptResponse, 1)
-	go func() {
-		res, err := prompt(t, conn, id, "fix Add", "")
-		if err != nil {
-			t.Errorf("session/prompt: %v", err)
-		}
-		got <- res
-	}()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
+	got := promptAsync(t, conn, id, "fix Add")
 	select {
 	case <-asked:
-	case <-ctx.Done():
+	case <-time.After(20 * time.Second):
 		t.Fatal("no question")
 	}
-	if err := conn.Cancel(t.Context(), sdk.CancelNotification{SessionId: id}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case res := <-got:
-		if res.StopReason != sdk.StopReasonCancelled {
-			t.Errorf("stopReason %q", res.StopReason)
-		}
-	case <-ctx.Done():
-		t.Fatal("the prompt did not end after session/cancel")
-	}
+	cancelPrompt(t, conn, id, got)
 	close(withdrawn)
 	c.answer = allow
 	if res, err := prompt(t, conn, id, "are you there?", ""); err != nil || res.StopReason != sdk.StopReasonEndTurn {
