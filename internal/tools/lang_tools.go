@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
@@ -200,7 +201,7 @@ func (r *editReader) changes(fes []FileEdit, label string) ([]Change, error) {
 		edits = slices.DeleteFunc(edits, func(e TextEdit) bool {
 			return e.Start == e.End && e.NewText == "" // no-ops some servers send
 		})
-		after, err := applyEdits(d.doc.Content, edits)
+		after, err := diff.Apply(d.doc.Content, edits)
 		if err != nil {
 			return nil, fmt.Errorf("the language server's edits to %s overlap or fall outside the file: %v", d.path.Rel, err)
 		}

@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/diff"
 )
 
 //go:embed replace_symbol.md
@@ -58,7 +60,7 @@ func (lt *langTools) replaceSymbol(ctx context.Context, in replaceSymbolInput) (
 		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
 	}
 	e := TextEdit{Start: s.Start, End: s.End, NewText: text}
-	after, err := applyEdits(doc.Content, []TextEdit{e})
+	after, err := diff.Apply(doc.Content, []TextEdit{e})
 	if err != nil {
 		return Errorf("replace_symbol: %v", err), nil
 	}
