@@ -34,7 +34,6 @@ type Agent struct {
 	initialized bool
 	closed      bool // closeAll ran: no session may be added
 	caps        sdk.ClientCapabilities
-	profile     clientProfile
 	sessions    map[string]*acpSession
 }
 
@@ -92,7 +91,7 @@ var (
 func (a *Agent) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	prof := profileOf(p.ClientInfo)
 	a.mu.Lock()
-	a.initialized, a.caps, a.profile = true, p.ClientCapabilities, prof
+	a.initialized, a.caps = true, p.ClientCapabilities
 	a.caps.Fs = prof.fsCaps(p.ClientCapabilities.Fs)
 	a.mu.Unlock()
 	a.log.Info("acp: initialize", "client", prof.name, "protocol", p.ProtocolVersion,
