@@ -54,7 +54,7 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 	if !st.IsDir() {
 		// One named file: ask the Workspace, so an open editor buffer is
 		// searched as the user sees it.
-		doc, err := tc.Workspace.Read(ctx, p)
+		doc, err := tc.workspace(ctx).Read(ctx, p)
 		if err != nil {
 			return Errorf("grep %s: %v", arg, err), nil
 		}
