@@ -306,7 +306,7 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string
 	sb, err = sandbox.Prepare(sandbox.Request{
 		Roots: tc.Guard.Roots(), WorkRoot: tc.WorkRoot(), Dir: cwd, Argv: argv, Policy: policy,
 		WritableDirs: opts.WritableDirs, Overlay: overlay,
-		UserDirs:     []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
+		UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
 		Environ: func(set map[string]string) []string {
 			for k, v := range shell.Settings(!policy.Network) {
 				if _, ok := set[k]; !ok {
