@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"errors"
 	_ "embed"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
