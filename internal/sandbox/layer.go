@@ -10,6 +10,11 @@ import (
 // back to asking before a command writes (Info.OverlayReason says why).
 var ErrNoOverlay = errors.New("no copy-on-write layer")
 
+// ErrLayerInterrupted is wrapped by Prepare's error when the machine
+// stopped while a command ran over the layer: what that command wrote
+// may be incomplete. OverlayLayer.ClearInterrupted accepts the layer.
+var ErrLayerInterrupted = errors.New("a command over the layer was interrupted")
+
 // Change is what a layer does to one path of its folder.
 type Change uint8
 

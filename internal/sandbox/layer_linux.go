@@ -33,8 +33,17 @@ import (
 // view the kernel answers ELOOP for an upper or work directory inside
 // its own lower, and .catbuddy/ is hidden there anyway.
 //
-// The layer is not volatile: what a command wrote survives a crash of
-// the machine as well as the files it changed would have.
+// The layer is volatile: overlayfs then skips, at every teardown, the
+// sync of the whole filesystem the upper directory lies on, which on a
+// busy disk cost as much again as the rest of the layer (see
+// docs/exec-web-mcp.md). What a command wrote is in the page cache, so
+// it survives the server's or the editor's crash; only a crash of the
+// machine during a command can lose part of it. overlayfs marks a
+// volatile layer (work/incompat/volatile) until it is cleanly taken
+// down, and refuses to mount it again while marked: Cleanup removes the
+// mark, and Prepare tells a mark left by a dead server (the same boot:
+// nothing lost) from one left by a machine that stopped (another boot:
+// ErrLayerInterrupted).
 //
 // Teardown is the namespace's: the overlay lives only in the helper's
 // mount namespace, which dies with the PID namespace's last process.
@@ -117,7 +126,7 @@ func (l *layerFDs) close() {
 // mount mounts layer i over its folder.
 func (l *layerFDs) mount(i int) error {
 	fd := l.fds[3*i:]
-	opts := fmt.Sprintf("lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr", fd[0], fd[1], fd[2])
+	opts := fmt.Sprintf("lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr,volatile", fd[0], fd[1], fd[2])
 	return unix.Mount("overlay", l.layers[i].Lower, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts)
 }
 
@@ -185,6 +194,9 @@ func planLayers(r Request, in planInput) ([]OverlayLayer, []*os.File, error) {
 			return fail(err)
 		}
 		locks = append(locks, lock)
+		if err := checkInterrupted(layer); err != nil {
+			return fail(err)
+		}
 		out = append(out, layer)
 	}
 	for _, n := range need {
@@ -259,6 +271,52 @@ func hideLayers(m *nsMounts) {
 			if !underAny(d, covered) {
 				m.Hide = append(m.Hide, d)
 			}
+		}
+	}
+}
+
+// volatileMark is where overlayfs marks a mounted volatile layer, under
+// its work directory; bootFile is where Prepare notes the boot it
+// mounts the layer in.
+const (
+	volatileMark = "work/incompat"
+	bootFile     = "cb-ls-boot-id"
+)
+
+// checkInterrupted looks for the mark of a command that was not cleaned
+// up after: in this boot the server died and nothing was lost, so the
+// mark goes; after a restart of the machine, what the command wrote may
+// be incomplete, and the caller must decide (ErrLayerInterrupted). It
+// then notes this boot for the command about to run.
+func checkInterrupted(l OverlayLayer) error {
+	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	mark := filepath.Join(l.Work, volatileMark)
+	if _, err := os.Lstat(mark); err == nil {
+		if noted, err := os.ReadFile(filepath.Join(l.Work, bootFile)); err != nil || len(boot) == 0 || string(noted) != string(boot) {
+			return fmt.Errorf("%w: the system stopped while a command ran over the layer of %s, so what that command wrote may be incomplete; review the run's changes, then clear the mark (OverlayLayer.ClearInterrupted) to run commands over it again", ErrLayerInterrupted, l.Lower)
+		}
+		if err := removeTree(mark); err != nil {
+			return fmt.Errorf("the layer of %s: %v", l.Lower, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(l.Work, bootFile), boot, 0o600); err != nil {
+		return fmt.Errorf("the layer of %s: %v", l.Lower, err)
+	}
+	return nil
+}
+
+// ClearInterrupted accepts a layer that a stopped machine left marked
+// (ErrLayerInterrupted): commands may run over it again.
+func (l OverlayLayer) ClearInterrupted() error {
+	return removeTree(filepath.Join(l.Work, volatileMark))
+}
+
+// clearMarks removes the marks of a run's layers once its command has
+// ended: the namespace, and with it the mount, is gone by then.
+func clearMarks(layers []OverlayLayer) {
+	for _, l := range layers {
+		if err := removeTree(filepath.Join(l.Work, volatileMark)); err != nil {
+			fmt.Fprintf(os.Stderr, "cb-ls: clear the layer's mark: %v\n", err)
 		}
 	}
 }

@@ -360,3 +360,46 @@ func setOnly(set map[string]string) []string {
 	}
 	return env
 }
+
+// TestLayerInterrupted: the layer is volatile, and overlayfs marks it
+// while mounted. A command whose server died before cleaning up leaves
+// the mark: in the same boot nothing was lost and the next command runs;
+// after a restart of the machine Prepare refuses the layer until the
+// caller clears the mark.
+func TestLayerInterrupted(t *testing.T) {
+	c, l := newLayerCase(t)
+	mark := filepath.Join(l.Work, volatileMark)
+	// A server that dies after the command: no Cleanup, the mark stays.
+	r := c.prepare(c.root, "echo before > before.txt", Policy{WriteWorkspace: true})
+	if out, err := r.Cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	unlockLayers(r.locks) // its lock dies with it
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("overlayfs left no mark of the volatile layer: %v", err)
+	}
+	if out := c.run("cat before.txt", Policy{}); !strings.Contains(out, "before\n[exit code 0]") {
+		t.Errorf("after a dead server, in the same boot: %q", out)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("Cleanup left the mark")
+	}
+	// The machine stopped during a command: another boot noted.
+	if err := os.MkdirAll(filepath.Join(mark, "volatile"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(l.Work, bootFile), []byte("another boot\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Prepare(Request{Roots: c.roots, WorkRoot: c.workRoot, Dir: c.root, Argv: []string{"/bin/true"},
+		Policy: Policy{WriteWorkspace: true}, Overlay: c.overlay, Environ: setOnly})
+	if !errors.Is(err, ErrLayerInterrupted) || !strings.Contains(err.Error(), "may be incomplete") {
+		t.Fatalf("a layer interrupted by a stopped machine: %v", err)
+	}
+	if err := l.ClearInterrupted(); err != nil {
+		t.Fatal(err)
+	}
+	if out := c.run("cat before.txt", Policy{}); !strings.Contains(out, "before\n[exit code 0]") {
+		t.Errorf("after the mark was cleared: %q", out)
+	}
+}

@@ -62,6 +62,9 @@ func (s *Run) MountsFailed(exitCode int, output string) bool {
 // Cleanup removes the command's private TMPDIR and releases its layers;
 // call it once the command has ended.
 func (s *Run) Cleanup() {
+	if s.locks != nil {
+		clearMarks(s.layers)
+	}
 	unlockLayers(s.locks)
 	s.locks = nil
 	if err := removeTree(s.tmp); err != nil {

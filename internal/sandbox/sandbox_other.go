@@ -55,3 +55,6 @@ func (l OverlayLayer) Revert(rel string) error { return ErrNoOverlay }
 
 // Remove deletes the layer's directories.
 func (l OverlayLayer) Remove() error { return errors.Join(os.RemoveAll(l.Upper), os.RemoveAll(l.Work)) }
+
+// ClearInterrupted does nothing here: there are no layers.
+func (l OverlayLayer) ClearInterrupted() error { return nil }

@@ -168,7 +168,8 @@ func (tc *ToolContext) record(ctx context.Context, c Change, doc Document) {
 		content = c.After
 	}
 	tc.FileStates(ctx).RecordWrite(c.Path.Abs, doc.Stamp, content)
-	if l := filestate.LedgerFromContext(ctx); l != nil {
+	// A pending write is not the user's file yet: the keep records it.
+	if l := filestate.LedgerFromContext(ctx); l != nil && !pending(ctx) {
 		l.RecordWrite(c.Path.Abs, !c.Create, c.Base.Content, content, c.Delete)
 	}
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -204,12 +205,24 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 		res  shell.Result
 		note string
 		sb   *sandbox.Run
+		// interrupted tells of an earlier command cut off by a machine stop.
+		interrupted string
 	)
 	for attempt := 0; ; attempt++ {
 		var cmd *exec.Cmd
 		var n string
 		var err error
 		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy, overlay)
+		if errors.Is(err, sandbox.ErrLayerInterrupted) && attempt == 0 {
+			// The machine stopped during an earlier command over the
+			// run's layer: its changes are pending like any other, for
+			// the user to review; the model is told, and this one runs.
+			for _, l := range overlay {
+				_ = l.ClearInterrupted()
+			}
+			interrupted = "[the machine stopped during an earlier command of this run: what that command wrote may be incomplete]\n"
+			cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy, overlay)
+		}
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
@@ -234,6 +247,7 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 		}
 	}
 	var b strings.Builder
+	b.WriteString(interrupted)
 	b.WriteString(out.String())
 	if out.Total() > 0 && !strings.HasSuffix(b.String(), "\n") {
 		b.WriteByte('\n')
