@@ -29,7 +29,23 @@ type Workspace struct {
 	disk   tools.DiskWorkspace
 }
 
-var _ tools.Workspace = (*Workspace)(nil)
+var (
+	_ tools.Workspace    = (*Workspace)(nil)
+	_ tools.BufferLister = (*Workspace)(nil)
+)
+
+// OpenBuffers implements tools.BufferLister: the open buffers inside the
+// workspace folders, so that a run's command sees their unsaved text.
+func (w *Workspace) OpenBuffers(ctx context.Context) []guard.Path {
+	g := w.server.Guard()
+	var out []guard.Path
+	for _, path := range w.server.overlay.Paths() {
+		if p, err := g.Resolve(path); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // Read implements tools.Workspace.
 func (w *Workspace) Read(ctx context.Context, p guard.Path) (tools.Document, error) {
@@ -72,6 +88,26 @@ func (w *Workspace) Apply(ctx context.Context, c tools.Change) (tools.Document, 
 // to the editor as ONE workspace/applyEdit, so the user reviews a
 // multi-file change once.
 func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
+	return w.applyAll(ctx, cs, true)
+}
+
+// errRefused is wrapped when the editor answered the edit with a refusal
+// (the user said no, or the editor could not apply it), as opposed to a
+// change that never went out or was overtaken by typing.
+var errRefused = errors.New("refused")
+
+// silentErr adds err to a chain without adding to its message:
+// errors.Is finds it, the model reads the same words as before.
+type silentErr struct{ err error }
+
+func (silentErr) Error() string   { return "" }
+func (e silentErr) Unwrap() error { return e.err }
+
+func silent(err error) error { return silentErr{err} }
+
+// applyAll is ApplyAll; review false sends no change annotations, for
+// changes the user already chose (catbuddy.keep).
+func (w *Workspace) applyAll(ctx context.Context, cs []tools.Change, review bool) ([]tools.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -93,7 +129,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 		if err != nil {
 			return nil, err
 		}
-		edit := w.buildEdit(sent, targets)
+		edit := w.buildEdit(sent, targets, review)
 		hashes := w.configHashes() // see recheckApplied
 		l := label
 		if slices.Contains(merged, true) {
@@ -106,7 +142,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			return nil, ctx.Err()
 		case err != nil:
 			// Emacs eglot answers a refusal with a JSON-RPC error.
-			return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v", tools.ErrRejected, names, err)
+			return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v%w", tools.ErrRejected, names, err, silent(errRefused))
 		case res == nil || !res.Applied:
 			stale := w.awaitStale(ctx, res, edit)
 			s.log.Info("edit not applied", "files", names, "stale", stale, "pass", pass)
@@ -123,7 +159,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			if res != nil && res.FailureReason != nil && *res.FailureReason != "" {
 				reason = *res.FailureReason
 			}
-			return nil, fmt.Errorf("%w: %s: %s", tools.ErrRejected, names, reason)
+			return nil, fmt.Errorf("%w: %s: %s%w", tools.ErrRejected, names, reason, silent(errRefused))
 		}
 		if err := w.recheckApplied(ctx, sent, targets, hashes); err != nil {
 			return nil, err
