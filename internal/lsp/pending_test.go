@@ -65,6 +65,7 @@ func TestPendingRunNeverWaits(t *testing.T) {
 		})),
 		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "seen.txt"})),
 		agenttest.TextTurn("Fixed; the command saw it."),
+		agenttest.TextTurn("Noted."),
 	}}, true)
 	runID := f.start(t, "catbuddy.fix", f.fixArgs())
 	if end := f.awaitEnd(t, runID); end.Outcome != "done" {
@@ -145,6 +146,32 @@ func TestPendingRunNeverWaits(t *testing.T) {
 	if err := f.ed.ExecuteCommand(lsp.CmdPendingChanges, []any{map[string]any{}}, &list); err != nil || len(list.Runs) != 0 {
 		t.Errorf("pendingChanges after keep and discard = %+v, %v; want no run", list, err)
 	}
+
+	// The next reply tells the model what the user kept and discarded.
+	if err := f.ed.ExecuteCommand("catbuddy.reply", []any{map[string]any{"runId": runID, "input": "thanks"}}, nil); err != nil {
+		t.Fatalf("catbuddy.reply: %v", err)
+	}
+	f.ed.Await("the reply's end", func() bool {
+		n := 0
+		for _, ev := range f.events(runID) {
+			if ev.Kind == "end" {
+				n++
+			}
+		}
+		return n == 2
+	})
+	reqs = f.model.Requests()
+	if said := reqs[len(reqs)-1].LastUserText(); !strings.Contains(said, "kept") || !strings.Contains(said, "discarded") || !strings.Contains(said, "thanks") {
+		t.Errorf("the reply does not carry what was kept and discarded:\n%s", said)
+	}
+
+	// What was kept is undone like any edit of the run.
+	if res := f.undo(t, map[string]string{"runId": runID}); !res.Undone {
+		t.Fatalf("undo of the kept hunk = %+v", res)
+	}
+	if got := f.ed.Text(f.uri); got != calcGo {
+		t.Errorf("buffer after undo:\n%s", got)
+	}
 }
 
 // TestPendingDiscardMidRunIsNamed: the user discards the run's edit
@@ -192,24 +219,29 @@ func TestPendingDiscardMidRunIsNamed(t *testing.T) {
 // works; at keep time the hunk far from the typing is merged over it,
 // and the one the typing touches is left with the reason.
 func TestPendingKeepMergesTyping(t *testing.T) {
-	f := newPendingFixture(t, agenttest.Script{Turns: []agenttest.Turn{
+	turns := []agenttest.Turn{
 		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "package calc", "new_string": "package calculator"})),
 		editCall(),
 		agenttest.TextTurn("Two changes."),
-	}}, true)
-	runID := f.start(t, "catbuddy.fix", f.fixArgs())
-	if end := f.awaitEnd(t, runID); end.Outcome != "done" {
-		t.Fatalf("run ended %+v", end)
 	}
+	f := newPendingFixture(t, agenttest.Script{Turns: turns}, true)
+	open := gate(f.model, turns, 2)
+	defer open()
+	runID := f.start(t, "catbuddy.fix", f.fixArgs())
 	files := f.ed.AwaitPending(runID, "two hunks", func(fs []lsp.PendingFile) bool {
 		c, err := fake.FileOf(fs, "calc.go")
 		return err == nil && len(c.Hunks) == 2
 	})
 	calc, _ := fake.FileOf(files, "calc.go")
-	// The user rewrites the return line (the second hunk's) and adds a
-	// comment at the end, far from the first.
+	// While the run waits for its model, the user rewrites the return
+	// line (the second hunk's) and adds a comment at the end, far from
+	// the first.
 	f.ed.Replace(f.uri, "return a - b", "return b + a")
 	f.ed.Replace(f.uri, "\treturn b + a\n}\n", "\treturn b + a\n}\n\n// More to come.\n")
+	open()
+	if end := f.awaitEnd(t, runID); end.Outcome != "done" {
+		t.Fatalf("run ended %+v", end)
+	}
 	notes := len(f.ed.PendingNotes())
 
 	res, err := f.ed.Keep(runID, nil, nil)
