@@ -38,24 +38,12 @@ func (s *acpSession) reviewPending(ctx context.Context, set *changeset.Set) {
 	call := s.questionCall(ctx, title, sdk.ToolKindEdit)
 	diffs := pendingDiffs(ctx, set.Workspace(s.ws), files)
 	if !allowed {
-		var locs []sdk.ToolCallLocation
-		for _, f := range files {
-			locs = append(locs, sdk.ToolCallLocation{Path: f.Path.Abs})
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path.Abs
 		}
-		kind := sdk.ToolKindEdit
-		res, err := s.a.client().RequestPermission(ctx, sdk.RequestPermissionRequest{
-			SessionId: sdk.SessionId(s.id),
-			ToolCall: sdk.ToolCallUpdate{
-				ToolCallId: sdk.ToolCallId(call), Title: &title, Kind: &kind,
-				Status: sdk.Ptr(sdk.ToolCallStatusPending), Locations: locs, Content: diffs,
-			},
-			Options: []sdk.PermissionOption{
-				{OptionId: optAllow, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
-				{OptionId: optAllowSession, Name: "Allow all edits in this session", Kind: sdk.PermissionOptionKindAllowAlways},
-				{OptionId: optReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
-			},
-		})
-		switch choice := chosen(res, err); {
+		choice, err := s.askChanges(ctx, call, title, sdk.ToolKindEdit, paths, diffs)
+		switch {
 		case err != nil && ctx.Err() == nil:
 			// Nobody could be asked: the set stays pending for the next turn.
 			s.a.log.Warn("acp: the pending changes could not be put to the user", "session", s.id, "error", err)

@@ -12,7 +12,6 @@ import (
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/guard"
-	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // registerPendingCommands installs catbuddy.keep, catbuddy.discard and
@@ -87,7 +86,7 @@ func (rs *runs) keepCommand(ctx context.Context, args []json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	res, err := set.Keep(rs.ledgerContext(ctx, set.RunID()), sel, keepWorkspace{rs.s.workspace})
+	res, err := set.Keep(rs.ledgerContext(ctx, set.RunID()), sel, rs.s.keepWorkspace())
 	if err != nil {
 		return nil, fmt.Errorf("keep the changes of run %s: %w", set.RunID(), err)
 	}
@@ -151,32 +150,6 @@ func (rs *runs) ledgerContext(ctx context.Context, id string) context.Context {
 	}
 	rs.mu.Unlock()
 	return filestate.NewLedgerContext(ctx, led)
-}
-
-// keepWorkspace is the editor's Workspace for a keep: the same versioned,
-// merged workspace/applyEdit, but without needsConfirmation, because the
-// user already chose what to keep.
-type keepWorkspace struct{ w *Workspace }
-
-var _ tools.MultiApplier = keepWorkspace{}
-
-// Read implements tools.Workspace.
-func (k keepWorkspace) Read(ctx context.Context, p guard.Path) (tools.Document, error) {
-	return k.w.Read(ctx, p)
-}
-
-// Apply implements tools.Workspace.
-func (k keepWorkspace) Apply(ctx context.Context, c tools.Change) (tools.Document, error) {
-	docs, err := k.ApplyAll(ctx, []tools.Change{c})
-	if err != nil {
-		return tools.Document{}, err
-	}
-	return docs[0], nil
-}
-
-// ApplyAll implements tools.MultiApplier.
-func (k keepWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
-	return k.w.applyAll(ctx, cs, false)
 }
 
 func nonNil(s []string) []string {

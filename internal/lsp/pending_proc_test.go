@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -20,14 +19,7 @@ import (
 // the file on disk never changed.
 func TestPendingSurvivesSIGKILL(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	calc := filepath.Join(dir, "calc.go")
-	if err := os.WriteFile(calc, []byte(calcGo), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, calc := calcProject(t)
 	model := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
 		editCall(),
 		{Stall: true}, // the run waits here when the server is killed

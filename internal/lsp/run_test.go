@@ -60,14 +60,7 @@ func newRunFixture(t *testing.T, script agenttest.Script, caps func(*protocol.Cl
 // and its initializationOptions.
 func newRunFixtureWith(t *testing.T, script agenttest.Script, adjust func(o *fake.Options, init map[string]any)) *runFixture {
 	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	calc := filepath.Join(dir, "calc.go")
-	if err := os.WriteFile(calc, []byte(calcGo), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, calc := calcProject(t)
 	model := agenttest.NewServer(t, script)
 	init := map[string]any{
 		"provider": "openai", "baseUrl": model.URL(), "model": "scripted", "apiKey": testKey, "maxSteps": 5,
@@ -79,6 +72,20 @@ func newRunFixtureWith(t *testing.T, script agenttest.Script, adjust func(o *fak
 	ed := fake.New(t, opts)
 	u := ed.OpenFile(calc)
 	return &runFixture{dir: dir, calc: calc, uri: u, model: model, ed: ed}
+}
+
+// calcProject is a new folder (its real path) holding calc.go.
+func calcProject(t *testing.T) (dir, calc string) {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	calc = filepath.Join(dir, "calc.go")
+	if err := os.WriteFile(calc, []byte(calcGo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, calc
 }
 
 // fixArgs selects lines 4–6 (the function) with one diagnostic on the return.

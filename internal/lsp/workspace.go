@@ -27,6 +27,17 @@ import (
 type Workspace struct {
 	server *Server
 	disk   tools.DiskWorkspace
+	// chosen marks the Workspace of catbuddy.keep: the user already chose
+	// what lands, so its applyEdit carries no change annotations (no
+	// needsConfirmation); the rest, versions and merge included, is the
+	// same.
+	chosen bool
+}
+
+// keepWorkspace is the Workspace through which catbuddy.keep lands what
+// the user chose.
+func (s *Server) keepWorkspace() *Workspace {
+	return &Workspace{server: s, disk: s.workspace.disk, chosen: true}
 }
 
 var (
@@ -86,28 +97,9 @@ func (w *Workspace) Apply(ctx context.Context, c tools.Change) (tools.Document, 
 // ApplyAll implements tools.MultiApplier: every change is checked
 // against the editor's buffers (or the disk) first, then all of them go
 // to the editor as ONE workspace/applyEdit, so the user reviews a
-// multi-file change once.
+// multi-file change once (the Workspace of catbuddy.keep: applies what
+// the user chose, without asking again).
 func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
-	return w.applyAll(ctx, cs, true)
-}
-
-// errRefused is wrapped when the editor answered the edit with a refusal
-// (the user said no, or the editor could not apply it), as opposed to a
-// change that never went out or was overtaken by typing.
-var errRefused = errors.New("refused")
-
-// silentErr adds err to a chain without adding to its message:
-// errors.Is finds it, the model reads the same words as before.
-type silentErr struct{ err error }
-
-func (silentErr) Error() string   { return "" }
-func (e silentErr) Unwrap() error { return e.err }
-
-func silent(err error) error { return silentErr{err} }
-
-// applyAll is ApplyAll; review false sends no change annotations, for
-// changes the user already chose (catbuddy.keep).
-func (w *Workspace) applyAll(ctx context.Context, cs []tools.Change, review bool) ([]tools.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -129,7 +121,7 @@ func (w *Workspace) applyAll(ctx context.Context, cs []tools.Change, review bool
 		if err != nil {
 			return nil, err
 		}
-		edit := w.buildEdit(sent, targets, review)
+		edit := w.buildEdit(sent, targets, !w.chosen)
 		hashes := w.configHashes() // see recheckApplied
 		l := label
 		if slices.Contains(merged, true) {
@@ -173,6 +165,20 @@ func (w *Workspace) applyAll(ctx context.Context, cs []tools.Change, review bool
 		return docs, err
 	}
 }
+
+// errRefused is wrapped when the editor answered the edit with a refusal
+// (the user said no, or the editor could not apply it), as opposed to a
+// change that never went out or was overtaken by typing.
+var errRefused = errors.New("refused")
+
+// silentErr adds err to a chain without adding to its message:
+// errors.Is finds it, the model reads the same words as before.
+type silentErr struct{ err error }
+
+func (silentErr) Error() string   { return "" }
+func (e silentErr) Unwrap() error { return e.err }
+
+func silent(err error) error { return silentErr{err} }
 
 // changedNames lists the files of cs for messages.
 func changedNames(cs []tools.Change) string {
