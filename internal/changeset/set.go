@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -248,7 +246,4 @@ func sortedRels[V any](m map[string]V) []string {
 }
 
 // sortedRoots returns the set's folders, in order.
-func (s *Set) sortedRoots() []string {
-	roots := sortedRels(s.folders)
-	return slices.DeleteFunc(roots, func(r string) bool { return strings.TrimSpace(r) == "" })
-}
+func (s *Set) sortedRoots() []string { return sortedRels(s.folders) }
