@@ -126,6 +126,7 @@ func (l *layer) Collect(ctx context.Context) (tools.LayerReport, error) {
 	}
 	rep := l.report()
 	s.mu.Unlock()
+	s.tidy() // a command that changed nothing leaves no run directory
 	s.changed()
 	if len(errs) > 0 {
 		return rep, fmt.Errorf("%s", strings.Join(errs, "; "))
