@@ -18,6 +18,8 @@ declare -A TARGET_MS=(
   [BenchmarkEditFile10MBBuffer]=30
   [BenchmarkReadUnchanged10MB]=10
   [BenchmarkIsUnchanged10MB]=10
+  [BenchmarkCollect1000]=20
+  [BenchmarkKeep24Hunks]=50
 )
 
 out=$(mktemp)

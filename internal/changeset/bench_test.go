@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/testenv"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -49,6 +50,7 @@ func BenchmarkCollect1000(b *testing.B) {
 	}
 	var total time.Duration
 	b.ResetTimer()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		l := set.Layer(tools.DiskWorkspace{})
 		start := time.Now()
@@ -64,10 +66,14 @@ func BenchmarkCollect1000(b *testing.B) {
 			b.Fatalf("nothing ran, yet the report says %q", rep.Summary)
 		}
 	}
+	cpu = testenv.CPUTime() - cpu
 	if n := len(set.Files()); n != 1000 {
 		b.Fatalf("%d pending files, want 1000", n)
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "collect-ms")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // BenchmarkKeep24Hunks: a keep of a set of 4 files with 6 hunks each,
@@ -86,7 +92,7 @@ func BenchmarkKeep24Hunks(b *testing.B) {
 		files[n] = text
 	}
 	ws := &recordingWorkspace{}
-	var total time.Duration
+	var total, cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		fx := newFixture(b, files)
@@ -105,16 +111,23 @@ func BenchmarkKeep24Hunks(b *testing.B) {
 			b.Fatalf("%d hunks pending, want 24", c)
 		}
 		ws.start = time.Now()
+		c := testenv.CPUTime()
 		b.StartTimer()
 		if _, err := fx.set.Keep(context.Background(), Selection{}, ws); err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		cpu += testenv.CPUTime() - c
+		b.StartTimer()
 		total += ws.at
 		if ws.edits != 24 {
 			b.Fatalf("%d edits applied, want 24", ws.edits)
 		}
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "to-applyall-ms")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // recordingWorkspace reads the disk and notes when ApplyAll is called
