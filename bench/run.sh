@@ -22,6 +22,8 @@ declare -A TARGET_MS=(
   # payload, and a keep from request to applyEdit (whole round trip).
   [BenchmarkPendingChanges]=5
   [BenchmarkKeep]=50
+  [BenchmarkCollect1000]=20
+  [BenchmarkKeep24Hunks]=50
 )
 
 out=$(mktemp)

@@ -28,11 +28,12 @@ func (a *App) pendingView(ctx context.Context, r *Run, cfg config.Config) (conte
 	if !info.Overlay {
 		note := ""
 		a.fallbackOnce.Do(func() {
-			note = "Changes are reviewed before they land (review \"before\"): " + info.OverlayReason
-			if info.OverlayReason == "" {
-				note += "the copy-on-write workspace needs the command sandbox, which is off."
+			why := info.OverlayReason
+			if why == "" {
+				why = "the copy-on-write workspace needs the command sandbox, which is " + info.Summary + "."
 			}
-			a.log.Warn("review falls back to before", "reason", info.OverlayReason)
+			note = "Changes are reviewed before they land (review \"before\"): " + why
+			a.log.Warn("review falls back to before", "reason", why)
 		})
 		return ctx, nil, note
 	}
@@ -42,5 +43,5 @@ func (a *App) pendingView(ctx context.Context, r *Run, cfg config.Config) (conte
 		return ctx, nil, "Changes are reviewed before they land: the run's change set could not be made (" + err.Error() + ")."
 	}
 	under := a.Tools.Workspace
-	return tools.WithRunView(ctx, tools.RunView{Workspace: set.Workspace(under), Layer: set.Layer(under), News: set.TakeNews}), set, ""
+	return tools.WithRunView(ctx, tools.RunView{Workspace: set.Workspace(under), Layer: set.Layer(under), Search: set.Search, News: set.TakeNews}), set, ""
 }

@@ -168,7 +168,14 @@ func (a *App) Do(ctx context.Context, r *Run, t Turn) Result {
 	if r.Turn == 1 {
 		res.Outcome, res.Err = runner.Run(ctx, t.Task, emit)
 	} else {
-		res.Outcome, res.Err = runner.Reply(ctx, r.Command.ID, r.Messages, t.Input, emit)
+		input := t.Input
+		if set != nil {
+			// What the user kept or discarded since the last turn.
+			if news := set.TakeNews(); news != "" {
+				input = "[" + news + "]\n\n" + input
+			}
+		}
+		res.Outcome, res.Err = runner.Reply(ctx, r.Command.ID, r.Messages, input, emit)
 	}
 	res.Status = "done"
 	switch {

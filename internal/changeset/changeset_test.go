@@ -13,7 +13,7 @@ import (
 
 // fixture is a folder with files, a store over it and a run's set.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	root  string
 	g     *guard.PathGuard
 	store *Store
@@ -21,17 +21,11 @@ type fixture struct {
 	view  tools.Workspace
 }
 
-func newFixture(t *testing.T, files map[string]string) *fixture {
+func newFixture(t testing.TB, files map[string]string) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, root, rel, text)
 	}
 	g, err := guard.New([]string{root}, guard.ModeProject)
 	if err != nil {
@@ -55,6 +49,18 @@ func (fx *fixture) reopen() {
 		fx.t.Fatal(err)
 	}
 	fx.view = fx.set.Workspace(tools.DiskWorkspace{})
+}
+
+// writeFile writes rel below root, as the user would.
+func writeFile(t testing.TB, root, rel, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (fx *fixture) path(rel string) guard.Path {

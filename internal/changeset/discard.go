@@ -123,8 +123,13 @@ func (s *Set) TakeNews() string {
 func (s *Set) tidy() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.news) > 0 || len(s.filesLocked()) > 0 {
+	if len(s.news) > 0 {
 		return
+	}
+	for _, idx := range s.pending {
+		if len(idx) > 0 {
+			return
+		}
 	}
 	for root, f := range s.folders {
 		if err := f.remove(); err != nil {

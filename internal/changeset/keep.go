@@ -27,8 +27,9 @@ type Left struct {
 
 // keepPlan is one file's part of a keep.
 type keepPlan struct {
-	file   File
-	base   []byte
+	file    File
+	base    []byte
+	pending []byte // the layer's content the hunks were taken from
 	chosen []int // indices of file.Hunks that go into change
 	change tools.Change
 	noop   bool // the user's text already is the result: nothing to apply
@@ -164,7 +165,7 @@ func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspac
 	if err != nil {
 		return keepPlan{}, nil, err
 	}
-	p := keepPlan{file: f, base: base}
+	p := keepPlan{file: f, base: base, pending: pending}
 	leave := func(why string) (keepPlan, []Left, error) {
 		var left []Left
 		for _, h := range idx {
@@ -230,8 +231,25 @@ func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspac
 func (s *Set) moveBase(p keepPlan, kept []int) {
 	f := s.folders[p.file.Path.Root]
 	rel := p.file.Path.Rel
-	if p.file.Kind != KindChanged || len(kept) == len(p.file.Hunks) {
+	now, _, _ := f.readUpper(rel)
+	written := !bytes.Equal(now, p.pending) // the run wrote the file again meanwhile
+	if !written && (p.file.Kind != KindChanged || len(kept) == len(p.file.Hunks)) {
 		s.revertLayer(p.file.Path)
+		return
+	}
+	if p.file.Kind != KindChanged {
+		// Kept whole, then written again by the run: what it holds now
+		// is pending over the kept file.
+		if rec := f.files[rel]; rec != nil {
+			rec.Existed, rec.Lower = true, false
+		}
+		if err := f.writeBase(rel, p.pending); err != nil {
+			s.store.log.Warn("move the base of a kept file", "file", rel, "error", err)
+		}
+		if p.file.Kind == KindCreated {
+			s.pending[p.file.Path.Root][rel] = pendingEntry{kind: KindChanged}
+		}
+		_ = f.save(s.manifest())
 		return
 	}
 	edits := make([]diff.Edit, len(kept))

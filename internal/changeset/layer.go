@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -26,9 +27,16 @@ type layer struct {
 	s      *Set
 	under  tools.Workspace
 	roots  []string
-	before map[string]layerState // by absolute path, as the command found it
+	before map[string]pendingEntry // by absolute path, as the command found it
+	start  time.Time               // when the command was prepared
 	held   bool
 }
+
+// clockSlack is how far before Prepare a file's change time may lie
+// and still count as the command's: the kernel stamps files with a
+// coarse clock, up to a tick behind. A file changed just before is
+// then reported again, which is harmless.
+const clockSlack = 20 * time.Millisecond
 
 // Prepare implements tools.Layer. It holds the set's operations (keep,
 // discard) until Collect: overlayfs must not see its upper directory
@@ -40,6 +48,7 @@ func (l *layer) Prepare(ctx context.Context, roots []string) ([]sandbox.OverlayL
 	s.mu.Lock()
 	layers, err := s.layers(roots)
 	l.before = s.pendingByAbs()
+	l.start = time.Now().Add(-clockSlack)
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -115,9 +124,9 @@ func (l *layer) Collect(ctx context.Context) (tools.LayerReport, error) {
 			}
 		}
 	}
-	after := s.pendingByAbs()
+	rep := l.report()
 	s.mu.Unlock()
-	rep := l.report(after)
+	s.tidy() // a command that changed nothing leaves no run directory
 	s.changed()
 	if len(errs) > 0 {
 		return rep, fmt.Errorf("%s", strings.Join(errs, "; "))
@@ -125,38 +134,43 @@ func (l *layer) Collect(ctx context.Context) (tools.LayerReport, error) {
 	return rep, nil
 }
 
-// report describes what the command changed: the difference between
-// the set's index before and after it.
-func (l *layer) report(after map[string]layerState) tools.LayerReport {
+// report describes what the command changed: what the set's index
+// gained, lost or holds anew (changed since Prepare). s.mu is held.
+func (l *layer) report() tools.LayerReport {
+	s := l.s
 	var rep tools.LayerReport
 	var names []string
 	groups := map[string]int{}
 	var order []string
-	for _, abs := range sortedRels(after) {
-		st := after[abs]
-		e := st.entry
-		if b, ok := l.before[abs]; ok && b == st {
-			continue
-		}
-		rep.Changed = append(rep.Changed, abs)
-		if e.group != "" {
-			key := l.s.display(pathOf(st.root, e.group).Abs)
-			if _, ok := groups[key]; !ok {
-				order = append(order, key)
+	for _, root := range s.sortedRoots() {
+		f := s.folders[root]
+		for _, rel := range sortedRels(s.pending[root]) {
+			e := s.pending[root][rel]
+			abs := pathOf(root, rel).Abs
+			if b, ok := l.before[abs]; ok && b == e && !l.touched(f, rel) {
+				continue
 			}
-			groups[key]++
-			continue
-		}
-		names = append(names, fmt.Sprintf("%s %s", e.kind, l.s.display(abs)))
-	}
-	for abs := range l.before {
-		if _, ok := after[abs]; !ok {
 			rep.Changed = append(rep.Changed, abs)
-			names = append(names, "reverted "+l.s.display(abs))
+			if e.group != "" {
+				key := s.displayLocked(pathOf(root, e.group).Abs)
+				if _, ok := groups[key]; !ok {
+					order = append(order, key)
+				}
+				groups[key]++
+				continue
+			}
+			names = append(names, fmt.Sprintf("%s %s", e.kind, s.displayLocked(abs)))
+		}
+	}
+	now := s.pendingByAbs()
+	for _, abs := range sortedRels(l.before) {
+		if _, ok := now[abs]; !ok {
+			rep.Changed = append(rep.Changed, abs)
+			names = append(names, "reverted "+s.displayLocked(abs))
 		}
 	}
 	for _, g := range order {
-		names = append(names, fmt.Sprintf("%s/ (%d files)", g, groups[g]))
+		names = append(names, fmt.Sprintf("%s/ (%s files)", g, thousands(groups[g])))
 	}
 	if len(names) == 0 {
 		return rep
@@ -171,36 +185,32 @@ func (l *layer) report(after map[string]layerState) tools.LayerReport {
 	return rep
 }
 
-// layerState is one pending path as a command found or left it.
-type layerState struct {
-	root    string
-	entry   pendingEntry
-	size    int64
-	modTime int64
-}
-
-// pendingByAbs snapshots the set's index with each file's size and
-// time in the layer, by absolute path. s.mu is held.
-func (s *Set) pendingByAbs() map[string]layerState {
-	out := map[string]layerState{}
+// pendingByAbs snapshots the set's index by absolute path. s.mu is
+// held.
+func (s *Set) pendingByAbs() map[string]pendingEntry {
+	out := map[string]pendingEntry{}
 	for root, idx := range s.pending {
-		f := s.folders[root]
 		for rel, e := range idx {
-			st := layerState{root: root, entry: e}
-			if fi, err := f.statUpper(rel); err == nil {
-				st.size, st.modTime = fi.Size(), fi.ModTime().UnixNano()
-			}
-			out[pathOf(root, rel).Abs] = st
+			out[pathOf(root, rel).Abs] = e
 		}
 	}
 	return out
 }
 
-// display names a path of the set for the agent: relative to its
-// folder, with the folder's name when the set spans several.
-func (s *Set) display(abs string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// touched reports whether the layer's entry at rel was written since
+// the command was prepared (a whiteout's time is its making).
+func (l *layer) touched(f *folder, rel string) bool {
+	fi, err := f.statUpper(rel)
+	if err != nil {
+		return false // only in the folder: a file beneath a deleted directory
+	}
+	return fi.ModTime().After(l.start)
+}
+
+// displayLocked names a path of the set for the agent: relative to its
+// folder, with the folder's name when the set spans several. s.mu is
+// held.
+func (s *Set) displayLocked(abs string) string {
 	for root := range s.folders {
 		if rel, ok := strings.CutPrefix(abs, root+string(os.PathSeparator)); ok {
 			if len(s.folders) > 1 {
@@ -210,4 +220,13 @@ func (s *Set) display(abs string) string {
 		}
 	}
 	return abs
+}
+
+// thousands writes n with a comma every three digits: 1,234.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -151,12 +149,14 @@ func (s *Set) rescan(f *folder) error {
 	}
 	idx := map[string]pendingEntry{}
 	groups := newGrouper(f.root)
+	dirty := false // the manifest needs saving
 	add := func(rel string, k Kind, existed bool) {
 		e := pendingEntry{kind: k, group: groups.group(rel)}
 		idx[rel] = e
 		if _, ok := f.files[rel]; ok {
 			return
 		}
+		dirty = true
 		rec := &fileRecord{Existed: existed}
 		if existed && k == KindChanged && e.group == "" {
 			// A command changed it: the base is the folder's file, which
@@ -190,9 +190,11 @@ func (s *Set) rescan(f *folder) error {
 	for rel, rec := range f.files {
 		if _, ok := idx[rel]; !ok {
 			f.dropBase(rel)
+			dirty = true
 			continue
 		}
 		if rec.Materialised {
+			dirty = true
 			base, _ := f.readBase(rel)
 			if cur, _, ok := f.readUpper(rel); ok && bytes.Equal(cur, base) {
 				_ = f.layer.Revert(rel)
@@ -205,6 +207,9 @@ func (s *Set) rescan(f *folder) error {
 	}
 	s.pending[f.root] = idx
 	s.files = nil
+	if !dirty {
+		return nil
+	}
 	return f.save(s.manifest())
 }
 
@@ -241,7 +246,4 @@ func sortedRels[V any](m map[string]V) []string {
 }
 
 // sortedRoots returns the set's folders, in order.
-func (s *Set) sortedRoots() []string {
-	roots := sortedRels(s.folders)
-	return slices.DeleteFunc(roots, func(r string) bool { return strings.TrimSpace(r) == "" })
-}
+func (s *Set) sortedRoots() []string { return sortedRels(s.folders) }

@@ -181,7 +181,11 @@ func (f *folder) statUpper(rel string) (fs.FileInfo, error) {
 }
 
 // writeAtomic replaces name with data: a temporary file beside it,
-// synced and renamed over it, so that a crash leaves one or the other.
+// renamed over it, so that a crash of the process (kill -9) leaves one
+// or the other. It does not fsync: the page cache outlives the process,
+// and only a machine stop could lose the last writes, as it could those
+// of the layer itself (overlayfs mounted volatile); an fsync per write
+// would cost more than the whole command's scan.
 func writeAtomic(name string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+path.Base(filepath.ToSlash(name))+".tmp-*")
 	if err != nil {
@@ -190,9 +194,6 @@ func writeAtomic(name string, data []byte, perm fs.FileMode) error {
 	_, err = tmp.Write(data)
 	if err == nil {
 		err = tmp.Chmod(perm)
-	}
-	if err == nil {
-		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr

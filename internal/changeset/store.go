@@ -156,13 +156,6 @@ func (s *Store) notify(runID string) {
 	}
 }
 
-// forget drops a set that holds nothing any more.
-func (s *Store) forget(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.sets, id)
-}
-
 // validRunID admits a run id as a directory name: no separators, no
 // dots alone, nothing hidden.
 func validRunID(id string) bool {

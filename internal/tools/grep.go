@@ -60,7 +60,7 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 		}
 		return Text(g.File(disp(p.Rel), doc.Content, arg)), nil
 	}
-	out, err := g.Tree(ctx, p, disp, arg)
+	out, err := g.WithPending(searchView(ctx, p.Root)).Tree(ctx, p, disp, arg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, err

@@ -2,9 +2,12 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/search"
 )
 
 // A run whose changes wait for the user's review (internal/changeset)
@@ -24,6 +27,9 @@ type RunView struct {
 	// without a question (nil: the overlay is not available, and
 	// commands that write are asked about as without a view).
 	Layer Layer
+	// Search, if set, returns the run's pending changes in one folder,
+	// so that grep and glob see the run's view (search.Pending).
+	Search func(root string) search.Pending
 	// News, if set, returns what the user kept or discarded since it was
 	// last asked ("" if nothing): it is added to the run's next tool
 	// result, so the agent does not redo a discarded hunk.
@@ -98,4 +104,39 @@ func runNews(ctx context.Context) string {
 		return "[" + n + "]"
 	}
 	return ""
+}
+
+// searchView is the run's pending changes in root for grep and glob, or
+// nil.
+func searchView(ctx context.Context, root string) search.Pending {
+	if v, ok := RunViewFrom(ctx); ok && v.Search != nil {
+		return v.Search(root)
+	}
+	return nil
+}
+
+// pendingListNote is list_dir's line on the run's pending files below
+// dir that the listing of the disk cannot show: those it created, and
+// those it deleted (still listed above). "" when there are none.
+func pendingListNote(v search.Pending, dir string, disp search.Display) string {
+	if v == nil {
+		return ""
+	}
+	var parts []string
+	for _, f := range v.Files(dir) {
+		if f.Created {
+			parts = append(parts, "created "+disp(f.Rel))
+		}
+	}
+	for _, rel := range v.Deleted(dir) {
+		parts = append(parts, "deleted "+disp(rel))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	const most = 50
+	if len(parts) > most {
+		parts = append(parts[:most], fmt.Sprintf("and %d more", len(parts)-most))
+	}
+	return "(this run's changes, pending the user's review: " + strings.Join(parts, "; ") + ")"
 }
