@@ -155,7 +155,7 @@ func (r *runEnv) turn(ctx context.Context, in turnInput, cfg config.Config) (age
 		in.task.Command = cmd.ID
 		t.Task = in.task
 	} else {
-		t.Input = s.withNews(in.text)
+		t.Input = in.text
 		if in.command != "" {
 			if cmd, ok := config.FindCommand(cfg, in.command); ok {
 				t.Input = agent.TaskPrompt(cmd, in.task, s.root)

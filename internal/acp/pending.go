@@ -152,16 +152,3 @@ func (k keepWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools
 	}
 	return k.w.write(ctx, cs)
 }
-
-// withNews heads a turn's input with what became of the session's
-// pending changes since the model last heard.
-func (s *acpSession) withNews(input string) string {
-	set, ok := s.run.app.Changes.Get(s.id)
-	if !ok {
-		return input
-	}
-	if news := strings.TrimSpace(set.TakeNews()); news != "" {
-		return "[cb-ls: " + news + "]\n\n" + input
-	}
-	return input
-}

@@ -73,22 +73,3 @@ func (s *Server) pendingRootsChanged() {
 func exclusive(cfg config.Config) bool {
 	return cfg.ReviewMode() == config.ReviewBefore || !tools.OptionsFrom(cfg.Tools).Exec.SandboxInfo().Overlay
 }
-
-// withPendingNews heads a reply's input with what became of run id's
-// pending changes since the model last heard (kept, discarded), so that
-// the next turn starts from the truth.
-func (rs *runs) withPendingNews(id, input string) string {
-	st := rs.s.pendingStore()
-	if st == nil {
-		return input
-	}
-	set, ok := st.Get(id)
-	if !ok {
-		return input
-	}
-	news := strings.TrimSpace(set.TakeNews())
-	if news == "" {
-		return input
-	}
-	return "[cb-ls: " + news + "]\n\n" + input
-}

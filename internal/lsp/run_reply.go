@@ -69,7 +69,6 @@ func (rs *runs) replyCommand(ctx context.Context, args []json.RawMessage) (any, 
 	}
 	var turn int
 	runCtx, err := rs.claim(ctx, r, exclusive(cfg), func() {
-		a.Input = rs.withPendingNews(r.ID, a.Input)
 		r.Command = cmd
 		turn = r.Begin()
 	})
