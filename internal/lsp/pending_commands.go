@@ -56,7 +56,7 @@ func (rs *runs) pendingSet(id string) (*changeset.Set, error) {
 		return nil, fmt.Errorf("no pending changes here: no workspace folder holds them")
 	}
 	set, ok := st.Get(id)
-	if !ok {
+	if !ok || set.Count() == 0 {
 		return nil, fmt.Errorf("run %q has no pending changes (catbuddy.pendingChanges lists the runs that have)", id)
 	}
 	return set, nil
