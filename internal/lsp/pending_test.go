@@ -110,6 +110,14 @@ func TestPendingRunNeverWaits(t *testing.T) {
 		t.Errorf("calc.go's hunk = %+v (uri %s), want line 5 a - b → a + b in %s", h, calc.URI, f.uri)
 	}
 
+	var runs []struct {
+		RunID   string `json:"runId"`
+		Pending int    `json:"pending"`
+	}
+	if err := f.ed.ExecuteCommand("catbuddy.listRuns", nil, &runs); err != nil || len(runs) != 1 || runs[0].RunID != runID || runs[0].Pending != 2 {
+		t.Errorf("listRuns = %+v, %v; want the run with 2 pending", runs, err)
+	}
+
 	res, err := f.ed.Keep(runID, nil, []string{h.ID})
 	if err != nil || !slices.Equal(res.Kept, []string{h.ID}) || len(res.Left) != 0 {
 		t.Fatalf("keep = %+v, %v", res, err)
