@@ -434,3 +434,35 @@ func needsLayer(t *testing.T) {
 	info := sandbox.Probe()
 	testenv.NeedsSandbox(t, info.Overlay, "the copy-on-write layer (overlayfs in a user namespace)", info.OverlayReason)
 }
+
+// TestPendingRangesFollowTyping: a hunk's range is in the buffer as it
+// is now: after the user adds lines above it, catbuddy.pendingChanges
+// places it that much lower, with the same text.
+func TestPendingRangesFollowTyping(t *testing.T) {
+	f := newPendingFixture(t, agenttest.Script{Turns: []agenttest.Turn{
+		editCall(),
+		agenttest.TextTurn("Fixed."),
+	}}, true)
+	runID := f.start(t, "catbuddy.fix", f.fixArgs())
+	if end := f.awaitEnd(t, runID); end.Outcome != "done" {
+		t.Fatalf("run ended %+v", end)
+	}
+	f.ed.Replace(f.uri, "package calc\n", "package calc\n\nimport \"fmt\"\n\nvar _ = fmt.Sprint\n")
+	var list lsp.PendingList
+	if err := f.ed.ExecuteCommand(lsp.CmdPendingChanges, []any{map[string]any{"runId": runID}}, &list); err != nil || len(list.Runs) != 1 {
+		t.Fatalf("pendingChanges = %+v, %v", list, err)
+	}
+	calc, err := fake.FileOf(list.Runs[0].Files, "calc.go")
+	if err != nil || len(calc.Hunks) != 1 {
+		t.Fatalf("calc.go pending = %+v, %v", calc, err)
+	}
+	h := calc.Hunks[0]
+	if h.Range.Start.Line != 8 || h.Conflict != "" {
+		t.Errorf("the hunk is at line %d (conflict %q), want line 9 of the typed-over buffer", h.Range.Start.Line+1, h.Conflict)
+	}
+	text := f.ed.Text(f.uri)
+	lines := strings.SplitAfter(text, "\n")
+	if got := lines[h.Range.Start.Line]; got != h.OldText {
+		t.Errorf("the range holds %q, want the hunk's old text %q", got, h.OldText)
+	}
+}
