@@ -286,3 +286,27 @@ func TestHunkIDsStableAcrossEdits(t *testing.T) {
 		t.Fatalf("IDs %v, %v; want the second to stay %s", hs[0].ID, hs[1].ID, id)
 	}
 }
+
+// A file the user deleted while its change was pending is named, and
+// the change stays pending; nothing else is kept half.
+func TestKeepAfterTheUserDeletedTheFile(t *testing.T) {
+	fx := newFixture(t, map[string]string{"calc.go": calc, "b.txt": "b\n"})
+	fx.edit(fx.view, "calc.go", "return 1", "return 10")
+	fx.edit(fx.view, "b.txt", "b", "B")
+	if err := os.Remove(filepath.Join(fx.root, "calc.go")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := fx.set.Keep(context.Background(), Selection{}, tools.DiskWorkspace{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Left) != 1 || !strings.Contains(res.Left[0].Reason, "calc.go was deleted or renamed while the change was pending") {
+		t.Fatalf("left = %+v", res.Left)
+	}
+	if fx.disk("b.txt") != "B\n" || !strings.HasPrefix(fx.disk("calc.go"), "<") {
+		t.Fatalf("b.txt %q, calc.go %q", fx.disk("b.txt"), fx.disk("calc.go"))
+	}
+	if files := fx.set.Files(); len(files) != 1 || files[0].Path.Rel != "calc.go" {
+		t.Fatalf("pending after the keep: %+v", files)
+	}
+}

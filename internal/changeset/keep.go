@@ -30,9 +30,9 @@ type keepPlan struct {
 	file    File
 	base    []byte
 	pending []byte // the layer's content the hunks were taken from
-	chosen []int // indices of file.Hunks that go into change
-	change tools.Change
-	noop   bool // the user's text already is the result: nothing to apply
+	chosen  []int  // indices of file.Hunks that go into change
+	change  tools.Change
+	noop    bool // the user's text already is the result: nothing to apply
 }
 
 // Keep applies the chosen hunks to the user's files through ws (the
