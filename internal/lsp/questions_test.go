@@ -21,8 +21,8 @@ import (
 // questions that cannot hang a run, and diagnostics told truly.
 
 // questionFixture is a run fixture whose user config turns the sandbox
-// off (so exec asks) and whose editor settings set the question bound to
-// one second; info is the clientInfo the editor sends (nil: "fake").
+// off (so exec asks) and sets the question bound to one second; info is
+// the clientInfo the editor sends (nil: "fake").
 func questionFixture(t *testing.T, script agenttest.Script, info *protocol.ClientInfo, caps func(*protocol.ClientCapabilities)) *runFixture {
 	t.Helper()
 	cfgHome := t.TempDir()
@@ -30,28 +30,11 @@ func questionFixture(t *testing.T, script agenttest.Script, info *protocol.Clien
 	if err := os.MkdirAll(filepath.Join(cfgHome, "catbuddy"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(cfgHome, "catbuddy", "config.json"), []byte(noSandbox), 0o600); err != nil {
+	cfg := `{"tools": {"execSandbox": false}, "questionTimeout": 1}`
+	if err := os.WriteFile(filepath.Join(cfgHome, "catbuddy", "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	calc := filepath.Join(dir, "calc.go")
-	if err := os.WriteFile(calc, []byte(calcGo), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	model := agenttest.NewServer(t, script)
-	ed := fake.New(t, fake.Options{
-		Folders:      []string{dir},
-		ClientInfo:   info,
-		Capabilities: caps,
-		InitializationOptions: map[string]any{
-			"provider": "openai", "baseUrl": model.URL(), "model": "scripted", "apiKey": testKey, "maxSteps": 5,
-			"questionTimeout": 1,
-		},
-	})
-	return &runFixture{dir: dir, calc: calc, uri: ed.OpenFile(calc), model: model, ed: ed}
+	return newRunFixture(t, script, caps, func(o *fake.Options) { o.ClientInfo = info })
 }
 
 // The answer to catbuddy.cancel comes after the cancelled run's end

@@ -45,7 +45,8 @@ type runFixture struct {
 	ed    *fake.Editor
 }
 
-func newRunFixture(t *testing.T, script agenttest.Script, caps func(*protocol.ClientCapabilities)) *runFixture {
+// more adjusts the fake editor's options further.
+func newRunFixture(t *testing.T, script agenttest.Script, caps func(*protocol.ClientCapabilities), more ...func(*fake.Options)) *runFixture {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -56,13 +57,17 @@ func newRunFixture(t *testing.T, script agenttest.Script, caps func(*protocol.Cl
 		t.Fatal(err)
 	}
 	model := agenttest.NewServer(t, script)
-	ed := fake.New(t, fake.Options{
+	opts := fake.Options{
 		Folders:      []string{dir},
 		Capabilities: caps,
 		InitializationOptions: map[string]any{
 			"provider": "openai", "baseUrl": model.URL(), "model": "scripted", "apiKey": testKey, "maxSteps": 5,
 		},
-	})
+	}
+	for _, f := range more {
+		f(&opts)
+	}
+	ed := fake.New(t, opts)
 	u := ed.OpenFile(calc)
 	return &runFixture{dir: dir, calc: calc, uri: u, model: model, ed: ed}
 }
