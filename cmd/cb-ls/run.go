@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -9,13 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
-	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/headless"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
 
@@ -54,7 +51,8 @@ type runFlags struct {
 	servers  languageServerFlag
 }
 
-// runMain implements "cb-ls run".
+// runMain implements "cb-ls run": it parses the flags and hands the
+// run to the headless front end.
 func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -103,111 +101,49 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "cb-ls run: --mode: %v\n", err)
 		return 2
 	}
-	roots := []string(f.roots)
-	if len(roots) == 0 {
-		wd, err := os.Getwd()
-		if err != nil {
-			fmt.Fprintf(stderr, "cb-ls run: current directory: %v\n", err)
-			return 1
-		}
-		roots = []string{wd}
-	}
-	for _, r := range roots {
-		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
-			fmt.Fprintf(stderr, "cb-ls run: --root %s is not a directory\n", r)
-			return 2
-		}
-	}
-	// The guard is built before the configuration: --continue looks for
-	// the run under its (resolved) roots.
-	g, err := guard.New(roots, mode)
-	if err != nil {
-		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
-		return 2
-	}
-	var continued *session.Session
-	if f.cont.set {
-		if continued, rest, err = pickContinued(g.Roots(), f.cont, rest); err != nil {
-			fmt.Fprintf(stderr, "cb-ls run: --continue: %v\n", err)
-			return 1
-		}
-	}
-	instruction := strings.TrimSpace(strings.Join(rest, " "))
-	if instruction == "" {
-		fmt.Fprintln(stderr, `cb-ls run: the instruction is empty, e.g. cb-ls run "fix the failing test in calc_test.go"`)
-		return 2
-	}
-	flags := config.Config{Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps, LanguageServers: f.servers}
-	loaded, err := config.Load(config.LoadOptions{Root: g.Roots()[0], TrustProject: f.trust, Over: []config.Config{flags}})
-	if err != nil {
-		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
-		return 2
-	}
-	if msg := loaded.IgnoredSummary(g.Roots()[0]); msg != "" {
-		hint := ""
-		if !loaded.Trusted {
-			hint = "; run with --trust-project to apply them"
-		}
-		fmt.Fprintf(stderr, "cb-ls run: %s%s\n", msg, hint)
-	}
-	cfg := loaded.Config
-
-	p := newProgress(stderr, isTerminalWriter(stderr), cfg.MaxSteps)
-	ask := &prompter{in: bufio.NewReader(stdin), out: stderr, before: p.pause}
-	ws := editWorkspace(f, stdinIsTerminal(stdin), ask)
-	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(f.yes, stdin, ask),
-		LanguageServers: cfg.LanguageServers,
-		ProjectTrusted:  projectTrust(f.trust, stderr), Headless: true, Version: version, Logger: mcpLogger(stderr)})
-	if err != nil {
-		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
-		return 1
-	}
-	defer a.Close()
-	a.StartMCP(flags)
-	for _, s := range a.WaitMCP(ctx, mcpStartTimeout) {
-		fmt.Fprintf(stderr, "cb-ls run: MCP server %q is %s%s: its tools are missing from this run\n", s.Name, s.State, errSuffix(s.Error))
-	}
-
-	var run *app.Run
-	if continued != nil {
-		fmt.Fprintf(stderr, "cb-ls run: continuing %s (%s, %d turn(s))\n", continued.RunID, continued.TitleText(), continued.Turns)
-		run = app.ResumeRun(continued)
-	} else {
-		run = headlessRun(g.Roots()[0], instruction, cfg)
-	}
-	run.Begin()
-	p.start(cfg)
-	res := a.Do(ctx, run, app.Turn{Config: cfg, Task: agent.Task{Command: config.CommandRun, Input: instruction},
-		Input: instruction, Emit: p.event})
-	p.done()
-	if yw, ok := ws.(*yesWorkspace); ok {
-		yw.summary(stderr)
-	}
-	reportStored(stderr, run, res)
-	if res.Answer != "" {
-		fmt.Fprintln(stdout, strings.TrimSpace(res.Answer))
-	}
-	switch {
-	case res.Err == nil:
-		fmt.Fprintf(stderr, "done in %d steps (%s)\n", res.Steps, res.Usage)
-		return 0
-	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "cb-ls run: interrupted")
-		return 130
-	case errors.Is(res.Err, agent.ErrStepLimit):
-		fmt.Fprintf(stderr, "cb-ls run: stopped at the step limit (%d); raise it with --max-steps\n", cfg.MaxSteps)
-		return 1
-	}
-	fmt.Fprintf(stderr, "cb-ls run: %v\n", res.Err)
-	return 1
+	return headless.Run(ctx, headless.Options{
+		Roots: f.roots, Mode: mode,
+		Over: config.Config{Provider: f.provider, Model: f.model, BaseURL: f.baseURL, MaxSteps: f.maxSteps, LanguageServers: f.servers},
+		Yes:  f.yes, Review: f.review, Terminal: stdinIsTerminal(stdin), Trust: f.trust,
+		Continue: f.cont.set, ContinueID: f.cont.id, Args: rest, Version: version,
+	}, stdin, stdout, stderr)
 }
 
-// isTerminalWriter reports whether w is a terminal.
-func isTerminalWriter(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// stdinIsTerminal reports whether cb-ls run can ask on stdin. A variable
+// so tests can drive the terminal prompt through a pipe.
+var stdinIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
 	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// continueFlag is --continue: a boolean flag ("the project's last run")
+// that also takes a run id as --continue=ID.
+type continueFlag struct {
+	set bool
+	id  string
+}
+
+func (c *continueFlag) String() string { return c.id }
+
+// IsBoolFlag lets --continue stand alone.
+func (c *continueFlag) IsBoolFlag() bool { return true }
+
+func (c *continueFlag) Set(v string) error {
+	c.set = true
+	switch v {
+	case "true":
+		c.id = ""
+	case "false":
+		c.set = false
+	default:
+		if err := session.CheckID(v); err != nil {
+			return err
+		}
+		c.id = v
+	}
+	return nil
 }

@@ -109,7 +109,13 @@ func (r *runEnv) config(ctx context.Context) (config.Config, error) {
 	if err != nil {
 		return config.Config{}, sdk.NewInvalidParams(errorData(err))
 	}
-	return l.Config, nil
+	cfg := l.Config
+	r.s.mu.Lock()
+	if m := r.s.choices.model; m != "" {
+		cfg.Model = m // the session's model picker
+	}
+	r.s.mu.Unlock()
+	return cfg, nil
 }
 
 // rememberAllow stores an "Always allow" answer as the user's rule.

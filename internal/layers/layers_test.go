@@ -19,7 +19,7 @@ const mod = "github.com/catbuddy/cb-ls"
 // filestate and shell import nothing of ours, config and the sandbox
 // only guard (so the tools and everything above may read settings), the
 // other subsystems beneath the tools (search, safefile, snapshot) reach
-// nothing above them, tools never reaches lsp/agent/mcp/cmd (nor lspfeatures and lspclient,
+// nothing above them, diff reaches nothing of ours, tools never reaches lsp/agent/mcp/cmd (nor lspfeatures and lspclient,
 // the LSP side of its language tools, which reach no front end), agent, mcp and
 // session never reach lsp or cmd, and mcp not agent either; app, the run
 // assembly, is beneath every front end and above everything else.
@@ -51,8 +51,12 @@ func TestLayers(t *testing.T) {
 		"sandbox": {"filestate", "config", "shell", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
 		// Paths to file URIs and back: a leaf every LSP and ACP side shares.
 		"fileuri": {"guard", "filestate", "config", "snapshot", "tools", "search", "safefile", "sandbox", "shell", "agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app", "acp"},
-		// The LSP server is a front end: no other front end is beneath it.
-		"lsp":   {"acp", "cmd"},
+		// The diff, hunk and merge code is a leaf: the tools' edit results,
+		// a run's pending changes and undo all use the same.
+		"diff": {"guard", "filestate", "config", "snapshot", "tools", "search", "safefile", "sandbox", "shell", "agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app", "acp", "headless"},
+		// The LSP server is a front end: no other front end is beneath it
+		// (TestFrontEnds).
+		"lsp":   {"acp", "headless", "cmd"},
 		"shell": {"guard", "filestate", "config", "sandbox", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
 	}
 	for pkg, bad := range forbidden {
@@ -74,31 +78,43 @@ func TestLayers(t *testing.T) {
 	}
 }
 
-// TestACPIsAFrontEnd keeps the ACP agent a front end like the LSP
-// server: it may use the run assembly and everything below it but not
-// the LSP, and nothing but cmd/cb-ls imports it.
-func TestACPIsAFrontEnd(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", mod+"/internal/acp/...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list acp: %v\n%s", err, out)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if dep == mod+"/internal/lsp" || strings.HasPrefix(dep, mod+"/internal/lsp/") || strings.HasPrefix(dep, mod+"/cmd/") {
-			t.Errorf("acp must not import %s", dep)
+// TestFrontEnds keeps the ACP agent and cb-ls run front ends like the
+// LSP server: each may use the run assembly and everything below it but
+// no other front end, and nothing but cmd/cb-ls imports them.
+func TestFrontEnds(t *testing.T) {
+	ends := []string{"acp", "headless", "lsp"}
+	for _, end := range ends {
+		out, err := exec.Command("go", "list", "-deps", mod+"/internal/"+end+"/...").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", end, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, other := range ends {
+				p := mod + "/internal/" + other
+				if other != end && (dep == p || strings.HasPrefix(dep, p+"/")) || strings.HasPrefix(dep, mod+"/cmd/") {
+					t.Errorf("%s must not import %s", end, dep)
+				}
+			}
 		}
 	}
-	out, err = exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, mod+"/internal/...").CombinedOutput()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, mod+"/internal/...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], mod+"/internal/acp") {
+		if len(f) == 0 {
 			continue
 		}
-		for _, imp := range f[1:] {
-			if imp == mod+"/internal/acp" || strings.HasPrefix(imp, mod+"/internal/acp/") {
-				t.Errorf("%s imports %s: only cmd/cb-ls may", f[0], imp)
+		for _, end := range []string{"acp", "headless"} {
+			p := mod + "/internal/" + end
+			if f[0] == p || strings.HasPrefix(f[0], p+"/") {
+				continue
+			}
+			for _, imp := range f[1:] {
+				if imp == p || strings.HasPrefix(imp, p+"/") {
+					t.Errorf("%s imports %s: only cmd/cb-ls may", f[0], imp)
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -58,7 +59,7 @@ func (w *Workspace) buildEdit(cs []tools.Change, targets []pinned) protocol.Work
 			}
 		} else {
 			for j, e := range c.Edits {
-				label := tools.HunkLabel(c.Path.Rel, c.Base.Content, e)
+				label := diff.HunkLabel(c.Path.Rel, c.Base.Content, e)
 				edits = append(edits, textEdit(RangeOf(c.Base.Content, e.Start, e.End, enc), e.NewText, note(fmt.Sprintf("%s.%d", id, j+1), label)))
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/guard"
@@ -274,7 +275,7 @@ func (w *Workspace) landed(ctx context.Context, c tools.Change) (tools.Document,
 	// The buffer moved on without becoming c.After: the user left some
 	// hunks out, or typed right after the edit landed.
 	snap := b.Snapshot()
-	hunks, _ := tools.LandedHunks(c.Base.Content, c.Edits, c.After, snap.Content)
+	hunks, _ := diff.Landed(c.Base.Content, c.Edits, c.After, snap.Content)
 	doc := bufferDocument(snap)
 	for i, ok := range hunks {
 		if !ok {

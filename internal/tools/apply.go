@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 )
 
@@ -29,12 +30,12 @@ func (tc *ToolContext) commit(ctx context.Context, tool string, c Change, warnin
 // run itself is over.
 func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, warning string) (Result, error) {
 	evs := make([]EditEvent, len(cs))
-	diffs := make([]fileDiff, len(cs))
+	diffs := make([]diff.Result, len(cs))
 	befores := make([][]Diagnostic, len(cs))
 	reports := make([]bool, len(cs))
 	for i := range cs {
 		c := &cs[i]
-		if !c.Delete && !editsProduce(c.Base.Content, c.Edits, c.After) {
+		if !c.Delete && !diff.Produces(c.Base.Content, c.Edits, c.After) {
 			// A bug in the tool, never the model's fault: refuse rather than
 			// let the editor and the disk disagree about the result.
 			slog.Error("inconsistent change", "tool", tool, "path", c.Path.Abs, "edits", len(c.Edits))
@@ -98,7 +99,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		case len(doc.Rejected) > 0:
 			b.WriteString(partialMessage(c, doc.Rejected))
 			b.WriteString("\n")
-			c.Edits = landedEdits(c.Edits, doc.Rejected)
+			c.Edits = diff.Without(c.Edits, doc.Rejected)
 			d = changeDiff(c, cs)
 		case c.Moved != "" && c.Delete:
 			fmt.Fprintf(&b, "Deleted %s (moved to %s)\n", c.Path.Rel, c.Moved)
@@ -138,18 +139,18 @@ const mergedNote = "%s changed in the editor while this edit waited for review; 
 
 // changeDiff is the line diff of c for the model and the editor; the
 // new file of a rename is diffed against the old one, found in cs.
-func changeDiff(c Change, cs []Change) fileDiff {
+func changeDiff(c Change, cs []Change) diff.Result {
 	if c.Moved != "" && c.Create {
 		for _, o := range cs {
 			if o.Delete && o.Path.Rel == c.Moved {
-				return diffEdits(c.Path.Rel, false, o.Base.Content, lineEdits(o.Base.Content, c.After))
+				return diff.Compute(c.Path.Rel, false, o.Base.Content, diff.LineEdits(o.Base.Content, c.After))
 			}
 		}
 	}
 	if c.Delete {
-		return diffEdits(c.Path.Rel, false, c.Base.Content, []TextEdit{{Start: 0, End: len(c.Base.Content)}})
+		return diff.Compute(c.Path.Rel, false, c.Base.Content, []TextEdit{{Start: 0, End: len(c.Base.Content)}})
 	}
-	return diffEdits(c.Path.Rel, c.Create, c.Base.Content, c.Edits)
+	return diff.Compute(c.Path.Rel, c.Create, c.Base.Content, c.Edits)
 }
 
 // record notes a landed write in the run's FileStates (the file as it
@@ -182,4 +183,27 @@ func notAppliedMessage(err error) string {
 		}
 	}
 	return prefix + msg
+}
+
+// partialMessage tells the model which hunks of c the user kept:
+// "Applied 2 of 3 hunks to calc.go; the user rejected hunk 2 (lines
+// 40–44: "total := 0" → "sum := 0"). …", followed by the diff of what
+// landed.
+func partialMessage(c Change, rejected []int) string {
+	var b strings.Builder
+	n := len(c.Edits)
+	fmt.Fprintf(&b, "Applied %d of %d hunks to %s; the user rejected ", n-len(rejected), n, c.Path.Rel)
+	if len(rejected) == 1 {
+		b.WriteString("hunk ")
+	} else {
+		b.WriteString("hunks ")
+	}
+	for k, i := range rejected {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d (%s)", i+1, diff.HunkSummary(c.Base.Content, c.Edits[i]))
+	}
+	b.WriteString(". The file now holds only the accepted hunks; do not redo the rejected ones unless the user asks. What landed:")
+	return b.String()
 }

@@ -36,7 +36,7 @@ func TestDiskApply(t *testing.T) {
 		dir := t.TempDir()
 		writeTestFile(t, filepath.Join(dir, "f"), "now\n")
 		p := diskPath(t, dir, "f")
-		_, err := ws.Apply(t.Context(), Change{Path: p, Base: Document{Content: []byte("then\n")}, Edits: []TextEdit{{0, 4, "x"}}, After: []byte("x\n")})
+		_, err := ws.Apply(t.Context(), Change{Path: p, Base: Document{Content: []byte("then\n")}, Edits: []TextEdit{{Start: 0, End: 4, NewText: "x"}}, After: []byte("x\n")})
 		if !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), "changed on disk") {
 			t.Errorf("err = %v", err)
 		}
@@ -48,7 +48,7 @@ func TestDiskApply(t *testing.T) {
 		dir := t.TempDir()
 		writeTestFile(t, filepath.Join(dir, "f"), "theirs\n")
 		p := diskPath(t, dir, "f")
-		_, err := ws.Apply(t.Context(), Change{Path: p, Create: true, Edits: []TextEdit{{0, 0, "mine\n"}}, After: []byte("mine\n")})
+		_, err := ws.Apply(t.Context(), Change{Path: p, Create: true, Edits: []TextEdit{{Start: 0, End: 0, NewText: "mine\n"}}, After: []byte("mine\n")})
 		if !errors.Is(err, ErrRejected) {
 			t.Errorf("err = %v", err)
 		}
@@ -67,7 +67,7 @@ func TestDiskApply(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := ws.Apply(t.Context(), Change{Path: p, Base: doc, Edits: []TextEdit{{0, 1, "b"}}, After: []byte("b")})
+		got, err := ws.Apply(t.Context(), Change{Path: p, Base: doc, Edits: []TextEdit{{Start: 0, End: 1, NewText: "b"}}, After: []byte("b")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestDiskApply(t *testing.T) {
 			t.Errorf("mode = %v (document %v)", fi.Mode().Perm(), got.Mode)
 		}
 		np := diskPath(t, dir, "sub/new")
-		if _, err := ws.Apply(t.Context(), Change{Path: np, Create: true, Edits: []TextEdit{{0, 0, "n"}}, After: []byte("n")}); err != nil {
+		if _, err := ws.Apply(t.Context(), Change{Path: np, Create: true, Edits: []TextEdit{{Start: 0, End: 0, NewText: "n"}}, After: []byte("n")}); err != nil {
 			t.Fatal(err)
 		}
 		if fi, _ := os.Stat(np.Abs); fi.Mode().Perm()&0o111 != 0 {
@@ -90,7 +90,7 @@ func TestDiskApply(t *testing.T) {
 		writeTestFile(t, filepath.Join(dir, "f"), "a")
 		p := diskPath(t, dir, "f")
 		doc, _ := ws.Read(t.Context(), p)
-		got, err := ws.Apply(t.Context(), Change{Path: p, Base: doc, Edits: []TextEdit{{0, 1, "bb"}}, After: []byte("bb")})
+		got, err := ws.Apply(t.Context(), Change{Path: p, Base: doc, Edits: []TextEdit{{Start: 0, End: 1, NewText: "bb"}}, After: []byte("bb")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestDiskApply(t *testing.T) {
 		p := diskPath(t, dir, "f")
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
-		if _, err := ws.Apply(ctx, Change{Path: p, Base: Document{Content: []byte("a")}, Edits: []TextEdit{{0, 1, "b"}}, After: []byte("b")}); err == nil {
+		if _, err := ws.Apply(ctx, Change{Path: p, Base: Document{Content: []byte("a")}, Edits: []TextEdit{{Start: 0, End: 1, NewText: "b"}}, After: []byte("b")}); err == nil {
 			t.Error("no error")
 		}
 		if b, _ := os.ReadFile(p.Abs); string(b) != "a" {
@@ -133,7 +133,7 @@ func TestDiskApplyConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			after := []byte(strings.Repeat("x", i+1) + "\n")
-			_, errs[i] = ws.Apply(t.Context(), Change{Path: p, Base: base, Edits: []TextEdit{{0, 4, string(after[:i+1])}}, After: after})
+			_, errs[i] = ws.Apply(t.Context(), Change{Path: p, Base: base, Edits: []TextEdit{{Start: 0, End: 4, NewText: string(after[:i+1])}}, After: after})
 		}()
 	}
 	wg.Wait()

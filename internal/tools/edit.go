@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
@@ -52,7 +53,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 	if msg != "" {
 		return Result{Output: msg, IsError: true}, nil
 	}
-	after, err := applyEdits(doc.Content, []TextEdit{e})
+	after, err := diff.Apply(doc.Content, []TextEdit{e})
 	if err != nil {
 		return Errorf("edit_file: %v", err), nil
 	}

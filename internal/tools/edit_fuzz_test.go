@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
@@ -112,7 +113,7 @@ func (w *oneDocWorkspace) Apply(ctx context.Context, c Change) (Document, error)
 	if !bytes.Equal(w.content, c.Base.Content) {
 		return Document{}, ErrRejected
 	}
-	if got, err := applyEdits(c.Base.Content, c.Edits); err != nil || !bytes.Equal(got, c.After) {
+	if got, err := diff.Apply(c.Base.Content, c.Edits); err != nil || !bytes.Equal(got, c.After) {
 		w.inconsistent = true // an editor would apply Edits, the disk After
 		return Document{}, ErrRejected
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
@@ -13,8 +14,9 @@ import (
 // langTools is what the language tools share: the tool context and the
 // language features that answer them.
 type langTools struct {
-	tc *ToolContext
-	lf LanguageFeatures
+	tc   *ToolContext
+	lf   LanguageFeatures
+	refs answers // the latest references answers, for rename's count
 }
 
 // LanguageTools returns the language tools lf can answer: lsp (with the
@@ -42,6 +44,9 @@ func LanguageTools(tc *ToolContext, lf LanguageFeatures) []Tool {
 	}
 	return out
 }
+
+// LanguageToolNames are the names of every language tool.
+var LanguageToolNames = []string{"lsp", "rename_symbol", "code_action", "replace_symbol"}
 
 // RegisterLanguageTools registers LanguageTools(tc, lf) in r.
 func RegisterLanguageTools(r *Registry, tc *ToolContext, lf LanguageFeatures) error {
@@ -122,13 +127,13 @@ func (l *lineCiter) rel(loc Location) string {
 // same) keeping the first order, and sorts references by file and line.
 func uniqueLocations(locs []Location, sorted bool) []Location {
 	type key struct {
-		path string
-		line int
+		path      string
+		line, col int
 	}
 	seen := map[key]bool{}
 	out := make([]Location, 0, len(locs))
 	for _, l := range locs {
-		k := key{l.Path, l.Line}
+		k := key{l.Path, l.Line, l.Column}
 		if seen[k] {
 			continue
 		}
@@ -140,7 +145,10 @@ func uniqueLocations(locs []Location, sorted bool) []Location {
 			if c := strings.Compare(a.Path, b.Path); c != 0 {
 				return c
 			}
-			return a.Line - b.Line
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Column - b.Column
 		})
 	}
 	return out
@@ -200,7 +208,7 @@ func (r *editReader) changes(fes []FileEdit, label string) ([]Change, error) {
 		edits = slices.DeleteFunc(edits, func(e TextEdit) bool {
 			return e.Start == e.End && e.NewText == "" // no-ops some servers send
 		})
-		after, err := applyEdits(d.doc.Content, edits)
+		after, err := diff.Apply(d.doc.Content, edits)
 		if err != nil {
 			return nil, fmt.Errorf("the language server's edits to %s overlap or fall outside the file: %v", d.path.Rel, err)
 		}

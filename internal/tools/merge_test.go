@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
@@ -20,7 +21,7 @@ func change(t *testing.T, base string, repl ...string) Change {
 		}
 		edits = append(edits, TextEdit{Start: at, End: at + len(repl[i]), NewText: repl[i+1]})
 	}
-	after, err := applyEdits([]byte(base), edits)
+	after, err := diff.Apply([]byte(base), edits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestRebase(t *testing.T) {
 			if string(got.Base.Content) != tc.user || len(got.Edits) != len(c.Edits) {
 				t.Errorf("Base = %q with %d edits; want the user's text and the %d edits of the change", got.Base.Content, len(got.Edits), len(c.Edits))
 			}
-			if !editsProduce(got.Base.Content, got.Edits, got.After) {
+			if !diff.Produces(got.Base.Content, got.Edits, got.After) {
 				t.Errorf("the moved edits do not produce After")
 			}
 			for i, e := range got.Edits {

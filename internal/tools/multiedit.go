@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
@@ -60,7 +61,7 @@ func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result
 		if msg != "" {
 			return fail(msg)
 		}
-		next, err := applyEdits(cur, []TextEdit{e})
+		next, err := diff.Apply(cur, []TextEdit{e})
 		if err != nil {
 			return fail(err.Error())
 		}

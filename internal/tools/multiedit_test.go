@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -89,7 +90,7 @@ func TestEditSpans(t *testing.T) {
 				t.Fatalf("iter %d: edits overlap: %+v", iter, edits)
 			}
 		}
-		got, err := applyEdits(base, edits)
+		got, err := diff.Apply(base, edits)
 		if err != nil {
 			t.Fatalf("iter %d: %v (%+v)", iter, err, edits)
 		}

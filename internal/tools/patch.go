@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
-	"github.com/sourcegraph/go-diff/diff"
+	godiff "github.com/sourcegraph/go-diff/diff"
 )
 
 //go:embed patch.md
@@ -39,7 +40,7 @@ func (tc *ToolContext) applyPatch(ctx context.Context, in applyPatchInput) (Resu
 		}
 		return tc.applyFileDiffs(ctx, files)
 	}
-	fds, err := diff.ParseMultiFileDiff([]byte(in.Patch))
+	fds, err := godiff.ParseMultiFileDiff([]byte(in.Patch))
 	if err != nil {
 		return Errorf("the patch is not a valid unified diff: %v\nEach file needs `--- a/PATH` and `+++ b/PATH` lines, and each hunk a header `@@ -START,COUNT +START,COUNT @@` followed by lines starting with ' ', '-' or '+'. Nothing was applied.", err), nil
 	}
@@ -142,7 +143,7 @@ func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change,
 	if err != nil {
 		return nil, "", err
 	}
-	after, err := applyEdits(doc.Content, edits)
+	after, err := diff.Apply(doc.Content, edits)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", orig, err)
 	}

@@ -107,7 +107,7 @@ func TestApplyPatchDiskRollsBack(t *testing.T) {
 	// b.txt were staged.
 	writeTestFile(t, e.abs("dir"), "not a directory")
 	cs := []Change{
-		{Path: pa, Base: Document{Content: []byte("a\n")}, Edits: []TextEdit{{0, 1, "A"}}, After: []byte("A\n")},
+		{Path: pa, Base: Document{Content: []byte("a\n")}, Edits: []TextEdit{{Start: 0, End: 1, NewText: "A"}}, After: []byte("A\n")},
 		{Path: pb, Base: Document{Content: []byte("b\n")}, Delete: true},
 		{Path: pc, Create: true, Edits: []TextEdit{{NewText: "c"}}, After: []byte("c")},
 	}
@@ -130,7 +130,7 @@ func TestApplyPatchDiskRollsBack(t *testing.T) {
 	// staging, and the second link finds the first. Everything done
 	// before it is put back.
 	cs = []Change{
-		{Path: pa, Base: Document{Content: []byte("a\n")}, Edits: []TextEdit{{0, 1, "A"}}, After: []byte("A\n")},
+		{Path: pa, Base: Document{Content: []byte("a\n")}, Edits: []TextEdit{{Start: 0, End: 1, NewText: "A"}}, After: []byte("A\n")},
 		{Path: pb, Base: Document{Content: []byte("b\n")}, Delete: true},
 		{Path: pn, Create: true, Edits: []TextEdit{{NewText: "1"}}, After: []byte("1")},
 		{Path: pn, Create: true, Edits: []TextEdit{{NewText: "2"}}, After: []byte("2")},

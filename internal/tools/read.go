@@ -130,6 +130,9 @@ func formatLines(content []byte, offset, limit, total, maxBytes int) string {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// nl is a newline, for counting and cutting lines.
+var nl = []byte{'\n'}
+
 // firstRunes returns the first n characters of s.
 func firstRunes(s []byte, n int) []byte {
 	i := 0

@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+
+	"github.com/catbuddy/cb-ls/internal/diff"
 )
 
 //go:embed replace_symbol.md
@@ -18,7 +20,9 @@ type replaceSymbolInput struct {
 
 func (lt *langTools) replaceSymbolTool() Tool {
 	return NewTool("replace_symbol", strings.TrimSpace(replaceSymbolDescription), func(ctx context.Context, in replaceSymbolInput) (Result, error) {
-		return lt.replaceSymbol(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.replaceSymbol(ctx, in)
+		return notes.apply(res), err
 	})
 }
 
@@ -58,7 +62,7 @@ func (lt *langTools) replaceSymbol(ctx context.Context, in replaceSymbolInput) (
 		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
 	}
 	e := TextEdit{Start: s.Start, End: s.End, NewText: text}
-	after, err := applyEdits(doc.Content, []TextEdit{e})
+	after, err := diff.Apply(doc.Content, []TextEdit{e})
 	if err != nil {
 		return Errorf("replace_symbol: %v", err), nil
 	}
@@ -66,7 +70,7 @@ func (lt *langTools) replaceSymbol(ctx context.Context, in replaceSymbolInput) (
 		return Errorf("new_text is the declaration of %s as it is; nothing to change", want), nil
 	}
 	warning := lt.tc.FileStates(ctx).CheckRead(p.Abs)
-	c := Change{Path: p, Base: doc, Edits: []TextEdit{e}, After: after}
+	c := lt.formatChanges(ctx, []Change{{Path: p, Base: doc, Edits: []TextEdit{e}, After: after}})[0]
 	return lt.tc.commit(ctx, "replace_symbol", c, warning)
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 )
 
@@ -106,15 +107,15 @@ func (tc *ToolContext) UndoRun(ctx context.Context, entries []filestate.LedgerEn
 		case bytes.Equal(cur.Content, e.Prior):
 			// Already as before the run.
 		case !e.Known || bytes.Equal(cur.Content, e.Result):
-			cs = append(cs, Change{Path: p, Base: cur, Edits: lineEdits(cur.Content, e.Prior), After: e.Prior, Label: label})
+			cs = append(cs, Change{Path: p, Base: cur, Edits: diff.LineEdits(cur.Content, e.Prior), After: e.Prior, Label: label})
 			res.Restored = append(res.Restored, p.Rel)
 		default:
-			merged, ok := merge3(e.Result, cur.Content, e.Prior)
+			merged, ok := diff.Merge3(e.Result, cur.Content, e.Prior)
 			if !ok {
 				leave(p.Rel, "it was changed after the run where the run changed it too; undo the run's changes there by hand")
 				continue
 			}
-			cs = append(cs, Change{Path: p, Base: cur, Edits: lineEdits(cur.Content, merged), After: merged, Label: label})
+			cs = append(cs, Change{Path: p, Base: cur, Edits: diff.LineEdits(cur.Content, merged), After: merged, Label: label})
 			res.Restored = append(res.Restored, p.Rel+" (the run's changes only; later changes kept)")
 		}
 	}

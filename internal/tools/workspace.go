@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
@@ -30,11 +31,9 @@ type Document struct {
 }
 
 // TextEdit replaces Content[Start:End] of a base document with NewText.
-// Offsets are bytes; the LSP layer converts them to positions.
-type TextEdit struct {
-	Start, End int
-	NewText    string
-}
+// Offsets are bytes; the LSP layer converts them to positions. It is
+// diff.Edit, so the diff, hunk and merge code works on the tools' edits.
+type TextEdit = diff.Edit
 
 // Change is one write a tool wants to make.
 type Change struct {

@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"errors"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
@@ -54,7 +55,7 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 		// know was there (Claude Code's Write refuses the same).
 		return Errorf("%s already exists and was not read in this run; read it (read_file) before you overwrite it, or change part of it with edit_file", in.Path), nil
 	}
-	c := Change{Path: p, Base: doc, Edits: lineEdits(doc.Content, after), After: after}
+	c := Change{Path: p, Base: doc, Edits: diff.LineEdits(doc.Content, after), After: after}
 	return tc.commit(ctx, "write_file", c, "")
 }
 

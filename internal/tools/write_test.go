@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -90,7 +91,7 @@ func TestWriteFileSendsLineDiff(t *testing.T) {
 	if len(c.Edits) != 2 {
 		t.Fatalf("want 2 edits, got %d: %+v", len(c.Edits), c.Edits)
 	}
-	got, err := applyEdits(c.Base.Content, c.Edits)
+	got, err := diff.Apply(c.Base.Content, c.Edits)
 	if err != nil || string(got) != after.String() {
 		t.Fatalf("edits do not produce the content: %v", err)
 	}

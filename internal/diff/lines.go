@@ -1,4 +1,4 @@
-package tools
+package diff
 
 import (
 	"strings"
@@ -117,8 +117,8 @@ func (d lineDiff) hunks(context int) []diffHunk {
 
 // textEdits returns the diff as sorted TextEdits on the old text, one
 // per change, at offsets shifted by base.
-func (d lineDiff) textEdits(base int) []TextEdit {
-	var out []TextEdit
+func (d lineDiff) textEdits(base int) []Edit {
+	var out []Edit
 	off := base
 	for i, j := 0, 0; i < len(d.a) || j < len(d.b); {
 		if (i == len(d.a) || !d.achg[i]) && (j == len(d.b) || !d.bchg[j]) {
@@ -127,7 +127,7 @@ func (d lineDiff) textEdits(base int) []TextEdit {
 			j++
 			continue
 		}
-		e := TextEdit{Start: off}
+		e := Edit{Start: off}
 		for ; i < len(d.a) && d.achg[i]; i++ {
 			off += len(d.a[i])
 		}

@@ -1,4 +1,4 @@
-package tools
+package diff
 
 // A run of removed (or added) lines can often stand in several places
 // with the same result: removing "}\n\nfunc b() {\n\ty()\n" or

@@ -1,4 +1,4 @@
-package tools
+package diff
 
 import (
 	"math/rand/v2"
@@ -57,13 +57,13 @@ func TestDiffSlidesLikeGit(t *testing.T) {
 	for _, c := range slideCases {
 		t.Run(c.name, func(t *testing.T) {
 			header := "--- a/f\n+++ b/f\n"
-			edits := lineEdits([]byte(c.before), []byte(c.after))
-			if got := diffEdits("f", false, []byte(c.before), edits).Unified; got != header+c.want {
+			edits := LineEdits([]byte(c.before), []byte(c.after))
+			if got := Compute("f", false, []byte(c.before), edits).Unified; got != header+c.want {
 				t.Errorf("write_file's diff:\n%s\nwant:\n%s%s", got, header, c.want)
 			}
 			// The edit a model's old_string makes: the lines the LCS
 			// picks, one block off, which the diff must not follow.
-			if got := diffEdits("f", false, []byte(c.before), []TextEdit{offEdit(c.before, c.after)}).Unified; got != header+c.want {
+			if got := Compute("f", false, []byte(c.before), []Edit{offEdit(c.before, c.after)}).Unified; got != header+c.want {
 				t.Errorf("edit_file's diff:\n%s\nwant:\n%s%s", got, header, c.want)
 			}
 		})
@@ -73,10 +73,10 @@ func TestDiffSlidesLikeGit(t *testing.T) {
 // offEdit is the one edit that turns before into after (a block added
 // or removed) placed as high as the block can slide: where a diff
 // without the heuristic may well put it.
-func offEdit(before, after string) TextEdit {
+func offEdit(before, after string) Edit {
 	p := startOfLine([]byte(before), commonPrefix([]byte(before), []byte(after)))
 	s := commonSuffix([]byte(before[p:]), []byte(after[p:]))
-	e := TextEdit{Start: p, End: len(before) - s, NewText: after[p : len(after)-s]}
+	e := Edit{Start: p, End: len(before) - s, NewText: after[p : len(after)-s]}
 	block := before[e.Start:e.End] + e.NewText // one of them is empty
 	for e.Start > 0 {
 		prev := startOfLine([]byte(before), e.Start-1)
@@ -98,7 +98,7 @@ func offEdit(before, after string) TextEdit {
 // is the one the diff shows.
 func TestReviewHunksSlideToo(t *testing.T) {
 	c := slideCases[0]
-	edits := lineEdits([]byte(c.before), []byte(c.after))
+	edits := LineEdits([]byte(c.before), []byte(c.after))
 	if len(edits) != 1 {
 		t.Fatalf("edits %+v", edits)
 	}
@@ -138,8 +138,8 @@ func TestDiffAgreesWithGit(t *testing.T) {
 		}
 		out, _ := exec.Command(git, "-c", "diff.indentHeuristic=true", "diff", "--no-index", "--no-color", "-U3", a, b).Output()
 		want := gitHunks(string(out))
-		edits := lineEdits([]byte(before), []byte(after))
-		got := diffEdits("f", false, []byte(before), edits).Unified
+		edits := LineEdits([]byte(before), []byte(after))
+		got := Compute("f", false, []byte(before), edits).Unified
 		got = strings.TrimPrefix(got, "--- a/f\n+++ b/f\n")
 		if got != want {
 			t.Fatalf("iter %d: before\n%s\nafter\n%s\ngot\n%s\ngit\n%s", iter, before, after, got, want)

@@ -1,4 +1,4 @@
-package tools
+package diff
 
 import (
 	"bytes"
@@ -21,25 +21,25 @@ const (
 	maxDiffBytes = 32 << 10
 )
 
-// fileDiff is what a write changed, in lines.
-type fileDiff struct {
+// Result is what a write changed, in lines.
+type Result struct {
 	Added, Removed int
 	// Unified is a unified diff, capped at maxDiffLines/maxDiffBytes
 	// with a note saying how much was left out.
 	Unified string
 }
 
-// diffEdits computes the line stats and a unified diff of applying
+// Compute computes the line stats and a unified diff of applying
 // edits (sorted, non-overlapping) to before. It looks only at windows
 // around the edits, so a one-line edit of a 10 MB file costs one scan
 // for line numbers, not a diff of the whole file.
-func diffEdits(rel string, create bool, before []byte, edits []TextEdit) fileDiff {
+func Compute(rel string, create bool, before []byte, edits []Edit) Result {
 	from, to := "a/"+rel, "b/"+rel
 	if create {
 		from = "/dev/null"
 	}
 	var (
-		d        fileDiff
+		d        Result
 		b        strings.Builder
 		lineBase int // lines of before preceding the current window
 		scanned  int // bytes of before counted into lineBase
@@ -132,7 +132,7 @@ func hunkRange(line, count int) string {
 }
 
 // spliceWindow returns before[ws:we] with edits (all inside it) applied.
-func spliceWindow(before []byte, ws, we int, edits []TextEdit) string {
+func spliceWindow(before []byte, ws, we int, edits []Edit) string {
 	var b strings.Builder
 	pos := ws
 	for _, e := range edits {
@@ -175,13 +175,13 @@ func forwardLines(s []byte, off, n int) int {
 	return off
 }
 
-// lineEdits returns a minimal set of line-aligned TextEdits that turn
+// LineEdits returns a minimal set of line-aligned TextEdits that turn
 // before into after: what write_file sends to an editor instead of a
 // whole-file replacement, so the user reviews only what changed.
 // The common prefix and suffix are stripped first, which keeps the
 // diff cheap when a large file changes in one place; slideReach lines
 // of each are kept so that a change slides as in the echoed diff.
-func lineEdits(before, after []byte) []TextEdit {
+func LineEdits(before, after []byte) []Edit {
 	if bytes.Equal(before, after) {
 		return nil
 	}
@@ -234,9 +234,9 @@ func commonSuffix(a, b []byte) int {
 	return i
 }
 
-// applyEdits returns base with edits applied, or an error if the edits
+// Apply returns base with edits applied, or an error if the edits
 // are not sorted, overlap or fall outside base.
-func applyEdits(base []byte, edits []TextEdit) ([]byte, error) {
+func Apply(base []byte, edits []Edit) ([]byte, error) {
 	size := len(base)
 	last := 0
 	for i, e := range edits {
@@ -262,12 +262,12 @@ func applyEdits(base []byte, edits []TextEdit) ([]byte, error) {
 	return out, nil
 }
 
-// editsProduce reports whether edits are sorted, within base, and put
+// Produces reports whether edits are sorted, within base, and put
 // their new text exactly where after has it, with after of the right
 // length: the invariant every Change keeps. The untouched stretches are
 // not compared byte by byte, which would cost a pass over a large file
 // on every edit; the tests check them.
-func editsProduce(base []byte, edits []TextEdit, after []byte) bool {
+func Produces(base []byte, edits []Edit, after []byte) bool {
 	pos, out := 0, 0
 	for _, e := range edits {
 		if e.Start < pos || e.End < e.Start || e.End > len(base) {

@@ -1,4 +1,4 @@
-package tools
+package diff
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// A hunk is one TextEdit of a Change: the unit a reviewer accepts or
+// A hunk is one Edit of a Change: the unit a reviewer accepts or
 // rejects. The editor receives each hunk as its own annotated edit, and
 // VS Code's Refactor Preview (or the Neovim plugin's review window) lets
 // the user keep some and drop others; these functions find out which
@@ -17,7 +17,7 @@ import (
 // line it starts on and the line it ends on (the same for a pure
 // insertion or a one-line change). An edit that ends at the start of a
 // line does not cover that line.
-func HunkLines(base []byte, e TextEdit) (first, last int) {
+func HunkLines(base []byte, e Edit) (first, last int) {
 	first = 1 + bytes.Count(base[:e.Start], nl)
 	last = first + bytes.Count(base[e.Start:e.End], nl)
 	if e.End > e.Start && (e.End == len(base) || base[e.End-1] == '\n') && bytes.HasSuffix(base[e.Start:e.End], nl) {
@@ -28,11 +28,11 @@ func HunkLines(base []byte, e TextEdit) (first, last int) {
 
 // HunkLabel is how a hunk is named to the user and the model:
 // "calc.go: lines 40–44" or "calc.go: line 7".
-func HunkLabel(rel string, base []byte, e TextEdit) string {
-	return rel + ": " + hunkWhere(base, e)
+func HunkLabel(rel string, base []byte, e Edit) string {
+	return rel + ": " + HunkWhere(base, e)
 }
 
-func hunkWhere(base []byte, e TextEdit) string {
+func HunkWhere(base []byte, e Edit) string {
 	first, last := HunkLines(base, e)
 	if first == last {
 		return fmt.Sprintf("line %d", first)
@@ -40,9 +40,9 @@ func hunkWhere(base []byte, e TextEdit) string {
 	return fmt.Sprintf("lines %d–%d", first, last)
 }
 
-// hunkSummary describes what a hunk does in a few words, for the
+// HunkSummary describes what a hunk does in a few words, for the
 // model's answer: its lines and the first changed line on each side.
-func hunkSummary(base []byte, e TextEdit) string {
+func HunkSummary(base []byte, e Edit) string {
 	old := firstLine(string(base[e.Start:e.End]))
 	repl := firstLine(e.NewText)
 	var what string
@@ -56,7 +56,7 @@ func hunkSummary(base []byte, e TextEdit) string {
 	default:
 		what = fmt.Sprintf("%q → %q", old, repl)
 	}
-	return hunkWhere(base, e) + ": " + what
+	return HunkWhere(base, e) + ": " + what
 }
 
 // firstLine returns the first non-blank line of s, trimmed and cut to
@@ -64,13 +64,13 @@ func hunkSummary(base []byte, e TextEdit) string {
 func firstLine(s string) string {
 	for l := range strings.SplitSeq(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			return truncate(l, 60)
+			return cut(l, 60)
 		}
 	}
 	return ""
 }
 
-// LandedHunks works out which of edits (sorted, non-overlapping, against
+// Landed works out which of edits (sorted, non-overlapping, against
 // base) are in content, for an editor that may have applied only some
 // of them. It first looks for an exact decomposition: content is base
 // with a subset of the edits applied and nothing else changed. Failing
@@ -78,7 +78,7 @@ func firstLine(s string) string {
 // each edit counts as landed when its new text stands in content between
 // the text that surrounds it in after, as far as the neighbouring edits.
 // exact reports which of the two answered.
-func LandedHunks(base []byte, edits []TextEdit, after, content []byte) (landed []bool, exact bool) {
+func Landed(base []byte, edits []Edit, after, content []byte) (landed []bool, exact bool) {
 	if landed, ok := decompose(base, edits, content); ok {
 		return landed, true
 	}
@@ -106,14 +106,14 @@ func LandedHunks(base []byte, edits []TextEdit, after, content []byte) (landed [
 }
 
 // landContext is how much of the text around each edit must be found
-// with it for LandedHunks to count it as made amid other changes.
+// with it for Landed to count it as made amid other changes.
 const landContext = 24
 
 // decompose looks for the subset of edits whose application to base
 // gives exactly content. It tries "applied" before "not applied" at each
 // edit and remembers dead ends, so it costs O(len(edits)) comparisons of
 // the edits' texts in practice.
-func decompose(base []byte, edits []TextEdit, content []byte) ([]bool, bool) {
+func decompose(base []byte, edits []Edit, content []byte) ([]bool, bool) {
 	type state struct{ i, pos int }
 	dead := map[state]bool{}
 	choice := make([]bool, len(edits))
@@ -154,36 +154,21 @@ func decompose(base []byte, edits []TextEdit, content []byte) ([]bool, bool) {
 	return choice, true
 }
 
-// partialMessage tells the model which hunks of c the user kept:
-// "Applied 2 of 3 hunks to calc.go; the user rejected hunk 2 (lines
-// 40–44: "total := 0" → "sum := 0"). …", followed by the diff of what
-// landed.
-func partialMessage(c Change, rejected []int) string {
-	var b strings.Builder
-	n := len(c.Edits)
-	fmt.Fprintf(&b, "Applied %d of %d hunks to %s; the user rejected ", n-len(rejected), n, c.Path.Rel)
-	if len(rejected) == 1 {
-		b.WriteString("hunk ")
-	} else {
-		b.WriteString("hunks ")
-	}
-	for k, i := range rejected {
-		if k > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d (%s)", i+1, hunkSummary(c.Base.Content, c.Edits[i]))
-	}
-	b.WriteString(". The file now holds only the accepted hunks; do not redo the rejected ones unless the user asks. What landed:")
-	return b.String()
-}
-
-// landedEdits returns edits without the rejected indices.
-func landedEdits(edits []TextEdit, rejected []int) []TextEdit {
-	out := make([]TextEdit, 0, len(edits))
+// Without returns edits without the rejected indices.
+func Without(edits []Edit, rejected []int) []Edit {
+	out := make([]Edit, 0, len(edits))
 	for i, e := range edits {
 		if !slices.Contains(rejected, i) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// cut shortens s to n bytes, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

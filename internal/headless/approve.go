@@ -1,16 +1,16 @@
-package main
+package headless
 
 import (
 	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/catbuddy/cb-ls/internal/config"
-	"github.com/catbuddy/cb-ls/internal/tools"
 	"io"
-	"os"
 	"strings"
 	"sync"
+
+	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // prompter asks the user one question at a time on the terminal; edit
@@ -89,27 +89,16 @@ func (p *prompter) approveExec(ctx context.Context, req tools.ApprovalRequest) (
 	return tools.Rejected, nil
 }
 
-// stdinIsTerminal reports whether cb-ls run can ask on stdin. A variable
-// so tests can drive the terminal prompt through a pipe.
-var stdinIsTerminal = func(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // errNoTerminal is what the model hears when nobody can be asked.
 var errNoTerminal = errors.New("cb-ls run has no terminal to ask on and --yes was not given, so commands that need approval are refused")
 
 // execApprover picks cb-ls run's Approver: --yes approves everything, a
 // terminal asks, and otherwise requests are refused with a clear reason.
-func execApprover(yes bool, stdin io.Reader, p *prompter) tools.Approver {
+func execApprover(yes, terminal bool, p *prompter) tools.Approver {
 	switch {
 	case yes:
 		return tools.ApproveAll
-	case stdinIsTerminal(stdin):
+	case terminal:
 		return tools.ApproverFunc(p.approveExec)
 	}
 	return tools.ApproverFunc(func(context.Context, tools.ApprovalRequest) (tools.Decision, error) {

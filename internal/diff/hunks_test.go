@@ -1,4 +1,4 @@
-package tools
+package diff
 
 import (
 	"slices"
@@ -7,12 +7,12 @@ import (
 
 func TestLandedHunks(t *testing.T) {
 	base := []byte("one\ntwo\nthree\nfour\nfive\n")
-	edits := []TextEdit{
+	edits := []Edit{
 		{Start: 0, End: 3, NewText: "ONE"},
 		{Start: 8, End: 13, NewText: "THREE"},
 		{Start: 19, End: 23, NewText: ""},
 	}
-	after, err := applyEdits(base, edits)
+	after, err := Apply(base, edits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,9 +32,9 @@ func TestLandedHunks(t *testing.T) {
 		{"amid typing", "ONE\ntwo typed\nthree\nfour\n\n", []bool{false, false, true}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, exact := LandedHunks(base, edits, after, []byte(tc.content))
+			got, exact := Landed(base, edits, after, []byte(tc.content))
 			if !slices.Equal(got, tc.want) || exact != tc.exact {
-				t.Errorf("LandedHunks = %v (exact %v), want %v (exact %v)", got, exact, tc.want, tc.exact)
+				t.Errorf("Landed = %v (exact %v), want %v (exact %v)", got, exact, tc.want, tc.exact)
 			}
 		})
 	}
@@ -43,13 +43,13 @@ func TestLandedHunks(t *testing.T) {
 func TestHunkLabel(t *testing.T) {
 	base := []byte("a\nb\nc\nd\n")
 	for _, tc := range []struct {
-		e    TextEdit
+		e    Edit
 		want string
 	}{
-		{TextEdit{Start: 2, End: 4, NewText: "B\n"}, "f.go: line 2"},
-		{TextEdit{Start: 2, End: 6, NewText: "x\n"}, "f.go: lines 2–3"},
-		{TextEdit{Start: 4, End: 4, NewText: "new\n"}, "f.go: line 3"},
-		{TextEdit{Start: 2, End: 5, NewText: ""}, "f.go: lines 2–3"},
+		{Edit{Start: 2, End: 4, NewText: "B\n"}, "f.go: line 2"},
+		{Edit{Start: 2, End: 6, NewText: "x\n"}, "f.go: lines 2–3"},
+		{Edit{Start: 4, End: 4, NewText: "new\n"}, "f.go: line 3"},
+		{Edit{Start: 2, End: 5, NewText: ""}, "f.go: lines 2–3"},
 	} {
 		if got := HunkLabel("f.go", base, tc.e); got != tc.want {
 			t.Errorf("HunkLabel(%+v) = %q, want %q", tc.e, got, tc.want)

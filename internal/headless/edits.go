@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"context"
@@ -17,12 +17,12 @@ import (
 // each edit; otherwise nobody can be asked and every edit is refused,
 // as Claude Code's -p, codex exec and Gemini CLI's non-interactive mode
 // refuse edits unless the user opted in.
-func editWorkspace(f runFlags, terminal bool, p *prompter) tools.Workspace {
+func editWorkspace(o Options, terminal bool, p *prompter) tools.Workspace {
 	disk := tools.DiskWorkspace{}
 	switch {
-	case f.yes:
+	case o.Yes:
 		return &yesWorkspace{Workspace: disk}
-	case f.review || terminal:
+	case o.Review || terminal:
 		return &reviewWorkspace{Workspace: disk, p: p}
 	}
 	return noTerminalWorkspace{Workspace: disk}

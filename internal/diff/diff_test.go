@@ -1,4 +1,4 @@
-package tools
+package diff
 
 import (
 	"fmt"
@@ -17,19 +17,19 @@ func TestDiffEdits(t *testing.T) {
 	for iter := range 3000 {
 		before := []byte(randLines(r, r.IntN(40)))
 		// Random non-overlapping edits, sorted.
-		var edits []TextEdit
+		var edits []Edit
 		pos := 0
 		for pos <= len(before) && r.IntN(3) > 0 {
 			start := pos + r.IntN(len(before)-pos+1)
 			end := start + r.IntN(min(len(before)-start, 12)+1)
-			edits = append(edits, TextEdit{Start: start, End: end, NewText: randLines(r, r.IntN(3))})
+			edits = append(edits, Edit{Start: start, End: end, NewText: randLines(r, r.IntN(3))})
 			pos = end + 1
 		}
-		after, err := applyEdits(before, edits)
+		after, err := Apply(before, edits)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := diffEdits("f", false, before, edits)
+		d := Compute("f", false, before, edits)
 		got, add, rem, err := patch(string(before), d.Unified)
 		if err != nil {
 			t.Fatalf("iter %d: before %q edits %+v: %v\n%s", iter, before, edits, err, d.Unified)
@@ -48,13 +48,13 @@ func TestDiffEdits(t *testing.T) {
 
 // TestPatchRejectsWrongDiffs keeps the checker above honest.
 func TestPatchRejectsWrongDiffs(t *testing.T) {
-	for _, diff := range []string{
+	for _, d := range []string{
 		"--- a/f\n+++ b/f\n@@ -2 +2 @@\n-a\n+c\n",     // wrong line number
 		"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+c\n", // counts do not match
 		"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n+c\n",     // removes a line that is not there
 	} {
-		if _, _, _, err := patch("a\nb\n", diff); err == nil {
-			t.Errorf("patch accepted %q", diff)
+		if _, _, _, err := patch("a\nb\n", d); err == nil {
+			t.Errorf("patch accepted %q", d)
 		}
 	}
 	if got, _, _, err := patch("a\nb\n", "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+c\n"); err != nil || got != "c\nb\n" {
@@ -168,8 +168,8 @@ func TestLineEdits(t *testing.T) {
 		if r.IntN(2) == 0 { // often a small change of the same text
 			after = strings.Replace(before, "foo", "bar", 1)
 		}
-		edits := lineEdits([]byte(before), []byte(after))
-		got, err := applyEdits([]byte(before), edits)
+		edits := LineEdits([]byte(before), []byte(after))
+		got, err := Apply([]byte(before), edits)
 		if err != nil || string(got) != after {
 			t.Fatalf("iter %d: %q → %q via %+v gave %q (%v)", iter, before, after, edits, got, err)
 		}
@@ -179,7 +179,7 @@ func TestLineEdits(t *testing.T) {
 			}
 		}
 	}
-	if e := lineEdits([]byte("same\n"), []byte("same\n")); e != nil {
+	if e := LineEdits([]byte("same\n"), []byte("same\n")); e != nil {
 		t.Errorf("equal texts gave edits %+v", e)
 	}
 }
@@ -190,7 +190,7 @@ func TestDiffEditsCaps(t *testing.T) {
 		b.WriteString("line\n")
 		_ = i
 	}
-	d := diffEdits("big", true, nil, []TextEdit{{NewText: b.String()}})
+	d := Compute("big", true, nil, []Edit{{NewText: b.String()}})
 	if d.Added != 5000 || d.Removed != 0 {
 		t.Errorf("stats +%d -%d", d.Added, d.Removed)
 	}

@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"fmt"
@@ -10,40 +10,11 @@ import (
 	"github.com/catbuddy/cb-ls/internal/session"
 )
 
-// continueFlag is --continue: a boolean flag ("the project's last run")
-// that also takes a run id as --continue=ID.
-type continueFlag struct {
-	set bool
-	id  string
-}
-
-func (c *continueFlag) String() string { return c.id }
-
-// IsBoolFlag lets --continue stand alone.
-func (c *continueFlag) IsBoolFlag() bool { return true }
-
-func (c *continueFlag) Set(v string) error {
-	c.set = true
-	switch v {
-	case "true":
-		c.id = ""
-	case "false":
-		c.set = false
-	default:
-		if err := session.CheckID(v); err != nil {
-			return err
-		}
-		c.id = v
-	}
-	return nil
-}
-
-// pickContinued finds the run --continue names: the id given, else the
+// pickContinued finds the run --continue names: the id given (or ""), else the
 // first argument when it names a stored run (--continue ID "text"), else
 // the most recently active run under roots. It returns the remaining
 // arguments (the reply).
-func pickContinued(roots []string, c continueFlag, args []string) (*session.Session, []string, error) {
-	id := c.id
+func pickContinued(roots []string, id string, args []string) (*session.Session, []string, error) {
 	if id == "" && len(args) > 1 && session.CheckID(args[0]) == nil {
 		if _, err := session.Find(roots, args[0]); err == nil {
 			id, args = args[0], args[1:]
