@@ -2,12 +2,12 @@
 # needs (idempotently) before it tests.
 GO ?= go
 
-.PHONY: build test test-go test-node test-neovim test-vscode bench
+.PHONY: build test test-go test-node test-neovim test-emacs test-vscode bench
 
 build:
 	$(GO) build -o bin/cb-ls ./cmd/cb-ls
 
-test: test-go test-node test-neovim test-vscode
+test: test-go test-node test-neovim test-emacs test-vscode
 
 test-go:
 	bash scripts/test-go.sh
@@ -18,6 +18,9 @@ test-node:
 
 test-neovim:
 	bash scripts/test-neovim.sh
+
+test-emacs:
+	bash scripts/test-emacs.sh
 
 test-vscode:
 	bash scripts/test-vscode.sh

@@ -35,6 +35,12 @@ type Config struct {
 	// fails; 0 means DefaultModelIdleTimeout. Without it a server that
 	// accepts a request and then stalls would hang the run for ever.
 	ModelIdleTimeout int `json:"modelIdleTimeout,omitempty"`
+	// QuestionTimeout is how many seconds a question to the user (an
+	// exec approval, an edit's review, the trust question) stays open;
+	// 0 means DefaultQuestionTimeout. Past it the question is withdrawn
+	// and counts as no: a question the editor never answers (a dismissal
+	// some clients do not report) must not hold a run for ever.
+	QuestionTimeout int `json:"questionTimeout,omitempty"`
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in a table of common models (see ContextWindow). Runs
 	// compact their conversation before a request would pass 80% of it.
@@ -84,6 +90,21 @@ func (c Config) ModelIdle() time.Duration {
 		return DefaultModelIdleTimeout * time.Second
 	}
 	return time.Duration(c.ModelIdleTimeout) * time.Second
+}
+
+// DefaultQuestionTimeout is the question bound, in seconds, when
+// questionTimeout is unset: long enough to read a diff and think.
+const DefaultQuestionTimeout = 15 * 60
+
+// MaxQuestionTimeout is the largest questionTimeout accepted (a day).
+const MaxQuestionTimeout = 24 * 60 * 60
+
+// QuestionWait returns the bound QuestionTimeout stands for.
+func (c Config) QuestionWait() time.Duration {
+	if c.QuestionTimeout <= 0 {
+		return DefaultQuestionTimeout * time.Second
+	}
+	return time.Duration(c.QuestionTimeout) * time.Second
 }
 
 // Retries returns the SDK retry count MaxRetries stands for.

@@ -87,6 +87,8 @@ func TestConfigErrorsNameTheSource(t *testing.T) {
 		`{"modelIdleTimeout": -1}`:    "modelIdleTimeout -1: want a number of seconds from 1 to 86400",
 		`{"modelIdleTimeout": 86401}`: "modelIdleTimeout 86401",
 		`{"modelIdleTimeout": "5m"}`:  "config.json",
+		`{"questionTimeout": -1}`:     "questionTimeout -1: want a number of seconds from 1 to 86400",
+		`{"questionTimeout": 86401}`:  "questionTimeout 86401",
 	} {
 		writeJSON(t, proj, content)
 		_, err := loadConfig(root, env(nil), "")

@@ -215,6 +215,9 @@ func (c Config) validate() error {
 	if c.ModelIdleTimeout < 0 || c.ModelIdleTimeout > MaxModelIdleTimeout {
 		return fmt.Errorf("modelIdleTimeout %d: want a number of seconds from 1 to %d (0 or unset: %d)", c.ModelIdleTimeout, MaxModelIdleTimeout, DefaultModelIdleTimeout)
 	}
+	if c.QuestionTimeout < 0 || c.QuestionTimeout > MaxQuestionTimeout {
+		return fmt.Errorf("questionTimeout %d: want a number of seconds from 1 to %d (0 or unset: %d)", c.QuestionTimeout, MaxQuestionTimeout, DefaultQuestionTimeout)
+	}
 	if c.Tools.ExecTimeout < 0 || c.Tools.ExecMaxTimeout < 0 {
 		return fmt.Errorf("tools.execTimeout / tools.execMaxTimeout: want a positive number of seconds")
 	}

@@ -33,7 +33,7 @@ const (
 )
 
 // harmlessKeys are the top-level settings a project applies untrusted.
-var harmlessKeys = []string{"model", "maxSteps", "maxTokens", "maxRetries", "disableStreaming", "contextWindow", "modelIdleTimeout"}
+var harmlessKeys = []string{"model", "maxSteps", "maxTokens", "maxRetries", "disableStreaming", "contextWindow", "modelIdleTimeout", "questionTimeout"}
 
 // Ignored is a project setting that was not applied, and why.
 type Ignored struct {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.lsp.dev/protocol"
@@ -14,22 +15,29 @@ import (
 
 // approveExec is the editor's tools.Approver: window/showMessageRequest
 // with the exact command, its cwd and the model's reason, and the actions
-// Run, Always allow "<prefix>" and Reject. A dismissed question (null)
-// is a rejection. "Always allow" is stored in the user's config file.
+// Reject, Run and Always allow "<prefix>" (tools.ApprovalRequest.Actions
+// says why in that order). A dismissed question (null) is a rejection,
+// and so is one left unanswered past the question bound (lsp/question.go). "Always allow" is stored in the user's config file.
 func (s *Server) approveExec(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, error) {
 	var actions []protocol.MessageActionItem
 	for _, a := range req.Actions() {
 		actions = append(actions, protocol.MessageActionItem{Title: a})
 	}
-	res, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
-		Type:    protocol.MessageTypeWarning,
-		Message: req.Message(),
-		Actions: actions,
+	var res *protocol.MessageActionItem
+	err := s.askUser(ctx, "the question to run "+req.Command, func(ctx context.Context) (err error) {
+		res, err = s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
+			Type:    protocol.MessageTypeWarning,
+			Message: req.Message(),
+			Actions: actions,
+		})
+		return err
 	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return tools.Rejected, ctx.Err()
-		}
+	switch {
+	case ctx.Err() != nil:
+		return tools.Rejected, ctx.Err()
+	case errors.Is(err, tools.ErrNoAnswer):
+		return tools.Rejected, err
+	case err != nil:
 		return tools.Rejected, fmt.Errorf("the editor did not show the question: %w", err)
 	}
 	if res == nil {

@@ -117,7 +117,7 @@ func TestExecQuestionRunRejectAlways(t *testing.T) {
 	for _, a := range q.Actions {
 		titles = append(titles, a.Title)
 	}
-	if got := strings.Join(titles, "|"); got != `Run|Always allow "rm"|Reject` {
+	if got := strings.Join(titles, "|"); got != `Reject|Run|Always allow "rm"` {
 		t.Errorf("actions = %s", got)
 	}
 	if q.Type != protocol.MessageTypeWarning {

@@ -1,7 +1,9 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -57,8 +59,9 @@ func SettleRule() SettleParams {
 const diagnosticsTimeout = settleCap + 3*time.Second
 
 // editorDiagnostics is the tools.DiagnosticsSource of a connection: it
-// asks the client. A client that answers MethodNotFound is not asked
-// again on this connection.
+// asks the client. A client that answers MethodNotFound, or null (as
+// clients do for a request they do not know, having declared nothing),
+// is not asked again on this connection.
 type editorDiagnostics struct {
 	s           *Server
 	unsupported atomic.Bool
@@ -78,17 +81,29 @@ func (d *editorDiagnostics) Diagnostics(ctx context.Context, path string) ([]too
 	ctx, cancel := context.WithTimeout(ctx, diagnosticsTimeout)
 	defer cancel()
 	settle := SettleRule()
-	var res []protocol.Diagnostic
-	_, err := d.s.conn.Call(ctx, MethodDiagnostics, &DiagnosticsParams{URI: u, Settle: &settle}, &res)
+	var raw json.RawMessage
+	_, err := d.s.conn.Call(ctx, MethodDiagnostics, &DiagnosticsParams{URI: u, Settle: &settle}, &raw)
 	var rpcErr *jsonrpc2.Error
 	switch {
-	case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound:
+	case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound, err == nil && isNull(raw):
+		// null is what a client answers for a request it does not know
+		// (eglot's default handler): it cannot tell, which is not "no
+		// diagnostics". Either way it is not asked again.
 		d.unsupported.Store(true)
 		d.s.log.Info("the client does not implement "+MethodDiagnostics+"; edits are reported without diagnostics", "error", err)
 		return nil, tools.ErrNoDiagnostics
+	case errors.As(err, &rpcErr):
+		// The client answered, with an error: it could not tell this time.
+		d.s.log.Warn("the client answered "+MethodDiagnostics+" with an error", "uri", u, "error", err)
+		return nil, fmt.Errorf("%w (%s answered: %s)", tools.ErrNoDiagnostics, MethodDiagnostics, rpcErr.Message)
 	case err != nil:
 		d.s.log.Warn("diagnostics not received", "uri", u, "error", err)
 		return nil, fmt.Errorf("%s %s: %w", MethodDiagnostics, path, err)
+	}
+	var res []protocol.Diagnostic
+	if err := protocol.Unmarshal(raw, &res); err != nil {
+		d.s.log.Warn("malformed "+MethodDiagnostics+" answer", "uri", u, "error", err)
+		return nil, fmt.Errorf("%w (its answer to %s is not a list of diagnostics: %v)", tools.ErrNoDiagnostics, MethodDiagnostics, err)
 	}
 	out := make([]tools.Diagnostic, 0, len(res))
 	for _, pd := range res {
@@ -99,3 +114,12 @@ func (d *editorDiagnostics) Diagnostics(ctx context.Context, path string) ([]too
 
 // OpenFiles implements tools.DiagnosticsSource.
 func (d *editorDiagnostics) OpenFiles() []string { return d.s.overlay.Paths() }
+
+// isNull reports whether a bridge request's result is JSON null (or
+// absent). A client that did not declare the capability behind a
+// request and answers it null does not implement it: the answer must not
+// be read as an empty result.
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
+}

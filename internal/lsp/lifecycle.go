@@ -38,6 +38,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	enc := chooseEncoding(p.Capabilities.General)
 	s.mu.Lock()
 	s.caps = p.Capabilities
+	s.info = p.ClientInfo
 	s.encoding = enc
 	s.guard = g
 	s.folders = roots

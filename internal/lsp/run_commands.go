@@ -13,7 +13,8 @@ import (
 )
 
 // cancelCommand handles catbuddy.cancel {runId}; without runId it cancels
-// every run. It answers at once: each run then ends as "cancelled".
+// every run. Each run ends as "cancelled", and the answer comes after
+// their end events (see awaitEnds).
 func (rs *runs) cancelCommand(ctx context.Context, args []json.RawMessage) (any, error) {
 	var a struct {
 		RunID string `json:"runId"`
@@ -25,15 +26,18 @@ func (rs *runs) cancelCommand(ctx context.Context, args []json.RawMessage) (any,
 	}
 	rs.mu.Lock()
 	var victims []context.CancelCauseFunc
+	var ends []<-chan struct{}
 	for id, r := range rs.active {
 		if a.RunID == "" || a.RunID == id {
 			victims = append(victims, r.cancel)
+			ends = append(ends, r.done)
 		}
 	}
 	rs.mu.Unlock()
 	for _, cancel := range victims {
 		cancel(errCancelledByUser)
 	}
+	rs.awaitEnds(ctx, ends)
 	return map[string]int{"cancelled": len(victims)}, nil
 }
 

@@ -194,7 +194,7 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 	// A client that renders the end event itself (one notification, the
 	// transcript on request) would otherwise say everything twice.
 	if !s.clientShowsRunEnd() {
-		s.showMessage(ctx, typ, shown)
+		s.showMessage(ctx, typ, s.withConsentNotice(shown))
 		// The transcript is offered once per run, at the end of its first
 		// turn: a reply continues the same file, which the editor already
 		// shows or which the user closed on purpose, so reopening it after

@@ -47,12 +47,16 @@ type runFixture struct {
 
 // newRunFixture reviews each change before it lands (review "before"):
 // the editor's review of every edit, as it has always been. The tests
-// of pending changes use newRunFixtureWith.
-func newRunFixture(t *testing.T, script agenttest.Script, caps func(*protocol.ClientCapabilities)) *runFixture {
+// of pending changes use newRunFixtureWith. more adjusts the fake
+// editor's options further.
+func newRunFixture(t *testing.T, script agenttest.Script, caps func(*protocol.ClientCapabilities), more ...func(*fake.Options)) *runFixture {
 	t.Helper()
 	return newRunFixtureWith(t, script, func(o *fake.Options, init map[string]any) {
 		o.Capabilities = caps
 		init["review"] = "before"
+		for _, f := range more {
+			f(o)
+		}
 	})
 }
 

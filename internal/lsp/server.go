@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -108,6 +109,7 @@ type Server struct {
 	single   bool     // no folder: the roots follow the first opened file
 	exitOK   bool     // shutdown came before exit
 	caps     protocol.ClientCapabilities
+	info     protocol.ClientInfo // clientInfo from initialize (lsp/consent.go)
 	encoding protocol.PositionEncodingKind
 	agentCfg config.Config
 	progress map[string]*Progress               // by token, for window/workDoneProgress/cancel
@@ -119,6 +121,9 @@ type Server struct {
 	// invalidShown is the last complaint about invalid settings shown,
 	// invalidPending one kept back until initialized (lsp/settings.go).
 	invalidShown, invalidPending string
+	// consentTold is set once the user was told that this client applies
+	// edits without asking (lsp/consent.go).
+	consentTold atomic.Bool
 }
 
 func newServer(opts Options) *Server {

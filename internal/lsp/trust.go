@@ -83,10 +83,14 @@ func (s *Server) checkTrust(ctx context.Context) {
 // askTrust asks the question for the project in state id and acts on the
 // answer. A dismissed question or an error is "Not now".
 func (s *Server) askTrust(ctx context.Context, id config.ProjectState, p projectTrust) bool {
-	answer, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
-		Type:    protocol.MessageTypeWarning,
-		Message: p.Message(),
-		Actions: []protocol.MessageActionItem{{Title: answerTrust}, {Title: answerNotNow}},
+	var answer *protocol.MessageActionItem
+	err := s.askUser(ctx, "the trust question", func(ctx context.Context) (err error) {
+		answer, err = s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
+			Type:    protocol.MessageTypeWarning,
+			Message: p.Message(),
+			Actions: []protocol.MessageActionItem{{Title: answerTrust}, {Title: answerNotNow}},
+		})
+		return err
 	})
 	if err != nil || answer == nil || answer.Title != answerTrust {
 		s.log.Info("project not trusted", "root", p.Root, "error", err)

@@ -128,10 +128,17 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			l += mergedLabel
 			s.log.Info("edit merged over the user's typing", "files", names, "pass", pass)
 		}
-		res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &l, Edit: edit})
+		var res *protocol.ApplyWorkspaceEditResult
+		err = s.askUser(ctx, "the review of the edit to "+names, func(ctx context.Context) (err error) {
+			res, err = s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &l, Edit: edit})
+			return err
+		})
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, ctx.Err()
+		case errors.Is(err, tools.ErrNoAnswer):
+			// Withdrawn unanswered: a no, said as what it was.
+			return nil, fmt.Errorf("%w: %s: %w", tools.ErrRejected, names, err)
 		case err != nil:
 			// Emacs eglot answers a refusal with a JSON-RPC error.
 			return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v%w", tools.ErrRejected, names, err, silent(errRefused))

@@ -33,8 +33,9 @@ type DiagnosticsSource interface {
 }
 
 // ErrNoDiagnostics is wrapped when the editor does not report
-// diagnostics (it does not implement the request).
-var ErrNoDiagnostics = errors.New("the editor does not report diagnostics")
+// diagnostics (it does not implement the request, answers it null, or
+// answered with an error). It never means "no diagnostics".
+var ErrNoDiagnostics = errors.New("this editor does not report diagnostics to cb-ls")
 
 // maxNewDiagnostics bounds the diagnostics added to an edit's result.
 const maxNewDiagnostics = 20

@@ -108,13 +108,17 @@ func (r ApprovalRequest) DecisionFor(title string) Decision {
 	return Rejected
 }
 
-// Actions are the choices offered, in order.
+// Actions are the choices offered, in order: Reject first. Clients that
+// pre-select the first action (eglot pre-fills it, so RET takes it; the
+// pickers Neovim users install for vim.ui.select put the cursor on it;
+// VS Code's modal dialog focuses the first button) then make the safe
+// answer the one a stray Enter gives.
 func (r ApprovalRequest) Actions() []string {
-	out := []string{ActionRun}
+	out := []string{ActionReject, ActionRun}
 	if r.Prefix != "" {
 		out = append(out, AlwaysAction(r.Prefix))
 	}
-	return append(out, ActionReject)
+	return out
 }
 
 // ApproveAll is the Approver of `--yes` / `--approve all`.

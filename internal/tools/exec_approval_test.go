@@ -356,7 +356,7 @@ func TestExecApprovalSettings(t *testing.T) {
 
 func TestApprovalActions(t *testing.T) {
 	req := ApprovalRequest{Command: "go generate ./...", Prefix: "go generate"}
-	if got := strings.Join(req.Actions(), "|"); got != `Run|Always allow "go generate"|Reject` {
+	if got := strings.Join(req.Actions(), "|"); got != `Reject|Run|Always allow "go generate"` {
 		t.Errorf("actions = %s", got)
 	}
 	for title, want := range map[string]Decision{"Run": Approved, `Always allow "go generate"`: AlwaysApproved, "Reject": Rejected, "": Rejected, "run": Rejected} {
@@ -364,7 +364,7 @@ func TestApprovalActions(t *testing.T) {
 			t.Errorf("DecisionFor(%q) = %v, want %v", title, got, want)
 		}
 	}
-	if got := strings.Join((ApprovalRequest{Command: "a && b"}).Actions(), "|"); got != "Run|Reject" {
+	if got := strings.Join((ApprovalRequest{Command: "a && b"}).Actions(), "|"); got != "Reject|Run" {
 		t.Errorf("actions without a prefix = %s", got)
 	}
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -71,6 +72,9 @@ func (tc *ToolContext) decideExec(ctx context.Context, in execInput, cwd string,
 	d, err := tc.Approver.Approve(ctx, req)
 	if ctx.Err() != nil {
 		return g, "", ctx.Err()
+	}
+	if errors.Is(err, ErrNoAnswer) {
+		return g, fmt.Sprintf("%v: the question was withdrawn and counts as a no; nothing ran. Do not retry it: take another way, or say in your answer what you wanted to run", err), nil
 	}
 	if err != nil {
 		return g, fmt.Sprintf("could not ask the user to approve this command: %v; nothing ran", err), nil

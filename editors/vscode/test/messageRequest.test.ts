@@ -20,6 +20,15 @@ test('dialogPlan: first line is the title, the rest the detail, actions become b
   assert.equal(dialogPlan({ type: 4, message: 'x' }).severity, 'info');
 });
 
+test('dialogPlan: the exec question keeps the server order, Reject first, so the focused button is the safe one', () => {
+  const exec: ShowMessageRequestParams = {
+    type: 2,
+    message: 'Run this command? It may change files in the workspace.\n\n  cp calc.go calc_copy.go\n\nin /w/p',
+    actions: [{ title: 'Reject' }, { title: 'Run' }, { title: 'Always allow "cp"' }],
+  };
+  assert.deepEqual(dialogPlan(exec).buttons, ['Reject', 'Run', 'Always allow "cp"']);
+});
+
 test('chosenAction: the clicked title maps back to the server action item; dismissed is null', () => {
   const withData: ShowMessageRequestParams = { type: 3, message: 'm', actions: [{ title: 'Run', id: 7 }, { title: 'Cancel' }] };
   assert.deepEqual(chosenAction(withData, 'Run'), { title: 'Run', id: 7 });

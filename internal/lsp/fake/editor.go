@@ -45,6 +45,8 @@ type Options struct {
 	// Configuration, if set, is served for workspace/configuration by
 	// section (and the capability is declared).
 	Configuration map[string]any
+	// ClientInfo, if set, is sent as clientInfo (default {name: "fake"}).
+	ClientInfo *protocol.ClientInfo
 	// Answer, if set, answers window/showMessageRequest (nil: dismissed,
 	// as when the user closes the question). Unset: every question is
 	// dismissed. Questions are recorded either way (Questions).
@@ -87,7 +89,8 @@ type Editor struct {
 	closedDn bool
 	answer   func(*protocol.ShowMessageRequestParams) *protocol.MessageActionItem
 	asked    []protocol.ShowMessageRequestParams
-	lang     langState // catbuddy/languageFeature (langfeature.go)
+	lang     langState   // catbuddy/languageFeature (langfeature.go)
+	silent   silentState // requests left unanswered (silent.go)
 }
 
 // Questions returns the window/showMessageRequest params received, in order.
@@ -182,7 +185,11 @@ func (e *Editor) Initialize(opts Options) {
 	if opts.Capabilities != nil {
 		opts.Capabilities(&caps)
 	}
-	params := map[string]any{"processId": os.Getpid(), "capabilities": caps, "clientInfo": map[string]string{"name": "fake"}}
+	var info any = map[string]string{"name": "fake"}
+	if opts.ClientInfo != nil {
+		info = opts.ClientInfo
+	}
+	params := map[string]any{"processId": os.Getpid(), "capabilities": caps, "clientInfo": info}
 	if opts.InitializationOptions != nil {
 		params["initializationOptions"] = opts.InitializationOptions
 	}
@@ -358,6 +365,31 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	}
 	// Requests may block (a delayed edit), so they leave the read loop.
 	jsonrpc2.Async(ctx)
+	if f := e.setAnswer(method); f != nil {
+		res, err := f()
+		if res == nil && err == nil {
+			return jsonrpc2.RawMessage("null"), nil
+		}
+		return res, err
+	}
+	if e.ignoring(method) {
+		e.mu.Lock()
+		if method == protocol.MethodWorkspaceApplyEdit {
+			var p protocol.ApplyWorkspaceEditParams
+			if protocol.Unmarshal(params, &p) == nil {
+				e.edits = append(e.edits, &p)
+			}
+		}
+		if method == protocol.MethodWindowShowMessageRequest {
+			var p protocol.ShowMessageRequestParams
+			if protocol.Unmarshal(params, &p) == nil {
+				e.asked = append(e.asked, p)
+			}
+		}
+		e.wake()
+		e.mu.Unlock()
+		return e.holdUnanswered(ctx, req.ID(), method)
+	}
 	switch method {
 	case protocol.MethodWorkspaceApplyEdit:
 		var p protocol.ApplyWorkspaceEditParams

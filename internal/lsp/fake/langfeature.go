@@ -128,6 +128,12 @@ func (e *Editor) cancelRequest(params json.RawMessage) {
 	default:
 		return
 	}
+	if e.withdraw(id) {
+		e.mu.Lock()
+		e.wake()
+		e.mu.Unlock()
+		return
+	}
 	l := &e.lang
 	l.mu.Lock()
 	cancel := l.pending[id]

@@ -46,7 +46,9 @@ return function(H)
         H.contains(seen.prompt or '', 'cp calc.go calc_copy.go', 'the question names the command')
         H.contains(seen.prompt or '', 'in ' .. dir, 'the question names the directory')
         H.contains(seen.prompt or '', 'Reason: keep a copy', 'the question gives the reason')
-        H.eq({ 'Run', 'Always allow "cp"', 'Reject' }, seen.items, 'the actions')
+        -- Reject first: pickers that put the cursor on the first item
+        -- (Telescope, fzf-lua) then make a stray Enter a no.
+        H.eq({ 'Reject', 'Run', 'Always allow "cp"' }, seen.items, 'the actions, the safe one first')
         H.eq(case.created, vim.fn.filereadable(dir .. '/calc_copy.go') == 1, 'calc_copy.go exists')
         H.contains(E.body(model.requests()[2]), case.told, 'the model is told')
       end)

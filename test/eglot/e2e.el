@@ -1,0 +1,205 @@
+;;; e2e.el --- cb-ls through eglot, end to end  -*- lexical-binding: t; -*-
+
+;; Run by scripts/test-emacs.sh in a real Emacs on a pseudo-terminal
+;; (eglot sends didChange from idle timers, which never fire in --batch).
+;; It loads the README's elisp exactly as written, points the runs at a
+;; scripted model (scriptmodel) through eglot-workspace-configuration, and
+;; answers eglot's own prompts (y-or-n-p, completing-read) by feeding keys
+;; to the minibuffer, as a user would type them.
+;;
+;; Environment: CB_LS_README (README.md), E2E_DIR (an empty directory),
+;; E2E_LOG (where results go: the terminal is the pseudo-terminal's),
+;; SCRIPTMODEL (the scripted model server); cb-ls is on PATH.
+
+(require 'cl-lib)
+(require 'subr-x)
+(setq native-comp-jit-compilation nil) ; an unpacked Emacs cannot start its compiler
+(setq inhibit-message nil)
+
+(defvar e2e-dir (getenv "E2E_DIR"))
+(defvar e2e-log (getenv "E2E_LOG"))
+(defvar e2e-passed 0)
+(defvar e2e-failed 0)
+(defvar e2e-keys nil "Keys to type at the next prompts, one string a prompt, in order.")
+(defvar e2e-prompts nil "Prompts seen, with their completion candidates, newest first.")
+
+(defun e2e-say (fmt &rest args)
+  (let ((line (concat (apply #'format fmt args) "\n")))
+    (write-region line nil e2e-log t 'silent)))
+
+;; A prompt records what it showed and gets the keys queued for it.
+(add-hook 'minibuffer-setup-hook
+          (lambda ()
+            (push (list (minibuffer-prompt)
+                        (and minibuffer-completion-table
+                             (all-completions "" minibuffer-completion-table))
+                        (minibuffer-contents))
+                  e2e-prompts)
+            (when e2e-keys
+              (setq unread-command-events
+                    (append unread-command-events (listify-key-sequence (pop e2e-keys)))))))
+
+(defun e2e-wait (what pred &optional secs)
+  "Wait until PRED holds, letting Emacs idle (timers, process output)."
+  (let ((deadline (+ (float-time) (or secs 20))))
+    (while (and (not (funcall pred)) (< (float-time) deadline))
+      ;; A C-g typed at a prompt that a process filter opened quits out
+      ;; of the filter; the command loop would catch it, so this does.
+      (condition-case nil (sit-for 0.05) (quit nil)))
+    (unless (funcall pred) (error "timed out waiting for %s" what))))
+
+(defun e2e-messages ()
+  (with-current-buffer (messages-buffer) (buffer-string)))
+
+(defun e2e-check (what ok)
+  (unless ok (error "%s" what)))
+
+(defmacro e2e-case (name &rest body)
+  (declare (indent 1))
+  `(condition-case err
+       (let ((start (float-time)))
+         ,@body
+         (cl-incf e2e-passed)
+         (e2e-say "ok   %s (%.1f s)" ,name (- (float-time) start)))
+     (error (cl-incf e2e-failed)
+            (e2e-say "FAIL %s: %s" ,name (error-message-string err))
+            (e2e-say "  prompts: %S" e2e-prompts)
+            (e2e-say "  messages:\n%s" (e2e-messages)))))
+
+;;; The scripted model.
+
+(defvar e2e-model-n 0)
+(defun e2e-model (turns)
+  "Start scriptmodel with TURNS (a JSON string); return (URL . RECORD-FILE)."
+  (let* ((n (cl-incf e2e-model-n))
+         (script (expand-file-name (format "script%d.json" n) e2e-dir))
+         (record (expand-file-name (format "requests%d.jsonl" n) e2e-dir))
+         (out (generate-new-buffer (format " *model%d*" n))))
+    (write-region (format "{\"turns\": %s}" turns) nil script nil 'silent)
+    (make-process :name (format "model%d" n) :buffer out :noquery t
+                  :command (list (getenv "SCRIPTMODEL") "--script" script "--record" record))
+    (e2e-wait "the model's URL" (lambda () (with-current-buffer out (string-match-p "^http" (buffer-string)))))
+    (cons (with-current-buffer out (string-trim (buffer-string))) record)))
+
+(defun e2e-requests (model)
+  (let ((f (cdr model)))
+    (if (file-exists-p f) (with-temp-buffer (insert-file-contents f) (buffer-string)) "")))
+
+(defun e2e-use (model)
+  "Point the next runs at MODEL (pulled with workspace/configuration)."
+  (setq-default eglot-workspace-configuration
+                `(:catbuddy (:baseUrl ,(car model) :model "scripted"))))
+
+;;; The README's elisp, as written.
+
+(defun e2e-readme-elisp ()
+  (with-temp-buffer
+    (insert-file-contents (getenv "CB_LS_README"))
+    (goto-char (point-min))
+    (search-forward "```elisp\n;; ~/.emacs.d/init.el")
+    (let ((beg (line-beginning-position)))
+      (search-forward "```")
+      (buffer-substring-no-properties beg (match-beginning 0)))))
+
+(defun e2e-open (name text)
+  "Visit NAME in the project with TEXT, managed by cb-ls through eglot."
+  (let ((path (expand-file-name name e2e-dir)))
+    (write-region text nil path nil 'silent)
+    (find-file path)
+    (unless (eglot-current-server)
+      (call-interactively #'eglot))
+    (e2e-wait "eglot to manage the buffer" (lambda () (bound-and-true-p eglot--managed-mode)))
+    (current-buffer)))
+
+(defconst e2e-calc "def add(a, b):\n    return a - b\n")
+
+(defun e2e-fix (&rest keys)
+  "Run Agent: Fix This over the buffer from eglot's code action menu.
+KEYS answer the menu and then the run's questions; return the titles
+the menu offered."
+  (setq e2e-prompts nil e2e-keys (cons "Agent: Fix This\r" keys))
+  ;; As from the keyboard: eglot pops a mouse menu when the last event
+  ;; was not a key.
+  (let ((last-nonmenu-event ?\r))
+    (eglot-code-actions (point-min) (point-max) nil t))
+  (let ((menu (car (last e2e-prompts))))
+    (nth 1 menu)))
+
+(defun e2e-shown (text)
+  (e2e-wait (format "%S in *Messages*" text) (lambda () (string-search text (e2e-messages)))))
+
+;;; The cases.
+
+(defun e2e-run ()
+  (let ((elisp (e2e-readme-elisp)))
+    (eval (car (read-from-string (concat "(progn " elisp "\n)"))) t))
+  (e2e-say "Emacs %s, eglot from %s" emacs-version (locate-library "eglot"))
+
+  (e2e-case "code actions offer the agent; a fix accepted lands in the buffer"
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"edit_file\", \"args\": {\"path\": \"accept.py\", \"old_string\": \"return a - b\", \"new_string\": \"return a + b\"}}]}, {\"text\": \"add subtracted; it now adds.\"}]")))
+      (e2e-use model)
+      (e2e-open "accept.py" e2e-calc)
+      (let ((titles (e2e-fix "y")))
+        (e2e-check (format "the menu offers Fix and Explain: %S" titles)
+                   (and (member "Agent: Fix This" titles) (member "Agent: Explain This" titles))))
+      (e2e-shown "add subtracted; it now adds.")
+      (e2e-check "the edit was asked about with y-or-n-p"
+                 (cl-some (lambda (p) (string-match-p "Server wants to" (car p))) e2e-prompts))
+      (e2e-check (format "the buffer holds the fix: %S" (buffer-string))
+                 (string-search "return a + b" (buffer-string)))
+      ;; eglot 1.16 and later (Emacs 30's) apply edits to open buffers
+      ;; unasked by default: the first run's answer says what to set.
+      (e2e-check "the note on eglot-confirm-server-edits comes with an eglot that needs it, only"
+                 (eq (and (string-search "eglot-confirm-server-edits" (e2e-messages)) t)
+                     (>= emacs-major-version 30)))))
+
+  (e2e-case "a fix refused leaves the buffer and tells the model"
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"edit_file\", \"args\": {\"path\": \"refuse.py\", \"old_string\": \"return a - b\", \"new_string\": \"return a + b\"}}]}, {\"text\": \"left as it was.\"}]")))
+      (e2e-use model)
+      (e2e-open "refuse.py" e2e-calc)
+      (e2e-fix "n")
+      (e2e-shown "left as it was.")
+      (e2e-check "the buffer is unchanged" (equal (buffer-string) e2e-calc))
+      (e2e-check "the model was told the edit was not applied"
+                 (string-search "not applied" (e2e-requests model)))))
+
+  (e2e-case "a cancel is shown as soon as its answer comes"
+    (let ((model (e2e-model "[{\"text\": \"thinking\", \"hang\": true, \"after\": 1}]")))
+      (e2e-use model)
+      (e2e-open "cancel.py" e2e-calc)
+      (e2e-fix)
+      (e2e-wait "the model's request" (lambda () (> (length (e2e-requests model)) 0)))
+      (catbuddy-cancel-all)
+      ;; No further waiting for cb-ls to write: what it sent before its
+      ;; answer is all there is to read.
+      (e2e-check (format "the cancel is in *Messages* when catbuddy-cancel-all returns")
+                 (string-search "Agent: Fix This: cancelled by the user." (e2e-messages)))))
+
+  (e2e-case "the exec question offers Reject first; RET rejects"
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"exec\", \"args\": {\"command\": \"touch made.txt\", \"write\": true}}]}, {\"text\": \"did not run it.\"}]")))
+      (e2e-use model)
+      (e2e-open "exec.py" e2e-calc)
+      (e2e-fix "\r")
+      (e2e-shown "did not run it.")
+      (let ((q (cl-find-if (lambda (p) (string-search "touch made.txt" (car p))) e2e-prompts)))
+        (e2e-check (format "the question was asked: %S" e2e-prompts) q)
+        (e2e-check (format "Reject comes first (eglot pre-fills the first): %S" q)
+                   (equal (car (nth 1 q)) "Reject")))
+      (e2e-check "nothing ran" (not (file-exists-p (expand-file-name "made.txt" e2e-dir))))
+      (e2e-check "the model was told" (string-search "the user rejected running this command" (e2e-requests model)))))
+
+  (e2e-case "a question left unanswered (C-g) is withdrawn after the bound"
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"exec\", \"args\": {\"command\": \"touch late.txt\", \"write\": true}}]}, {\"text\": \"nobody answered.\"}]")))
+      (e2e-use model)
+      (e2e-open "quit.py" e2e-calc)
+      (e2e-fix (kbd "C-g"))
+      (e2e-shown "nobody answered.")
+      (e2e-check "nothing ran" (not (file-exists-p (expand-file-name "late.txt" e2e-dir))))
+      (e2e-check "the model was told nobody answered"
+                 (string-search "no answer from the user" (e2e-requests model))))))
+
+(condition-case err
+    (e2e-run)
+  (error (cl-incf e2e-failed) (e2e-say "FAIL setup: %s" (error-message-string err))))
+(e2e-say "eglot: %d passed, %d failed" e2e-passed e2e-failed)
+(kill-emacs (if (= e2e-failed 0) 0 1))
