@@ -213,12 +213,19 @@ func checkLayerPlaces(l OverlayLayer, folders []string) error {
 	if isUnder(l.Upper, l.Work) || isUnder(l.Work, l.Upper) {
 		return fmt.Errorf("the layer of %s: upper and work directories must not contain each other", l.Lower)
 	}
+	var stateDirs []string
+	for _, f := range folders {
+		stateDirs = append(stateDirs, filepath.Join(f, guard.StateDir))
+	}
 	for _, d := range []string{l.Upper, l.Work} {
 		if isUnder(l.Lower, d) {
 			return fmt.Errorf("the layer of %s: its folder lies inside %s", l.Lower, d)
 		}
+		if underAny(d, stateDirs) {
+			continue // hidden from the command, nested folders' too
+		}
 		for _, f := range folders {
-			if isUnder(d, f) && !isUnder(d, filepath.Join(f, guard.StateDir)) {
+			if isUnder(d, f) {
 				return fmt.Errorf("the layer of %s: %s lies in the workspace folder %s outside its %s/", l.Lower, d, f, guard.StateDir)
 			}
 		}
@@ -290,6 +297,7 @@ const (
 // then notes this boot for the command about to run.
 func checkInterrupted(l OverlayLayer) error {
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	openWorkDir(l)
 	mark := filepath.Join(l.Work, volatileMark)
 	if _, err := os.Lstat(mark); err == nil {
 		if noted, err := os.ReadFile(filepath.Join(l.Work, bootFile)); err != nil || len(boot) == 0 || string(noted) != string(boot) {
@@ -308,13 +316,22 @@ func checkInterrupted(l OverlayLayer) error {
 // ClearInterrupted accepts a layer that a stopped machine left marked
 // (ErrLayerInterrupted): commands may run over it again.
 func (l OverlayLayer) ClearInterrupted() error {
+	openWorkDir(l)
 	return removeTree(filepath.Join(l.Work, volatileMark))
+}
+
+// openWorkDir lets the user reach into overlayfs's work directory,
+// which it leaves mode 000: only root could look for the mark there.
+// overlayfs empties and remakes it at every mount anyway.
+func openWorkDir(l OverlayLayer) {
+	_ = os.Chmod(filepath.Join(l.Work, "work"), 0o700)
 }
 
 // clearMarks removes the marks of a run's layers once its command has
 // ended: the namespace, and with it the mount, is gone by then.
 func clearMarks(layers []OverlayLayer) {
 	for _, l := range layers {
+		openWorkDir(l)
 		if err := removeTree(filepath.Join(l.Work, volatileMark)); err != nil {
 			fmt.Fprintf(os.Stderr, "cb-ls: clear the layer's mark: %v\n", err)
 		}

@@ -31,10 +31,13 @@ func newLayerCase(t *testing.T) (*sandboxCase, OverlayLayer) {
 	run := filepath.Join(c.root, ".catbuddy", "runs", "r1")
 	l := OverlayLayer{Lower: c.root, Upper: filepath.Join(run, "upper"), Work: filepath.Join(run, "work")}
 	c.overlay = []OverlayLayer{l}
+	// Before the temp dir's own cleanup, which cannot enter overlayfs's
+	// work directory (mode 000) unless it runs as root.
+	t.Cleanup(func() { l.Remove() })
 	return c, l
 }
 
-// diskState is every entry of the workspace but .catbuddy/: its type,
+// diskState is every entry of the workspace but the .catbuddy/ ones: its type,
 // mode and content, to show that nothing on disk changed.
 func diskState(t *testing.T, root string) map[string]string {
 	t.Helper()
@@ -44,7 +47,7 @@ func diskState(t *testing.T, root string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		if rel == ".catbuddy" {
+		if d.IsDir() && d.Name() == ".catbuddy" {
 			return filepath.SkipDir
 		}
 		fi, err := d.Info()
@@ -375,6 +378,7 @@ func TestLayerInterrupted(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	unlockLayers(r.locks) // its lock dies with it
+	openWorkDir(l)
 	if _, err := os.Stat(mark); err != nil {
 		t.Fatalf("overlayfs left no mark of the volatile layer: %v", err)
 	}
@@ -402,4 +406,25 @@ func TestLayerInterrupted(t *testing.T) {
 	if out := c.run("cat before.txt", Policy{}); !strings.Contains(out, "before\n[exit code 0]") {
 		t.Errorf("after the mark was cleared: %q", out)
 	}
+}
+
+// TestLayerNestedFolders: a workspace folder inside another gets a
+// layer of its own, kept in its own .catbuddy/; a command's writes land
+// in the layer of the folder they are in, and nothing on disk changes.
+func TestLayerNestedFolders(t *testing.T) {
+	c, outer := newLayerCase(t)
+	sub := filepath.Join(c.root, "sub")
+	writeTestFile(t, filepath.Join(sub, "inner.txt"), "inner")
+	inner := OverlayLayer{Lower: sub, Upper: filepath.Join(sub, ".catbuddy", "runs", "r1", "upper"), Work: filepath.Join(sub, ".catbuddy", "runs", "r1", "work")}
+	c.roots = append(c.roots, sub)
+	c.overlay = append(c.overlay, inner)
+	t.Cleanup(func() { inner.Remove() })
+	before := diskState(t, c.root)
+	out := c.run("echo o > keep.txt && echo i > sub/inner.txt && echo n > sub/new.txt && cat sub/inner.txt", Policy{WriteWorkspace: true})
+	if !strings.Contains(out, "i\n[exit code 0]") {
+		t.Fatalf("a command over nested layers: %q", out)
+	}
+	sameDisk(t, before, diskState(t, c.root))
+	scanIs(t, outer, "keep.txt changed")
+	scanIs(t, inner, "inner.txt changed", "new.txt created")
 }
