@@ -46,6 +46,10 @@ type Options struct {
 	// the Workspace makes, and shut down by Close. A front end with no
 	// editor (the command line) passes its configuration's.
 	LanguageServers map[string]config.LanguageServer
+	// OnLanguageStatus, if set, is told how the LanguageServers are
+	// doing: "starting gopls…", "gopls: indexing (4 s)" (transient), or
+	// why one was withdrawn (permanent: shown once, kept).
+	OnLanguageStatus func(text string, permanent bool)
 	// Registry, if set, is filled instead of a new one: a front end that
 	// hands its registry out before the tools are registered.
 	Registry *tools.Registry
@@ -134,9 +138,13 @@ func New(o Options) (*App, error) {
 			return nil, err
 		}
 	}
+	reg := o.Registry
+	if reg == nil {
+		reg = tools.NewRegistry()
+	}
 	var lc *lspclient.Client
 	if o.Language == nil {
-		if lc = startLanguageServers(g.Roots(), o.LanguageServers, o); lc != nil {
+		if lc = startLanguageServers(g.Roots(), o.LanguageServers, o, func() { withdrawLanguageTools(reg) }); lc != nil {
 			o.Workspace = lc.Workspace(o.Workspace)
 			o.Language = lc.Features()
 		}
@@ -147,10 +155,6 @@ func New(o Options) (*App, error) {
 	}
 	tc := &tools.ToolContext{Guard: g, Workspace: o.Workspace, Approver: approver,
 		OnEdit: o.OnEdit, OnExecChanges: o.OnExecChanges, Diagnostics: o.Diagnostics, Language: o.Language}
-	reg := o.Registry
-	if reg == nil {
-		reg = tools.NewRegistry()
-	}
 	register := o.RegisterTools
 	if register == nil {
 		register = tools.RegisterBuiltins
@@ -158,6 +162,9 @@ func New(o Options) (*App, error) {
 	if err := register(reg, tc); err != nil {
 		closeLanguageServers(lc)
 		return nil, fmt.Errorf("register tools: %w", err)
+	}
+	if lc != nil && lc.Withdrawn() {
+		withdrawLanguageTools(reg) // every server failed before the tools were registered
 	}
 	changes, err := changeset.Open(g, o.Logger)
 	if err != nil {

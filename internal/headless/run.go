@@ -103,8 +103,8 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 	ask := &prompter{in: bufio.NewReader(stdin), out: stderr, before: p.pause}
 	ws := editWorkspace(o, o.Terminal, ask)
 	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(o.Yes, o.Terminal, ask),
-		LanguageServers: cfg.LanguageServers,
-		ProjectTrusted:  projectTrust(o.Trust, stderr), Headless: true, Pending: true, Version: o.Version, Logger: mcpLogger(stderr)})
+		LanguageServers: cfg.LanguageServers, OnLanguageStatus: p.language,
+		ProjectTrusted: projectTrust(o.Trust, stderr), Headless: true, Pending: true, Version: o.Version, Logger: mcpLogger(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1
