@@ -310,3 +310,25 @@ func TestKeepAfterTheUserDeletedTheFile(t *testing.T) {
 		t.Fatalf("pending after the keep: %+v", files)
 	}
 }
+
+// InText moves each hunk onto the user's text as it now is, and marks
+// the one the typing touches.
+func TestHunksInTheCurrentText(t *testing.T) {
+	fx := newFixture(t, map[string]string{"calc.go": calc})
+	fx.edit(fx.view, "calc.go", "return 4", "return 40")
+	fx.edit(fx.view, "calc.go", "return 2", "return 20")
+	typed := "// typed\n" + strings.Replace(calc, "return 2", "return 22", 1)
+	writeFile(t, fx.root, "calc.go", typed)
+	f := fx.set.Files()[0]
+	hs, err := fx.set.InText(context.Background(), f, tools.DiskWorkspace{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hs[0].Conflict == "" || hs[1].Conflict != "" {
+		t.Fatalf("conflicts: %q, %q", hs[0].Conflict, hs[1].Conflict)
+	}
+	e := hs[1].Edit
+	if got := typed[e.Start:e.End]; got != "func D() int { return 4 }\n" || e.NewText != "func D() int { return 40 }\n" {
+		t.Fatalf("the second hunk in the current text covers %q → %q", got, e.NewText)
+	}
+}

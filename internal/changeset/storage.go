@@ -157,7 +157,9 @@ func (f *folder) dropBase(rel string) {
 // remove deletes the folder's whole part of the set: layer, bases and
 // manifest.
 func (f *folder) remove() error {
-	return os.RemoveAll(f.dir)
+	// The layer first: overlayfs leaves its work directory unreadable
+	// (mode 000), which os.RemoveAll cannot enter as an ordinary user.
+	return errors.Join(f.layer.Remove(), os.RemoveAll(f.dir))
 }
 
 // readUpper returns what the layer holds at rel: the pending content,
