@@ -196,11 +196,12 @@ func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, lin
 		note string
 		sb   *sandbox.Run
 	)
+	run, pipe := sh.LastPipeline(line)
 	for attempt := 0; ; attempt++ {
 		var cmd *exec.Cmd
 		var n string
 		var err error
-		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy)
+		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(run), cwd, policy)
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
@@ -219,12 +220,13 @@ func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, lin
 			break
 		}
 	}
+	text, statuses := pipe.Take(out.String())
 	var b strings.Builder
-	b.WriteString(out.String())
-	if out.Total() > 0 && !strings.HasSuffix(b.String(), "\n") {
+	b.WriteString(text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
 		b.WriteByte('\n')
 	}
-	if out.Total() == 0 {
+	if text == "" {
 		b.WriteString("(no output)\n")
 	}
 	if sb != nil {
@@ -241,7 +243,11 @@ func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, lin
 	case res.Signal != "":
 		fmt.Fprintf(&b, "[killed by signal %s]", res.Signal)
 	default:
-		fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
+		if note := pipe.Note(statuses); note != "" {
+			fmt.Fprintf(&b, "[exit code %d; %s]", res.ExitCode, note)
+		} else {
+			fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
+		}
 	}
 	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.Elapsed.Seconds(), sandboxNote(ctx, tc, note, sb != nil, policy))
 	r.Output = b.String()
