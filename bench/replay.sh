@@ -3,7 +3,8 @@
 # of bench/replay/*.json is a project (a module@version from the Go
 # module proxy), the user's instruction and the model's tool calls,
 # turn by turn. A scripted model (internal/agent/agenttest) sends those
-# calls to `cb-ls run --yes` in a fresh copy of the project and records
+# calls to `cb-ls run --yes` (Anthropic's wire format, whose results
+# say is_error) in a fresh copy of the project and records
 # every request; the bytes of the request bodies (system prompt, tool
 # definitions and the whole history, resent every turn) are summed per
 # task, and every tool result that is an error is named. "history" is
@@ -44,13 +45,18 @@ if [ -n "$before" ]; then
 fi
 
 # Commands run with no network: the projects' dependencies come from the
-# module cache, fetched here with the go command.
+# module cache, fetched here with the go command. Their build cache is
+# exec's own (under XDG_CACHE_HOME, which every run shares), read-only
+# inside the sandbox: it is filled here, so that a test command takes
+# the same seconds in every run and no run times out compiling.
 GOMODCACHE=$(go env GOMODCACHE)
-export GOMODCACHE GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
+XDG_CACHE_HOME="$tmp/cache"
+export GOMODCACHE XDG_CACHE_HOME GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
 for task in bench/replay/*.json; do
 	module=$(sed -n 's/^ *"module": "\(.*\)",*$/\1/p' "$task")
 	dir=$(GOPROXY= GOFLAGS= go mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
 	(cd "$dir" && GOPROXY= GOFLAGS=-mod=mod go mod download) >/dev/null 2>&1 || true
+	(cd "$dir" && GOCACHE="$XDG_CACHE_HOME/catbuddy-exec/go-build" go test -count=1 -run '^$' ./... && GOCACHE="$XDG_CACHE_HOME/catbuddy-exec/go-build" go vet ./...) >/dev/null 2>&1 || true
 	name=$(basename "$task" .json)
 	for b in $builds; do
 		mkdir -p "$tmp/work/$b/$name"

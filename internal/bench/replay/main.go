@@ -97,8 +97,8 @@ func run(bin, taskPath, project, work string) (report, error) {
 	cmd.Env = append(cleanEnv(),
 		"HOME="+filepath.Join(work, "home"),
 		"XDG_CONFIG_HOME="+filepath.Join(work, "config"),
-		"CB_BASE_URL="+srv.URL(), "CB_PROVIDER=openai", "CB_MODEL=replay",
-		"OPENAI_API_KEY=sk-replay-not-a-key",
+		"CB_BASE_URL="+srv.URL(), "CB_PROVIDER=anthropic", "CB_MODEL=replay",
+		"ANTHROPIC_API_KEY=sk-replay-not-a-key",
 	)
 	out, _ := cmd.CombinedOutput()
 	os.WriteFile(filepath.Join(work, "run.log"), out, 0o644)
@@ -119,36 +119,52 @@ func run(bin, taskPath, project, work string) (report, error) {
 	return rep, nil
 }
 
-// toolResults counts the tool results in an OpenAI request's history
-// and names those that are errors (cb-ls starts them "Error").
+// toolResults counts the tool results in an Anthropic request's
+// history and names those marked is_error: a refusal, a failed edit, a
+// command that timed out.
 func toolResults(r agenttest.Request) (int, []string) {
 	msgs, _ := r.Body["messages"].([]any)
-	names := map[string]string{} // call id → "turn N name"
+	names := map[string]string{} // tool_use id → "turn N name"
 	n, turn := 0, 0
 	errs := []string{}
 	for _, m := range msgs {
 		msg, _ := m.(map[string]any)
-		switch msg["role"] {
-		case "assistant":
+		if msg["role"] == "assistant" {
 			turn++
-			calls, _ := msg["tool_calls"].([]any)
-			for _, c := range calls {
-				call, _ := c.(map[string]any)
-				fn, _ := call["function"].(map[string]any)
-				id, _ := call["id"].(string)
-				names[id] = fmt.Sprintf("turn %d %v", turn, fn["name"])
-			}
-		case "tool":
-			n++
-			text, _ := msg["content"].(string)
-			if strings.HasPrefix(text, "Error") {
-				id, _ := msg["tool_call_id"].(string)
-				first, _, _ := strings.Cut(text, "\n")
-				errs = append(errs, names[id]+": "+first)
+		}
+		blocks, _ := msg["content"].([]any)
+		for _, bl := range blocks {
+			b, _ := bl.(map[string]any)
+			switch b["type"] {
+			case "tool_use":
+				id, _ := b["id"].(string)
+				names[id] = fmt.Sprintf("turn %d %v", turn, b["name"])
+			case "tool_result":
+				n++
+				if isErr, _ := b["is_error"].(bool); isErr {
+					id, _ := b["tool_use_id"].(string)
+					errs = append(errs, names[id]+": "+firstLine(b["content"]))
+				}
 			}
 		}
 	}
 	return n, errs
+}
+
+// firstLine is the first line of a tool result's content: a string or
+// text blocks.
+func firstLine(c any) string {
+	text, _ := c.(string)
+	if blocks, ok := c.([]any); ok {
+		for _, bl := range blocks {
+			if b, _ := bl.(map[string]any); b["type"] == "text" {
+				text, _ = b["text"].(string)
+				break
+			}
+		}
+	}
+	first, _, _ := strings.Cut(text, "\n")
+	return first
 }
 
 // cleanEnv is the environment without the model settings of whoever
