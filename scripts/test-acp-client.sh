@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test-acp-client.sh: build cb-ls and the scripted model, and run the
-# independent ACP client test (the official @agentclientprotocol/sdk) against
-# the real `cb-ls acp`. Needs Node >= 20 and npm; installs exactly the locked
-# packages with npm ci.
+# independent ACP client tests against the real `cb-ls acp`: the official
+# @agentclientprotocol/sdk (client.test.js) and acpx, the headless ACP command
+# line (acpx.test.js; acpx 0.19.1 declares Node >= 22.13 but runs on 20).
+# Needs Node >= 20 and npm; installs exactly the locked packages with npm ci.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tmp="$(mktemp -d)"

@@ -14,8 +14,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   (apt-get update -qq && apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 || true
 fi
 # The language tools' tests drive a real gopls (pinned, from the Go module
-# proxy, cached once per machine).
-PATH="$(bash scripts/get-gopls.sh):$PATH"
+# proxy) and real pyright and typescript-language-server (pinned, from npm),
+# each cached once per machine.
+PATH="$(bash scripts/get-gopls.sh):$(bash scripts/get-node-language-servers.sh):$PATH"
 export PATH
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then echo "gofmt needed:"; echo "$unformatted"; exit 1; fi

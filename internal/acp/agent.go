@@ -89,15 +89,17 @@ var (
 // stored sessions, takes text, resource links and embedded resources in
 // prompts, and connects to the client's MCP servers over stdio and HTTP.
 func (a *Agent) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	prof := profileOf(p.ClientInfo)
 	a.mu.Lock()
 	a.initialized, a.caps = true, p.ClientCapabilities
+	a.caps.Fs = prof.fsCaps(p.ClientCapabilities.Fs)
 	a.mu.Unlock()
-	name := "client"
-	if p.ClientInfo != nil {
-		name = p.ClientInfo.Name + " " + p.ClientInfo.Version
-	}
-	a.log.Info("acp: initialize", "client", name, "protocol", p.ProtocolVersion,
+	a.log.Info("acp: initialize", "client", prof.name, "protocol", p.ProtocolVersion,
 		"readTextFile", p.ClientCapabilities.Fs.ReadTextFile, "writeTextFile", p.ClientCapabilities.Fs.WriteTextFile)
+	if prof.diskBacked {
+		a.log.Info("acp: this client answers fs/* from the disk and saves over open buffers; cb-ls reads the disk and writes atomically to it instead",
+			"client", prof.name)
+	}
 	title := "cb-ls"
 	return sdk.InitializeResponse{
 		ProtocolVersion: sdk.ProtocolVersionNumber,
@@ -174,11 +176,6 @@ func (a *Agent) CloseSession(context.Context, sdk.CloseSessionRequest) (sdk.Clos
 // ResumeSession implements sdk.Agent.
 func (a *Agent) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
 	return sdk.ResumeSessionResponse{}, notSupported(sdk.AgentMethodSessionResume)
-}
-
-// SetSessionConfigOption implements sdk.Agent.
-func (a *Agent) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
-	return sdk.SetSessionConfigOptionResponse{}, notSupported(sdk.AgentMethodSessionSetConfigOption)
 }
 
 // SetSessionMode implements sdk.Agent.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/acp"
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
@@ -30,16 +31,22 @@ type testClient struct {
 	buffers map[string]string // path → unsaved text
 	writes  map[string]string // fs/write_text_file calls, last per path
 	nReads  int
-	nWrites int
-	updates []sdk.SessionNotification
-	perms   []sdk.RequestPermissionRequest
-	changed chan struct{} // closed and replaced on every update or question
+	reads   []string // fs/read_text_file paths, in order
+	// refuseReads answers every fs/read_text_file as acpx --deny-all does.
+	refuseReads bool
+	nWrites     int
+	updates     []sdk.SessionNotification
+	perms       []sdk.RequestPermissionRequest
+	changed     chan struct{} // closed and replaced on every update or question
 	// answer picks the option id for a question; "" cancels it.
 	answer func(sdk.RequestPermissionRequest) string
+	// review is the agent's review setting (connect): "before" for the
+	// tests of the question per change, "" (pending) for pending_test.go.
+	review string
 }
 
 func newTestClient(t *testing.T) *testClient {
-	return &testClient{t: t, buffers: map[string]string{}, writes: map[string]string{}, changed: make(chan struct{})}
+	return &testClient{t: t, buffers: map[string]string{}, writes: map[string]string{}, changed: make(chan struct{}), review: config.ReviewBefore}
 }
 
 func (c *testClient) signal() {
@@ -50,8 +57,13 @@ func (c *testClient) signal() {
 func (c *testClient) ReadTextFile(ctx context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
 	c.mu.Lock()
 	c.nReads++
+	c.reads = append(c.reads, p.Path)
 	text, open := c.buffers[p.Path]
+	refuse := c.refuseReads
 	c.mu.Unlock()
+	if refuse {
+		return sdk.ReadTextFileResponse{}, sdk.NewInternalError(map[string]string{"details": "Permission denied for fs/read_text_file (--deny-all)"})
+	}
 	if open {
 		return sdk.ReadTextFileResponse{Content: text}, nil
 	}
@@ -178,6 +190,12 @@ const testKey = "sk-acp-test-KEY-0123456789"
 // with the given fs capabilities, initialized.
 func connect(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities) *sdk.ClientSideConnection {
 	t.Helper()
+	return connectAs(t, c, fs, "acp-test")
+}
+
+// connectAs is connect for a client that introduces itself as name.
+func connectAs(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, name string) *sdk.ClientSideConnection {
+	t.Helper()
 	agentIn, toAgent := io.Pipe()
 	fromAgent, agentOut := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -188,7 +206,7 @@ func connect(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities) *sdk.Cl
 	}
 	go func() {
 		defer close(done)
-		_ = acp.Serve(ctx, agentIn, agentOut, acp.Options{Version: "test", Logger: log, Run: acp.RunOptions{Mode: guard.ModeAuto}})
+		_ = acp.Serve(ctx, agentIn, agentOut, acp.Options{Version: "test", Logger: log, Run: acp.RunOptions{Mode: guard.ModeAuto, Over: config.Config{Review: c.review}}})
 		agentOut.Close()
 	}()
 	conn := sdk.NewClientSideConnection(c, toAgent, fromAgent)
@@ -205,7 +223,7 @@ func connect(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities) *sdk.Cl
 	_, err := conn.Initialize(t.Context(), sdk.InitializeRequest{
 		ProtocolVersion:    sdk.ProtocolVersionNumber,
 		ClientCapabilities: sdk.ClientCapabilities{Fs: fs},
-		ClientInfo:         &sdk.Implementation{Name: "acp-test", Version: "1"},
+		ClientInfo:         &sdk.Implementation{Name: name, Version: "1"},
 	})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
@@ -233,6 +251,39 @@ func prompt(t *testing.T, conn *sdk.ClientSideConnection, id sdk.SessionId, text
 		blocks = append(blocks, sdk.ResourceLinkBlock(filepath.Base(file), string(fileuri.FromPath(file))))
 	}
 	return conn.Prompt(t.Context(), sdk.PromptRequest{SessionId: id, Prompt: blocks})
+}
+
+// promptAsync sends a prompt without waiting for its answer, which
+// arrives on the channel.
+func promptAsync(t *testing.T, conn *sdk.ClientSideConnection, id sdk.SessionId, text string) <-chan sdk.PromptResponse {
+	got := make(chan sdk.PromptResponse, 1)
+	go func() {
+		res, err := prompt(t, conn, id, text, "")
+		if err != nil {
+			t.Errorf("session/prompt: %v", err)
+		}
+		got <- res
+	}()
+	return got
+}
+
+// cancelPrompt sends session/cancel and returns the prompt's answer,
+// which must say cancelled.
+func cancelPrompt(t *testing.T, conn *sdk.ClientSideConnection, id sdk.SessionId, got <-chan sdk.PromptResponse) sdk.PromptResponse {
+	t.Helper()
+	if err := conn.Cancel(t.Context(), sdk.CancelNotification{SessionId: id}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-got:
+		if res.StopReason != sdk.StopReasonCancelled {
+			t.Errorf("stopReason %q, want cancelled", res.StopReason)
+		}
+		return res
+	case <-time.After(20 * time.Second):
+		t.Fatal("the prompt did not end after session/cancel")
+	}
+	return sdk.PromptResponse{}
 }
 
 func allow(sdk.RequestPermissionRequest) string  { return "allow" }

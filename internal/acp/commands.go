@@ -45,9 +45,9 @@ func slashCommands(cfg config.Config) []sdk.AvailableCommand {
 			continue
 		}
 		desc := strings.TrimPrefix(c.Title, "Agent: ")
-		hint := "what to do (attach the file with @)"
+		hint := "what to do, with the file attached"
 		if c.ReadOnly {
-			hint = "what to explain (attach the file with @)"
+			hint = "what to explain, with the file attached"
 		}
 		out = append(out, sdk.AvailableCommand{
 			Name: c.ID, Description: desc,

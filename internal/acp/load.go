@@ -28,23 +28,30 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 		return sdk.LoadSessionResponse{}, err
 	}
 	path, err := session.Find([]string{s.root}, id)
-	if err != nil {
+	switch {
+	case errors.Is(err, session.ErrNotFound) && session.Reserved(s.root, id):
+		// Created (session/new, perhaps by another cb-ls process) but
+		// never prompted: there is nothing to replay, and its first
+		// prompt starts the run under this id.
+		a.log.Info("acp: session loaded before its first prompt", "session", id)
+	case err != nil:
 		s.close()
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(errorData(err))
+	default:
+		stored, err := session.Load(path)
+		if err != nil {
+			s.close()
+			return sdk.LoadSessionResponse{}, sdk.NewInternalError(errorData(err))
+		}
+		s.run.resume(stored)
+		s.replay(ctx, stored.Messages)
+		a.log.Info("acp: session loaded", "session", id, "turns", stored.Turns, "messages", len(stored.Messages))
 	}
-	stored, err := session.Load(path)
-	if err != nil {
-		s.close()
-		return sdk.LoadSessionResponse{}, sdk.NewInternalError(errorData(err))
-	}
-	s.run.resume(stored)
-	s.replay(ctx, stored.Messages)
 	if err := a.add(s); err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
-	a.log.Info("acp: session loaded", "session", id, "turns", stored.Turns, "messages", len(stored.Messages))
 	go s.announceCommands(context.WithoutCancel(ctx))
-	return sdk.LoadSessionResponse{}, nil
+	return sdk.LoadSessionResponse{ConfigOptions: s.configOptions(ctx)}, nil
 }
 
 // replay streams a stored conversation to the client: the user's

@@ -42,7 +42,13 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	out, runErr := s.run.turn(turnCtx, in, cfg)
 	switch {
 	case turnCtx.Err() != nil:
-		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usageOf(out.Usage)}, nil
+		// A turn cancelled before any model call ended knows nothing of
+		// its cost: no usage rather than a false zero.
+		var use *sdk.Usage
+		if out.Usage != (agent.Usage{}) {
+			use = usageOf(out.Usage)
+		}
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: use}, nil
 	case errors.Is(runErr, agent.ErrStepLimit):
 		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests, Usage: usageOf(out.Usage)}, nil
 	case errors.Is(runErr, agent.ErrRefused):
@@ -74,28 +80,56 @@ type turnInput struct {
 	text    string     // for a reply: the user's text and attached files
 }
 
-// parsePrompt reads the prompt's blocks: text (a leading /command picks
-// the command), resource links (files the user points at) and embedded
-// resources (their text as the user sees it). Images and audio are not
-// offered in initialize and are refused.
+// sharedFilePrefix is how CodeCompanion attaches a file (#{buffer},
+// /file): a text block naming its path, not a resource link
+// (adapters/acp/helpers.lua, form_messages). Such a block is taken as
+// the link it stands for, so that the file is the run's document and
+// the request's first line is the user's.
+const sharedFilePrefix = "Sharing the following file as context: "
+
+// parsePrompt reads the prompt's blocks: text (a block starting with a
+// /command picks the command), resource links (files the user points
+// at) and embedded resources (their text as the user sees it). Text
+// blocks are separate paragraphs: clients send an attachment's note and
+// the user's request as two blocks. Images and audio are not offered in
+// initialize and are refused.
 func (s *acpSession) parsePrompt(ctx context.Context, blocks []sdk.ContentBlock, cfg config.Config) (turnInput, error) {
 	var in turnInput
-	var text strings.Builder
+	var texts []string
 	var attached strings.Builder
+	link := func(path string) {
+		if in.task.Path == "" {
+			in.task.Path = path
+		} else {
+			fmt.Fprintf(&attached, "\n\nAttached file: %s", s.rel(path))
+		}
+	}
 	for _, b := range blocks {
 		switch {
 		case b.Text != nil:
-			text.WriteString(b.Text.Text)
+			t := strings.TrimSpace(b.Text.Text)
+			if p, ok := strings.CutPrefix(t, sharedFilePrefix); ok && filepath.IsAbs(p) && !strings.ContainsRune(p, '\n') {
+				link(filepath.Clean(p))
+				continue
+			}
+			if t == "" {
+				continue
+			}
+			if name, rest, ok := slashCommand(t); ok && in.command == "" {
+				if _, known := config.FindCommand(cfg, name); known {
+					// The command's block leads: its text is the request.
+					in.command = name
+					texts = append([]string{rest}, texts...)
+					continue
+				}
+			}
+			texts = append(texts, t)
 		case b.ResourceLink != nil:
 			path, err := s.filePath(b.ResourceLink.Uri)
 			if err != nil {
 				return in, sdk.NewInvalidParams(errorData(err))
 			}
-			if in.task.Path == "" {
-				in.task.Path = path
-			} else {
-				fmt.Fprintf(&attached, "\n\nAttached file: %s", s.rel(path))
-			}
+			link(path)
 		case b.Resource != nil && b.Resource.Resource.TextResourceContents != nil:
 			r := b.Resource.Resource.TextResourceContents
 			path, err := s.filePath(r.Uri)
@@ -113,12 +147,7 @@ func (s *acpSession) parsePrompt(ctx context.Context, blocks []sdk.ContentBlock,
 			return in, sdk.NewInvalidParams(map[string]string{"error": "cb-ls takes text, resource links and text resources in a prompt; images, audio and binary resources are not supported"})
 		}
 	}
-	input := strings.TrimSpace(text.String())
-	if name, rest, ok := slashCommand(input); ok {
-		if _, known := config.FindCommand(cfg, name); known {
-			in.command, input = name, rest
-		}
-	}
+	input := strings.TrimSpace(strings.Join(texts, "\n\n"))
 	in.task.Input = input + attached.String()
 	in.task.Command = in.command
 	if in.task.Path != "" {
@@ -141,6 +170,9 @@ func slashCommand(s string) (name, rest string, ok bool) {
 		return "", s, false
 	}
 	name, rest, _ = strings.Cut(s[1:], " ")
+	if i := strings.IndexAny(name, "\n\t"); i >= 0 {
+		name, rest = name[:i], name[i:]+" "+rest
+	}
 	return name, strings.TrimSpace(rest), name != ""
 }
 

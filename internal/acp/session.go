@@ -35,8 +35,9 @@ type acpSession struct {
 	done    chan struct{}      // closed when the running turn ends
 	call    string             // the tool call whose change or command is being asked about
 	diffs   map[string][]sdk.ToolCallContent
-	trusted bool // the trust question was asked (or not needed)
-	cmdSent bool // the first prompt sent available_commands_update
+	trusted bool           // the trust question was asked (or not needed)
+	cmdSent bool           // the first prompt sent available_commands_update
+	choices sessionChoices // config options set by the client
 	undone  bool
 }
 
@@ -51,7 +52,8 @@ func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.M
 	if err != nil {
 		return nil, sdk.NewInvalidParams(errorData(err))
 	}
-	s := &acpSession{a: a, id: id, root: root, states: filestate.New(), ledger: filestate.NewLedger(), diffs: map[string][]sdk.ToolCallContent{}}
+	s := &acpSession{a: a, id: id, root: root, states: filestate.New(), ledger: filestate.NewLedger(), diffs: map[string][]sdk.ToolCallContent{},
+		choices: sessionChoices{mode: a.opts.Run.Mode}}
 	s.ws = &workspace{s: s, caps: caps.Fs, seen: map[string]bool{}}
 	s.states.SetSeenFunc(s.ws.wasSeen)
 	if s.run, err = assemble(ctx, s, servers); err != nil {
@@ -89,9 +91,14 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	if err := a.add(s); err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
+	// Noted on disk, so that session/load finds it before its first
+	// prompt too (a command-line client loads it from another process).
+	if err := session.Reserve(s.root, s.id); err != nil {
+		a.log.Warn("acp: session not reserved: session/load will not find it before its first prompt", "session", s.id, "error", err)
+	}
 	a.log.Info("acp: new session", "session", s.id, "root", s.root)
 	go s.announceCommands(context.WithoutCancel(ctx))
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id)}, nil
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), ConfigOptions: s.configOptions(ctx)}, nil
 }
 
 // errClosing answers a session/new or session/load that ends after the

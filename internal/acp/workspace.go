@@ -10,7 +10,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
-	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -38,27 +37,6 @@ var (
 // maxClientText bounds a file read through the client, as the disk
 // workspace bounds its reads.
 const maxClientText = 64 << 20
-
-// Read implements tools.Workspace. When the client cannot give a file
-// (it has none by that name, or it is a directory), the disk answers,
-// so the model gets the same precise errors as anywhere else.
-func (w *workspace) Read(ctx context.Context, p guard.Path) (tools.Document, error) {
-	if w.caps.ReadTextFile {
-		res, err := w.s.a.client().ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(w.s.id), Path: p.Abs})
-		if err == nil {
-			if len(res.Content) > maxClientText {
-				return tools.Document{}, fmt.Errorf("%s %w (over %d MB)", p.Rel, tools.ErrTooLarge, maxClientText>>20)
-			}
-			w.markSeen(p.Abs)
-			return clientDocument([]byte(res.Content)), nil
-		}
-		if ctx.Err() != nil {
-			return tools.Document{}, ctx.Err()
-		}
-		w.s.a.log.Debug("acp: fs/read_text_file failed; reading the disk", "path", p.Abs, "error", err)
-	}
-	return w.disk.Read(ctx, p)
-}
 
 // clientDocument is text the client gave or was given. Its stamp is
 // derived from the content: the client tells no version, and equal
@@ -95,20 +73,22 @@ func (w *workspace) Apply(ctx context.Context, c tools.Change) (tools.Document, 
 	return docs[0], nil
 }
 
-// ApplyAll implements tools.MultiApplier: every file is checked against
-// what the client (or the disk) holds now, then the whole change is one
-// question, then it is written.
+// ApplyAll implements tools.MultiApplier: the whole change is one
+// question, then every file is checked against what the client (or the
+// disk) holds now, then it is written. The check comes after the
+// answer, not before: the tool has just read the file it computed the
+// change from, while the user may well type while the question is open.
 func (w *workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
 	if len(cs) == 0 {
 		return nil, nil
+	}
+	if err := w.ask(ctx, cs); err != nil {
+		return nil, err
 	}
 	for _, c := range cs {
 		if err := w.checkBase(ctx, c); err != nil {
 			return nil, err
 		}
-	}
-	if err := w.ask(ctx, cs); err != nil {
-		return nil, err
 	}
 	return w.write(ctx, cs)
 }

@@ -83,3 +83,21 @@ func formatDiagnostics(task Task, root string) string {
 
 // oneLineKeep folds a multi-line message onto one line.
 func oneLineKeep(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// withoutFile is cmd for a task with no file: a command written for one
+// (its prompt names ${file} or ${selection}) would tell the model of an
+// empty file name and a selection that does not exist ("Fix the selected
+// code in ."), so the model is told instead to find the code the request
+// is about. An ACP client may start /fix with nothing attached.
+func withoutFile(cmd config.Command) config.Command {
+	if !strings.Contains(cmd.Prompt, "${file}") && !strings.Contains(cmd.Prompt, "${selection}") {
+		return cmd
+	}
+	p := fmt.Sprintf("The user asked for /%s (%s) without attaching a file or selecting code: "+
+		"find the code the request is about in the workspace with the tools first.", cmd.ID, strings.TrimPrefix(cmd.Title, "Agent: "))
+	if cmd.ReadOnly {
+		p += " Answer only; do not change any file."
+	}
+	cmd.Prompt = p + "\n${input}"
+	return cmd
+}

@@ -64,11 +64,11 @@ const (
 // followed by the place it applies to (file, excerpt with line numbers,
 // selection, diagnostics from every source).
 func TaskPrompt(cmd config.Command, task Task, workRoot string) string {
+	if task.Path == "" {
+		return Expand(withoutFile(cmd), task, workRoot)
+	}
 	var b strings.Builder
 	b.WriteString(Expand(cmd, task, workRoot))
-	if task.Path == "" {
-		return b.String()
-	}
 	name := displayPath(task.Path, workRoot)
 	b.WriteString("\n\n## Context\n\n")
 	fmt.Fprintf(&b, "File: %s", name)

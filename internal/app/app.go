@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/catbuddy/cb-ls/internal/changeset"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/lspclient"
@@ -45,6 +46,10 @@ type Options struct {
 	// the Workspace makes, and shut down by Close. A front end with no
 	// editor (the command line) passes its configuration's.
 	LanguageServers map[string]config.LanguageServer
+	// OnLanguageStatus, if set, is told how the LanguageServers are
+	// doing: "starting gopls…", "gopls: indexing (4 s)" (transient), or
+	// why one was withdrawn (permanent: shown once, kept).
+	OnLanguageStatus func(text string, permanent bool)
 	// Registry, if set, is filled instead of a new one: a front end that
 	// hands its registry out before the tools are registered.
 	Registry *tools.Registry
@@ -62,6 +67,12 @@ type Options struct {
 	// MCPServers are servers the front end's client names (an ACP
 	// session's mcpServers), started by StartMCP with the configured ones.
 	MCPServers map[string]mcp.ServerConfig
+
+	// Pending is true for a front end that shows a run's change set and
+	// lets the user keep or discard it (Run.Changes, App.Changes): its
+	// runs then work in their own view when the review setting is
+	// "pending" (review.go). Other front ends review before, as ever.
+	Pending bool
 
 	// Headless is true for a front end with no editor around it (the
 	// command line): the model's system prompt then says so.
@@ -85,6 +96,9 @@ type App struct {
 	Registry *tools.Registry
 	// Tools is the context the built-in tools were registered over.
 	Tools *tools.ToolContext
+	// Changes holds every run's pending change set (review "pending"),
+	// those earlier processes left included.
+	Changes *changeset.Store
 
 	opts Options
 	log  *slog.Logger
@@ -93,6 +107,8 @@ type App struct {
 
 	mu  sync.Mutex
 	mcp *mcp.Manager
+
+	fallbackOnce sync.Once // the review fallback is said once
 }
 
 // New builds the guard (unless given one), the registry and the tools'
@@ -122,9 +138,13 @@ func New(o Options) (*App, error) {
 			return nil, err
 		}
 	}
+	reg := o.Registry
+	if reg == nil {
+		reg = tools.NewRegistry()
+	}
 	var lc *lspclient.Client
 	if o.Language == nil {
-		if lc = startLanguageServers(g.Roots(), o.LanguageServers, o); lc != nil {
+		if lc = startLanguageServers(g.Roots(), o.LanguageServers, o, func() { withdrawLanguageTools(reg) }); lc != nil {
 			o.Workspace = lc.Workspace(o.Workspace)
 			o.Language = lc.Features()
 		}
@@ -135,10 +155,6 @@ func New(o Options) (*App, error) {
 	}
 	tc := &tools.ToolContext{Guard: g, Workspace: o.Workspace, Approver: approver,
 		OnEdit: o.OnEdit, OnExecChanges: o.OnExecChanges, Diagnostics: o.Diagnostics, Language: o.Language}
-	reg := o.Registry
-	if reg == nil {
-		reg = tools.NewRegistry()
-	}
 	register := o.RegisterTools
 	if register == nil {
 		register = tools.RegisterBuiltins
@@ -147,7 +163,15 @@ func New(o Options) (*App, error) {
 		closeLanguageServers(lc)
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
-	return &App{Guard: g, Registry: reg, Tools: tc, opts: o, log: o.Logger, lsp: lc}, nil
+	if lc != nil && lc.Withdrawn() {
+		withdrawLanguageTools(reg) // every server failed before the tools were registered
+	}
+	changes, err := changeset.Open(g, o.Logger)
+	if err != nil {
+		closeLanguageServers(lc)
+		return nil, fmt.Errorf("pending change sets: %w", err)
+	}
+	return &App{Guard: g, Registry: reg, Tools: tc, Changes: changes, opts: o, log: o.Logger, lsp: lc}, nil
 }
 
 // errNoApprover is what the model hears when the front end has nobody to

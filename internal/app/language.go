@@ -6,6 +6,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/lspclient"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // languageServersStopTimeout bounds Close's shutdown of the language
@@ -13,17 +14,47 @@ import (
 const languageServersStopTimeout = 10 * time.Second
 
 // startLanguageServers builds the headless language client for the
-// configured servers (nil when there are none). Nothing starts until a
-// language tool needs a server.
-func startLanguageServers(roots []string, servers map[string]config.LanguageServer, o Options) *lspclient.Client {
+// configured servers whose language the workspace has (nil when there
+// is none: then the language tools are not offered, and cost nothing),
+// and starts those servers in the background. onStatus gets their
+// progress; withdraw is called once no server can answer.
+func startLanguageServers(roots []string, servers map[string]config.LanguageServer, o Options, withdraw func()) *lspclient.Client {
 	if len(servers) == 0 {
 		return nil
 	}
 	cfgs := make(map[string]lspclient.ServerConfig, len(servers))
 	for name, s := range servers {
-		cfgs[name] = lspclient.ServerConfig{Command: s.Command, Extensions: s.Extensions, InitializationOptions: s.InitializationOptions}
+		wait := time.Duration(s.IndexingWait) * time.Second
+		if wait <= 0 {
+			wait = config.DefaultIndexingWait * time.Second
+		}
+		cfgs[name] = lspclient.ServerConfig{Command: s.Command, Extensions: s.Extensions,
+			InitializationOptions: s.InitializationOptions, IndexingWait: wait}
 	}
-	return lspclient.New(lspclient.Options{Roots: roots, Servers: cfgs, Logger: o.Logger})
+	var c *lspclient.Client
+	c = lspclient.New(lspclient.Options{Roots: roots, Servers: cfgs, Logger: o.Logger, OnStatus: func(st lspclient.Status) {
+		if o.OnLanguageStatus != nil {
+			o.OnLanguageStatus(st.Text, st.State == lspclient.StateUnavailable)
+		}
+		if st.State == lspclient.StateUnavailable && c.Withdrawn() {
+			withdraw()
+		}
+	}})
+	present := c.Present(context.Background())
+	if len(present) == 0 {
+		o.Logger.Info("no file of a configured language server's language in the workspace: the language tools are not offered")
+		return nil
+	}
+	c.Start(present)
+	return c
+}
+
+// withdrawLanguageTools takes the language tools out of reg: the next
+// run is not offered them.
+func withdrawLanguageTools(reg *tools.Registry) {
+	for _, name := range tools.LanguageToolNames {
+		reg.Unregister(name)
+	}
 }
 
 // closeLanguageServers shuts down the servers the run started.

@@ -18,7 +18,17 @@ type LanguageServer struct {
 	Extensions []string `json:"extensions"`
 	// InitializationOptions is sent in initialize as it is.
 	InitializationOptions any `json:"initializationOptions,omitempty"`
+	// IndexingWait is how many seconds a question waits for the server
+	// to finish loading its project before it is answered anyway, marked
+	// as possibly incomplete; 0 means DefaultIndexingWait.
+	IndexingWait int `json:"indexingWait,omitempty"`
 }
+
+// DefaultIndexingWait is the indexingWait, in seconds, when unset.
+const DefaultIndexingWait = 20
+
+// MaxIndexingWait is the largest indexingWait accepted.
+const MaxIndexingWait = 600
 
 // mergeLanguageServers lays over's servers over base's by name: a later
 // source replaces one server, not the whole list.
@@ -44,6 +54,9 @@ func validateLanguageServers(ls map[string]LanguageServer) error {
 		}
 		if len(s.Extensions) == 0 {
 			return fmt.Errorf("languageServers.%s: extensions is required (the file endings it answers for, e.g. [\".go\"])", name)
+		}
+		if s.IndexingWait < 0 || s.IndexingWait > MaxIndexingWait {
+			return fmt.Errorf("languageServers.%s: indexingWait %d is not between 0 and %d seconds", name, s.IndexingWait, MaxIndexingWait)
 		}
 		for _, e := range s.Extensions {
 			if !strings.HasPrefix(e, ".") || len(e) < 2 {

@@ -49,6 +49,7 @@ func TestLanguageServersValidatedAndMergedByName(t *testing.T) {
 		{`{"languageServers":{"gopls":{"extensions":[".go"]}}}`, "languageServers.gopls: command is required"},
 		{`{"languageServers":{"gopls":{"command":["gopls"]}}}`, "languageServers.gopls: extensions is required"},
 		{`{"languageServers":{"gopls":{"command":["gopls"],"extensions":["go"]}}}`, `extension "go" must start with a dot`},
+		{`{"languageServers":{"gopls":{"command":["gopls"],"extensions":[".go"],"indexingWait":601}}}`, "indexingWait 601 is not between 0 and 600 seconds"},
 	} {
 		s, err := ParseSettings([]byte(c.json))
 		if err != nil {

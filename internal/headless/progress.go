@@ -22,6 +22,7 @@ type progress struct {
 	maxSteps int
 
 	mu     sync.Mutex
+	lang   string // the language server status last printed (no terminal)
 	step   int
 	text   strings.Builder // the model's text of the current step
 	status bool            // a status line is on screen (tty)
@@ -78,6 +79,34 @@ func (p *progress) event(ev agent.Event) {
 			first, _, _ := strings.Cut(strings.TrimSpace(ev.Output), "\n")
 			p.println(fmt.Sprintf("  %s failed: %s", ev.Tool, truncate(first, 200)))
 		}
+	}
+}
+
+// language shows a language server's status (app.Options.OnLanguageStatus):
+// on a terminal in the status line, without one once per kind of
+// status ("gopls: indexing" once, not every second); a permanent one
+// (a server withdrawn) as a line of its own.
+func (p *progress) language(text string, permanent bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if permanent {
+		p.println("  " + text)
+		return
+	}
+	if p.tty && p.step == 0 {
+		// Servers start with the run, before its first step.
+		fmt.Fprintf(p.w, "\r\033[K%s", truncate(text, 100))
+		p.status = true
+		return
+	}
+	if p.tty {
+		p.setStatus(text)
+		return
+	}
+	kind, _, _ := strings.Cut(text, " (")
+	if kind != p.lang {
+		p.lang = kind
+		p.println("  " + text)
 	}
 }
 

@@ -45,3 +45,29 @@ func TestProgressPlainLines(t *testing.T) {
 		t.Errorf("plain output:\n%q\nwant:\n%q", got, want)
 	}
 }
+
+// TestProgressLanguageServers: without a terminal each kind of language
+// server status is printed once (not every second of indexing), and a
+// withdrawal always; on a terminal they go to the status line.
+func TestProgressLanguageServers(t *testing.T) {
+	lines := []struct {
+		text      string
+		permanent bool
+	}{
+		{"starting gopls…", false}, {"gopls: indexing (1 s)", false}, {"gopls: indexing (2 s)", false},
+		{"gopls: ready", false}, {"the language server tsls cannot answer: …", true},
+	}
+	var plain, tty strings.Builder
+	p, q := newProgress(&plain, false, 30), newProgress(&tty, true, 30)
+	for _, l := range lines {
+		p.language(l.text, l.permanent)
+		q.language(l.text, l.permanent)
+	}
+	want := "  starting gopls…\n  gopls: indexing (1 s)\n  gopls: ready\n  the language server tsls cannot answer: …\n"
+	if got := plain.String(); got != want {
+		t.Errorf("plain output:\n%q\nwant:\n%q", got, want)
+	}
+	if out := tty.String(); !strings.Contains(out, "\r\033[Kgopls: indexing (2 s)") || !strings.Contains(out, "  the language server tsls cannot answer") {
+		t.Errorf("terminal output: %q", out)
+	}
+}

@@ -138,12 +138,15 @@ func TestLanguageFeatureMergedAndNullResults(t *testing.T) {
 	}, allFeatures...)
 
 	out, isErr := e.RunTool("lsp", map[string]any{"operation": "references", "path": "calc.go", "line": 4, "symbol": "Add"})
-	if isErr || !strings.HasPrefix(out, "2 references to Add (calc.go:4):\n") ||
-		!strings.Contains(out, "\ncalc.go:4: func Add") || !strings.Contains(out, "\nmain.go:3: func main()") {
+	// The repeated place is listed once; the LocationLink is a second
+	// place on main.go's line 3, counted and listed by its column.
+	if isErr || !strings.HasPrefix(out, "3 references to Add (calc.go:4), the declaration included:\n") ||
+		!strings.Contains(out, "\ncalc.go:4: func Add") || !strings.Contains(out, "\nmain.go:3: func main()") ||
+		!strings.Contains(out, "[2 on this line, at columns 34, 45]") {
 		t.Fatalf("references:\n%s", out)
 	}
 	out, isErr = e.RunTool("lsp", map[string]any{"operation": "definition", "path": "calc.go", "line": 4, "symbol": "Add"})
-	if isErr || out != "No definition found for Add (calc.go:4)." {
+	if isErr || out != "The language server found no definition for Add (calc.go:4)." {
 		t.Fatalf("null definition: %v %q", isErr, out)
 	}
 }
@@ -239,5 +242,23 @@ func TestLanguageToolsOfferedOnlyWithTheCapability(t *testing.T) {
 	out, isErr := some.RunTool("lsp", map[string]any{"operation": "hover", "path": "calc.go", "line": 4, "symbol": "Add"})
 	if !isErr || !strings.Contains(out, `operation "hover" is not available; use one of definition, references`) {
 		t.Fatalf("hover without the capability: %s", out)
+	}
+}
+
+// TestLanguageFeatureUnlistedFilesNamed: the editor's server listed only
+// the declaration (its project leaves main.go out); cb-ls cannot open
+// files for the editor's servers, so the answer names the file that
+// mentions the symbol and was not listed, instead of passing for "used
+// nowhere else".
+func TestLanguageFeatureUnlistedFilesNamed(t *testing.T) {
+	dir := writeTree(t, langProject)
+	calc := filepath.Join(dir, "calc.go")
+	e := langEditor(t, dir, 0, func(ctx context.Context, method string, raw json.RawMessage) (any, error) {
+		return []any{loc(calc, 3, 5, 8)}, nil
+	}, allFeatures...)
+	out, isErr := e.RunTool("lsp", map[string]any{"operation": "references", "path": "calc.go", "line": 4, "symbol": "Add"})
+	if isErr || !strings.Contains(out, "the language server did not list main.go, which also name Add") ||
+		!strings.Contains(out, "1 reference to Add (calc.go:4)") {
+		t.Fatalf("references:\n%s", out)
 	}
 }

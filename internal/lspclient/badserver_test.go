@@ -19,7 +19,9 @@ import (
 
 // fakeServerEnv makes the test binary a misbehaving language server:
 // it initializes, then answers textDocument/definition by hanging
-// ("hang") or by crashing ("crash").
+// ("hang"), by crashing ("crash"), or by an error: with every request
+// ("broken", as a server whose installation is missing a part), or only
+// that one ("refuse", a question it cannot answer).
 const fakeServerEnv = "CB_LS_TEST_LANGUAGE_SERVER"
 
 func TestMain(m *testing.M) {
@@ -42,8 +44,16 @@ func serveFake(mode string) {
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case "initialize":
-			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "referencesProvider": true}}, nil
+			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "referencesProvider": true, "documentSymbolProvider": true}}, nil
+		case "textDocument/documentSymbol":
+			if mode == "broken" {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "Could not find a valid TypeScript installation")
+			}
+			return []any{}, nil
 		case "textDocument/definition":
+			if mode == "broken" || mode == "refuse" {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "Could not find a valid TypeScript installation")
+			}
 			if mode == "crash" {
 				fmt.Fprintln(os.Stderr, "panic: the fake language server crashed")
 				os.Exit(2)
@@ -64,7 +74,8 @@ func serveFake(mode string) {
 func badClient(t *testing.T, dir string, mode string, command []string) *tools.Registry {
 	t.Helper()
 	c := lspclient.New(lspclient.Options{Roots: []string{dir}, Timeout: 500 * time.Millisecond, StartTimeout: 2 * time.Second,
-		Servers: map[string]lspclient.ServerConfig{"fakels": {Command: command, Extensions: []string{".go"}}}})
+		IndexingWait: 100 * time.Millisecond, // the fake says nothing of its loading
+		Servers:      map[string]lspclient.ServerConfig{"fakels": {Command: command, Extensions: []string{".go"}}}})
 	t.Cleanup(func() { c.Close(context.Background()) })
 	if mode != "" {
 		t.Setenv(fakeServerEnv, mode)
@@ -104,16 +115,24 @@ func TestLanguageServerHangsTimesOut(t *testing.T) {
 	}
 }
 
+// TestLanguageServerCrashIsNamed: a server that crashes is named with
+// its last words, restarted once for the next question, and withdrawn
+// when it crashes again; after that a question is refused at once.
 func TestLanguageServerCrashIsNamed(t *testing.T) {
 	dir := writeProject(t, goProject)
 	reg := badClient(t, dir, "crash", []string{os.Args[0]})
 	res := definitionOf(t, reg)
-	if !res.IsError || !strings.Contains(res.Output, "language server fakels exited") || !strings.Contains(res.Output, "the fake language server crashed") {
+	if !res.IsError || !strings.Contains(res.Output, "language server fakels exited") || !strings.Contains(res.Output, "the fake language server crashed") ||
+		!strings.Contains(res.Output, "it will be restarted for the next question") {
 		t.Fatalf("crash: %s", res.Output)
 	}
-	// Asked again, it says the same at once instead of hanging.
-	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "exited") {
-		t.Fatalf("after the crash: %s", res.Output)
+	res = definitionOf(t, reg)
+	if !res.IsError || !strings.Contains(res.Output, "fakels cannot answer: it crashed again after a restart") ||
+		!strings.Contains(res.Output, "the language tools are withdrawn for .go files in this session") {
+		t.Fatalf("second crash: %s", res.Output)
+	}
+	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "the language server fakels was withdrawn earlier") {
+		t.Fatalf("after the withdrawal: %s", res.Output)
 	}
 }
 
@@ -121,11 +140,41 @@ func TestLanguageServerThatCannotStart(t *testing.T) {
 	dir := writeProject(t, goProject)
 	reg := badClient(t, dir, "", []string{"/nonexistent/gopls"})
 	res := definitionOf(t, reg)
-	if !res.IsError || !strings.Contains(res.Output, "start language server fakels (/nonexistent/gopls)") {
+	if !res.IsError || !strings.Contains(res.Output, "start language server fakels (/nonexistent/gopls)") ||
+		!strings.Contains(res.Output, "withdrawn for .go files") {
 		t.Fatalf("no such program: %s", res.Output)
 	}
 	raw, _ := json.Marshal(map[string]any{"operation": "definition", "path": "go.mod", "line": 1, "symbol": "module"})
 	if res, _ := reg.Execute(context.Background(), "lsp", raw); !res.IsError || !strings.Contains(res.Output, "no language server is configured for .mod files") {
 		t.Fatalf("unconfigured extension: %s", res.Output)
+	}
+}
+
+// TestLanguageServerBrokenIsWithdrawn: a server whose first question
+// fails, and whose outline of the same file fails too, is broken, not
+// asked a bad question: it is named once and withdrawn.
+func TestLanguageServerBrokenIsWithdrawn(t *testing.T) {
+	dir := writeProject(t, goProject)
+	reg := badClient(t, dir, "broken", []string{os.Args[0]})
+	res := definitionOf(t, reg)
+	if !res.IsError || !strings.Contains(res.Output, "fakels cannot answer: it fails every request: Could not find a valid TypeScript installation") {
+		t.Fatalf("broken: %s", res.Output)
+	}
+	if res := definitionOf(t, reg); !res.IsError || !strings.Contains(res.Output, "was withdrawn earlier") {
+		t.Fatalf("after the withdrawal: %s", res.Output)
+	}
+}
+
+// TestLanguageServerRefusalIsNotBreakage: a server that refuses its first
+// question but outlines the file is healthy: its error reaches the model
+// and it keeps being asked.
+func TestLanguageServerRefusalIsNotBreakage(t *testing.T) {
+	dir := writeProject(t, goProject)
+	reg := badClient(t, dir, "refuse", []string{os.Args[0]})
+	for range 2 {
+		res := definitionOf(t, reg)
+		if !res.IsError || !strings.Contains(res.Output, "answered textDocument/definition with an error: Could not find") || strings.Contains(res.Output, "withdrawn") {
+			t.Fatalf("refusal: %s", res.Output)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -30,6 +31,9 @@ type ServerConfig struct {
 	Extensions []string `json:"extensions"`
 	// InitializationOptions is sent in initialize as it is.
 	InitializationOptions any `json:"initializationOptions,omitempty"`
+	// IndexingWait bounds how long a question waits for the server to
+	// load its project; zero means Options.IndexingWait.
+	IndexingWait time.Duration `json:"-"`
 }
 
 // Options configure a Client.
@@ -45,6 +49,13 @@ type Options struct {
 	// StartTimeout bounds a server's start and initialize; zero means
 	// DefaultStartTimeout.
 	StartTimeout time.Duration
+	// IndexingWait bounds how long a question waits for a server that
+	// is loading its project; zero means DefaultIndexingWait.
+	IndexingWait time.Duration
+	// OnStatus, if set, is told when a server starts, loads its project,
+	// becomes ready or is withdrawn: a front end's progress. It must not
+	// call the Client.
+	OnStatus func(Status)
 }
 
 // DefaultTimeout bounds one question: gopls answers references on a
@@ -59,11 +70,16 @@ const DefaultStartTimeout = 30 * time.Second
 type Client struct {
 	opts Options
 	log  *slog.Logger
+	// life ends with Close: it bounds the servers Start starts.
+	life context.Context
+	end  context.CancelFunc
 
-	mu      sync.Mutex
-	started map[string]*server
-	failed  map[string]error // servers that could not start: not tried again
-	closed  bool
+	mu        sync.Mutex
+	started   map[string]*server
+	starting  map[string]chan struct{} // closed when the server's start ends
+	restarts  map[string]int           // crashes survived by a restart, by server
+	withdrawn map[string]error         // servers that cannot answer: not tried again
+	closed    bool
 }
 
 // New returns a client for opts.Servers; nothing starts until a question
@@ -81,13 +97,58 @@ func New(opts Options) *Client {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
-	return &Client{opts: opts, log: opts.Logger, started: map[string]*server{}, failed: map[string]error{}}
+	if opts.IndexingWait <= 0 {
+		opts.IndexingWait = DefaultIndexingWait
+	}
+	life, end := context.WithCancel(context.Background())
+	return &Client{opts: opts, log: opts.Logger, life: life, end: end,
+		started: map[string]*server{}, starting: map[string]chan struct{}{}, restarts: map[string]int{}, withdrawn: map[string]error{}}
+}
+
+func (c *Client) status(st Status) {
+	if c.opts.OnStatus != nil {
+		c.opts.OnStatus(st)
+	}
 }
 
 // Features returns the tools' language features answered by the
-// configured servers.
+// configured servers. They can show a server files before a question
+// (tools.LanguageFileLoader): a server answers only from the files of
+// its project, and tests often lie outside it.
 func (c *Client) Features() tools.LanguageFeatures {
-	return &lspfeatures.Features{Conn: c}
+	return features{Features: &lspfeatures.Features{Conn: c}, c: c}
+}
+
+type features struct {
+	*lspfeatures.Features
+	c *Client
+}
+
+var _ tools.LanguageFileLoader = features{}
+
+// SameServer implements tools.LanguageFileLoader.
+func (f features) SameServer(path, other string) bool {
+	n := f.c.serverFor(path)
+	return n != "" && n == f.c.serverFor(other)
+}
+
+// LoadFiles implements tools.LanguageFileLoader: each file is opened
+// (didOpen) with its content on disk.
+func (f features) LoadFiles(ctx context.Context, paths []string) error {
+	for _, p := range paths {
+		content, err := os.ReadFile(p)
+		if err != nil {
+			continue // gone since the scan
+		}
+		s, err := f.c.serverOf(ctx, p)
+		if err != nil {
+			return err
+		}
+		if _, err := s.open(ctx, p, content); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // serverFor returns the name of the server for path's extension, or "".
@@ -109,33 +170,123 @@ func (c *Client) serverFor(path string) string {
 }
 
 // get returns the running server called name, starting it if needed.
+// A server that could not start is withdrawn; one that crashed is
+// started once more, and withdrawn when it crashes again. The client's
+// lock is not held while a server starts: a slow start holds up only
+// the questions for that server.
 func (c *Client) get(ctx context.Context, name string) (*server, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return nil, errStopped
-	}
-	if s := c.started[name]; s != nil {
-		if err := s.failed(); err != nil {
-			return nil, err
+	for {
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return nil, errStopped
 		}
-		return s, nil
+		exts := c.opts.Servers[name].Extensions
+		if _, ok := c.withdrawn[name]; ok {
+			c.mu.Unlock()
+			return nil, stillWithdrawn(name, exts)
+		}
+		if ch := c.starting[name]; ch != nil {
+			c.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		state, text := StateStarting, "starting "+name+"…"
+		if s := c.started[name]; s != nil {
+			err := s.failed()
+			if err == nil {
+				c.mu.Unlock()
+				return s, nil
+			}
+			delete(c.started, name)
+			if c.restarts[name] > 0 {
+				var emit []Status
+				werr := c.withdraw(name, fmt.Errorf("it crashed again after a restart: %w", err), &emit)
+				c.mu.Unlock()
+				c.tell(emit)
+				return nil, werr
+			}
+			c.restarts[name]++
+			state, text = StateRestarting, fmt.Sprintf("restarting %s, which crashed…", name)
+			c.log.Warn("restarting language server", "server", name, "error", err)
+		}
+		done := make(chan struct{})
+		c.starting[name] = done
+		c.mu.Unlock()
+		return c.startServer(ctx, name, done, Status{Server: name, State: state, Text: text})
 	}
-	if err := c.failed[name]; err != nil {
-		return nil, err
-	}
+}
+
+// startServer starts the server called name, then closes done.
+func (c *Client) startServer(ctx context.Context, name string, done chan struct{}, st Status) (*server, error) {
+	c.status(st)
 	sctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
 	defer cancel()
 	c.log.Info("starting language server", "server", name, "command", c.opts.Servers[name].Command)
 	s, err := start(sctx, name, c.opts.Servers[name], c.opts.Roots, c.log)
-	if err != nil {
-		if ctx.Err() == nil {
-			c.failed[name] = err
-		}
-		return nil, err
+	var emit []Status
+	c.mu.Lock()
+	delete(c.starting, name)
+	close(done)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// The question was cancelled, not the server's fault.
+	case err != nil:
+		err = c.withdraw(name, err, &emit)
+	case c.closed:
+		go s.stop(context.Background())
+		s, err = nil, errStopped
+	default:
+		c.started[name] = s
 	}
-	c.started[name] = s
-	return s, nil
+	c.mu.Unlock()
+	c.tell(emit)
+	return s, err
+}
+
+// tell reports statuses gathered under the lock.
+func (c *Client) tell(sts []Status) {
+	for _, st := range sts {
+		c.status(st)
+	}
+}
+
+// withdraw marks the server unusable for the session; c.mu is held. The
+// returned error names it and why, once; emit gets the user's line.
+func (c *Client) withdraw(name string, cause error, emit *[]Status) error {
+	c.withdrawn[name] = cause
+	err := withdrawal(name, c.opts.Servers[name].Extensions, cause)
+	c.log.Warn("language server withdrawn", "server", name, "error", cause)
+	*emit = append(*emit, Status{Server: name, State: StateUnavailable, Text: err.Error()})
+	return err
+}
+
+// withdrawRunning withdraws the started server s.
+func (c *Client) withdrawRunning(s *server, cause error) error {
+	var emit []Status
+	c.mu.Lock()
+	if c.started[s.name] == s {
+		delete(c.started, s.name)
+	}
+	err := c.withdraw(s.name, cause, &emit)
+	c.mu.Unlock()
+	c.tell(emit)
+	return err
+}
+
+// Withdrawn reports whether every configured server has been withdrawn:
+// then no language tool can answer.
+func (c *Client) Withdrawn() bool {
+	if c == nil {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.withdrawn) == len(c.opts.Servers)
 }
 
 // serverOf returns the running server for path.
@@ -162,9 +313,14 @@ func (c *Client) Supports(method, path string) bool {
 	for _, n := range names {
 		c.mu.Lock()
 		s := c.started[n]
+		_, gone := c.withdrawn[n]
 		c.mu.Unlock()
+		if gone {
+			continue
+		}
 		if s == nil {
-			if method != protocol.MethodCodeActionResolve && method != protocol.MethodTextDocumentPrepareRename {
+			if method != protocol.MethodCodeActionResolve && method != protocol.MethodTextDocumentPrepareRename &&
+				method != protocol.MethodTextDocumentRangeFormatting {
 				return true
 			}
 			continue
@@ -189,6 +345,10 @@ func (c *Client) Open(ctx context.Context, path string, content []byte) (uri.URI
 	return u, s.encoding, err
 }
 
+// OpensContent implements lspfeatures.ContentOpener: the servers see
+// what Open gives them.
+func (c *Client) OpensContent() bool { return true }
+
 // Encoding implements lspfeatures.Conn.
 func (c *Client) Encoding(path string) protocol.PositionEncodingKind {
 	c.mu.Lock()
@@ -208,7 +368,7 @@ func (c *Client) Call(ctx context.Context, path, method string, params any) (jso
 		if err != nil {
 			return nil, err
 		}
-		return c.callOne(ctx, s, method, params)
+		return c.ask(ctx, s, path, method, params)
 	}
 	names := make([]string, 0, len(c.opts.Servers))
 	for n := range c.opts.Servers {
@@ -221,7 +381,7 @@ func (c *Client) Call(ctx context.Context, path, method string, params any) (jso
 		s, err := c.get(ctx, n)
 		if err == nil && s.supports(method) {
 			var raw json.RawMessage
-			if raw, err = c.callOne(ctx, s, method, params); err == nil {
+			if raw, err = c.ask(ctx, s, "", method, params); err == nil {
 				var items []json.RawMessage
 				if json.Unmarshal(raw, &items) == nil {
 					merged = append(merged, items...)
@@ -237,6 +397,84 @@ func (c *Client) Call(ctx context.Context, path, method string, params any) (jso
 		return nil, firstErr
 	}
 	return json.Marshal(merged)
+}
+
+// ask sends one question to s once it has loaded its project (or the
+// wait ran out: then the answer is marked). A server whose very first
+// answer is an error, and which fails a question any healthy server
+// answers as well, is broken (a missing installation) and withdrawn.
+func (c *Client) ask(ctx context.Context, s *server, path, method string, params any) (json.RawMessage, error) {
+	loading := !c.awaitReady(ctx, s)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	raw, err := c.callOne(ctx, s, method, params)
+	var re *lspfeatures.RequestError
+	switch {
+	case err == nil:
+		s.answered.Store(true)
+		if busy, _ := s.ready.indexing(); loading || busy {
+			tools.NoteLanguageAnswer(ctx, fmt.Sprintf(IndexingNote, s.name))
+		}
+	case errors.As(err, &re) && !s.answered.Load() && c.broken(ctx, s, path, method, params):
+		go s.stop(context.WithoutCancel(ctx))
+		return nil, c.withdrawRunning(s, fmt.Errorf("it fails every request: %s", re.Message))
+	case errors.Is(err, errExited):
+		c.mu.Lock()
+		again := c.restarts[s.name] == 0
+		c.mu.Unlock()
+		if again {
+			return nil, fmt.Errorf("%w; it will be restarted for the next question", err)
+		}
+		return nil, c.withdrawRunning(s, fmt.Errorf("it crashed again after a restart: %w", err))
+	}
+	return raw, err
+}
+
+// broken asks s a question every healthy server answers for an open
+// document (its outline), or the failed question again where it has no
+// outline: a second error means the server, not the question, is at
+// fault.
+func (c *Client) broken(ctx context.Context, s *server, path, method string, params any) bool {
+	probe, probeParams := method, params
+	if path != "" && method != protocol.MethodTextDocumentDocumentSymbol && s.supports(protocol.MethodTextDocumentDocumentSymbol) {
+		s.mu.Lock()
+		d := s.docs[path]
+		s.mu.Unlock()
+		if d != nil {
+			probe = protocol.MethodTextDocumentDocumentSymbol
+			probeParams = map[string]any{"textDocument": map[string]any{"uri": d.uri}}
+		}
+	}
+	_, err := c.callOne(ctx, s, probe, probeParams)
+	var re *lspfeatures.RequestError
+	if err == nil {
+		s.answered.Store(true)
+		return false
+	}
+	return errors.As(err, &re)
+}
+
+// awaitReady waits for s to load its project, up to the server's bound,
+// telling the front end how long it has been; it reports whether s is
+// ready.
+func (c *Client) awaitReady(ctx context.Context, s *server) bool {
+	if busy, _ := s.ready.indexing(); !busy {
+		return true
+	}
+	bound := s.cfg.IndexingWait
+	if bound <= 0 {
+		bound = c.opts.IndexingWait
+	}
+	told := false
+	ok := s.ready.wait(ctx, bound, func(elapsed time.Duration, doing string) {
+		told = true
+		c.status(Status{Server: s.name, State: StateIndexing, Text: indexingStatus(s.name, elapsed, doing)})
+	})
+	if ok && told {
+		c.status(Status{Server: s.name, State: StateReady, Text: s.name + ": ready"})
+	}
+	return ok
 }
 
 func (c *Client) callOne(ctx context.Context, s *server, method string, params any) (json.RawMessage, error) {
@@ -264,6 +502,7 @@ func (c *Client) Close(ctx context.Context) {
 	if c == nil {
 		return
 	}
+	c.end()
 	c.mu.Lock()
 	c.closed = true
 	started := c.started

@@ -1,8 +1,11 @@
 // Package lspclient starts the language servers a headless run is
 // configured with (the languageServers setting) and speaks LSP to them as
 // a client, so that `cb-ls run` and `cb-ls tools run` answer the language
-// tools without an editor. Servers start lazily, on the first question
-// about a file with one of their extensions; the files the agent reads
-// and edits are kept in sync with them (didOpen, didChange,
-// didChangeWatchedFiles); Close shuts them down.
+// tools without an editor. The servers whose language the workspace has
+// start with the session (presence.go); a question waits for its server
+// to load its project (readiness.go); the files the agent reads and
+// edits, and those that name a symbol asked about, are kept in sync with
+// them (didOpen, didChange, didChangeWatchedFiles); a server that cannot
+// start or answer is withdrawn, one that crashes restarted once
+// (status.go); Close shuts them down.
 package lspclient

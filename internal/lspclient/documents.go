@@ -154,6 +154,7 @@ var providerOf = map[string]string{
 	protocol.MethodTextDocumentRename:               "renameProvider",
 	protocol.MethodTextDocumentCodeAction:           "codeActionProvider",
 	protocol.MethodTextDocumentFormatting:           "documentFormattingProvider",
+	protocol.MethodTextDocumentRangeFormatting:      "documentRangeFormattingProvider",
 }
 
 // supports reads the server's capabilities: a provider that is true or

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/lspclient"
 	"github.com/catbuddy/cb-ls/internal/testenv"
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -75,24 +74,9 @@ func needGopls(t *testing.T) string {
 // headless builds the tools of a headless session over real gopls.
 func headless(t *testing.T, dir string) (*tools.Registry, *lspclient.Client) {
 	t.Helper()
-	gopls := needGopls(t)
-	c := lspclient.New(lspclient.Options{Roots: []string{dir}, Servers: map[string]lspclient.ServerConfig{
-		"gopls": {Command: []string{gopls}, Extensions: []string{".go"}},
-	}})
-	t.Cleanup(func() { c.Close(context.Background()) })
-	g, err := guard.New([]string{dir}, guard.ModeAuto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := &tools.ToolContext{Guard: g, Workspace: c.Workspace(tools.DiskWorkspace{})}
-	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg, tc); err != nil {
-		t.Fatal(err)
-	}
-	if err := tools.RegisterLanguageTools(reg, tc, c.Features()); err != nil {
-		t.Fatal(err)
-	}
-	return reg, c
+	return headlessServers(t, dir, map[string]lspclient.ServerConfig{
+		"gopls": {Command: []string{needGopls(t)}, Extensions: []string{".go"}},
+	})
 }
 
 func run(t *testing.T, reg *tools.Registry, name string, args map[string]any) tools.Result {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -35,6 +36,10 @@ type server struct {
 
 	caps     map[string]json.RawMessage // ServerCapabilities by field
 	encoding protocol.PositionEncodingKind
+	ready    *readiness
+	// answered is set once the server answered a question: an error
+	// after that is about the question, not the server.
+	answered atomic.Bool
 
 	mu    sync.Mutex
 	docs  map[string]*document // by absolute path
@@ -62,7 +67,7 @@ func start(ctx context.Context, name string, cfg ServerConfig, roots []string, l
 		return nil, err
 	}
 	s := &server{name: name, cfg: cfg, log: log.With("server", name), cmd: cmd, stderr: &tailBuffer{max: 4096},
-		exited: make(chan struct{}), docs: map[string]*document{}, diags: map[uri.URI]json.RawMessage{}}
+		exited: make(chan struct{}), docs: map[string]*document{}, diags: map[uri.URI]json.RawMessage{}, ready: newReadiness()}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start language server %s (%s): %w", name, cfg.Command[0], err)
@@ -71,7 +76,7 @@ func start(ctx context.Context, name string, cfg ServerConfig, roots []string, l
 		err := cmd.Wait()
 		s.mu.Lock()
 		if s.err == nil {
-			s.err = fmt.Errorf("language server %s exited (%v)%s", name, err, s.stderr.lastLine())
+			s.err = fmt.Errorf("language server %s %w (%v)%s", name, errExited, err, s.stderr.lastLine())
 		}
 		s.mu.Unlock()
 		close(s.exited)
@@ -105,6 +110,9 @@ func (s *server) initialize(ctx context.Context, roots []string) error {
 		"workspaceFolders": folders,
 		"capabilities": map[string]any{
 			"general": map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}},
+			// Work-done progress is how servers say they are loading
+			// the project (readiness.go).
+			"window": map[string]any{"workDoneProgress": yes},
 			"workspace": map[string]any{
 				"workspaceFolders": yes, "configuration": yes, "symbol": map[string]any{},
 				"workspaceEdit":         map[string]any{"documentChanges": yes},
@@ -135,7 +143,7 @@ func (s *server) initialize(ctx context.Context, roots []string) error {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
 	if err := s.call(ctx, protocol.MethodInitialize, params, &res); err != nil {
-		return fmt.Errorf("initialize language server %s: %w", s.name, err)
+		return fmt.Errorf("initialize: %w", err)
 	}
 	s.caps = res.Capabilities
 	s.encoding = protocol.PositionEncodingKindUTF16
@@ -200,7 +208,11 @@ func (s *server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 			s.mu.Lock()
 			s.diags[p.URI] = bytes.Clone(p.Diagnostics)
 			s.mu.Unlock()
+			s.ready.diagnostics()
 		}
+		return nil, nil
+	case protocol.MethodProgress:
+		s.ready.progress(json.RawMessage(req.Params()))
 		return nil, nil
 	case protocol.MethodWindowLogMessage:
 		var p struct {
@@ -249,6 +261,10 @@ func (s *server) stop(ctx context.Context) {
 }
 
 var errStopped = errors.New("the language servers were shut down")
+
+// errExited is wrapped by the error of a server whose process ended on
+// its own: a crash.
+var errExited = errors.New("exited")
 
 func (s *server) kill() {
 	if s.cmd.Process != nil {

@@ -160,7 +160,7 @@ func location(u uri.URI, r protocol.Range) tools.Location {
 	if p == "" {
 		p = string(u)
 	}
-	return tools.Location{Path: p, Line: l, EndLine: e}
+	return tools.Location{Path: p, Line: l, EndLine: e, Column: int(r.Start.Character) + 1}
 }
 
 // badAnswer wraps a result that does not decode.

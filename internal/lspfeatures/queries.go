@@ -27,6 +27,7 @@ func (l locationOrLink) location() tools.Location {
 		if l.TargetSelectionRange != nil {
 			loc.Line = int(l.TargetSelectionRange.Start.Line) + 1
 			loc.EndLine = max(loc.EndLine, loc.Line)
+			loc.Column = int(l.TargetSelectionRange.Start.Character) + 1
 		}
 		return loc
 	}
@@ -41,12 +42,15 @@ func (f *Features) Locations(ctx context.Context, op tools.LanguageOp, at tools.
 	}
 	var params any = pp
 	if op == tools.OpReferences {
+		// The declaration is included, as a rename changes it too: the
+		// two counts agree.
+		type refContext struct {
+			IncludeDeclaration bool `json:"includeDeclaration"`
+		}
 		params = struct {
 			positionParams
-			Context struct {
-				IncludeDeclaration bool `json:"includeDeclaration"`
-			} `json:"context"`
-		}{positionParams: pp}
+			Context refContext `json:"context"`
+		}{positionParams: pp, Context: refContext{IncludeDeclaration: true}}
 	}
 	method := methodOf[op]
 	raw, err := f.Conn.Call(ctx, at.Path, method, params)

@@ -58,6 +58,17 @@
 // command ran; Run.MountsFailed sees it, and the caller prepares the
 // command again, confined by split grants from then on.
 //
+// # The copy-on-write layer
+//
+// With Request.Overlay the command runs over a copy-on-write layer of
+// each workspace folder: the helper mounts overlayfs over the folder
+// (userxattr, volatile) before it hides or makes read-only anything
+// inside it, and what the command creates, changes or deletes lands in
+// the layer's upper directory only. ScanUpper reads the change set from
+// that directory; OverlayLayer's WriteFile, Delete and Revert place
+// pending edits there between commands. The mount lives only in the
+// helper's namespace and dies with its last process (layer_linux.go).
+//
 // Probe reports how much of this the system gives, in one line for the
 // user (`cb-ls version`, each exec result's [sandbox: …] note).
 // docs/exec-web-mcp.md has the full list of promises and their limits.

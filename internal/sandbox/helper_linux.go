@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -43,7 +44,14 @@ func enterSandbox(raw string) error {
 	}
 	if m := spec.Mounts; m != nil {
 		if err := applyMounts(m); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", mountsFailed, err)
+			// A layer that cannot be mounted has its own message: the
+			// caller must not run the command again without it.
+			var le *layerError
+			if errors.As(err, &le) {
+				fmt.Fprintln(os.Stderr, le)
+			} else {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", mountsFailed, err)
+			}
 			os.Exit(mountsFailedCode)
 		}
 		if m.Loopback {

@@ -97,12 +97,14 @@ func dropCapabilities() error {
 
 // mountOp is one step of applyMounts.
 type mountOp struct {
-	path string
-	kind int // opPrivate, opHide, opHideFile, opReadOnly
+	path  string
+	kind  int // opLayer, opPrivate, opHide, opHideFile, opReadOnly
+	layer int // the index in nsMounts.Layers, for opLayer
 }
 
 const (
-	opPrivate = iota
+	opLayer = iota
+	opPrivate
 	opHide
 	opHideFile
 	opReadOnly
@@ -120,18 +122,30 @@ func applyMounts(m *nsMounts) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %v", err)
 	}
+	// The layers' directories are opened before anything is mounted:
+	// once /tmp or .catbuddy/ is covered, their paths lead nowhere.
+	layers, err := openLayers(m.Layers)
+	if err != nil {
+		return err
+	}
+	defer layers.close()
+	// A layer comes first among mounts at the same path, so a read-only
+	// workspace is the merged view made read-only.
 	var ops []mountOp
+	for i, l := range m.Layers {
+		ops = append(ops, mountOp{path: l.Lower, kind: opLayer, layer: i})
+	}
 	for _, p := range m.Private {
-		ops = append(ops, mountOp{p, opPrivate})
+		ops = append(ops, mountOp{path: p, kind: opPrivate})
 	}
 	for _, p := range m.Hide {
-		ops = append(ops, mountOp{p, opHide})
+		ops = append(ops, mountOp{path: p, kind: opHide})
 	}
 	for _, p := range m.HideFiles {
-		ops = append(ops, mountOp{p, opHideFile})
+		ops = append(ops, mountOp{path: p, kind: opHideFile})
 	}
 	for _, p := range m.ReadOnly {
-		ops = append(ops, mountOp{p, opReadOnly})
+		ops = append(ops, mountOp{path: p, kind: opReadOnly})
 	}
 	slices.SortStableFunc(ops, func(a, b mountOp) int { return len(a.path) - len(b.path) })
 	hidden := append(append([]string{}, m.Private...), m.Hide...)
@@ -141,6 +155,10 @@ func applyMounts(m *nsMounts) error {
 		}
 		var err error
 		switch op.kind {
+		case opLayer:
+			if err = layers.mount(op.layer); err != nil {
+				return &layerError{lower: op.path, err: err}
+			}
 		case opPrivate, opHide:
 			err = coverDir(op.path, op.kind == opPrivate, keepsUnder(op.path, hidden, m.Keep))
 		case opHideFile:

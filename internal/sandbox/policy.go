@@ -35,6 +35,11 @@ type Info struct {
 	// the caller must treat commands as unconfined: ask before any that
 	// is not recognised as read-only.
 	Full bool
+	// Overlay reports whether commands can run over a copy-on-write
+	// layer (Request.Overlay); OverlayReason says in one sentence why
+	// not, for the user, when it is false.
+	Overlay       bool
+	OverlayReason string
 	// Summary is one line for the result's [sandbox: …] note and for
 	// `cb-ls version`: what is on, and precisely what is missing.
 	Summary string

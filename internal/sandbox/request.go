@@ -23,4 +23,30 @@ type Request struct {
 	// set, the sandbox's own variables (TMPDIR, GOCACHE, the helper's
 	// spec), on top of whatever it lets the command inherit.
 	Environ func(set map[string]string) []string
+	// Overlay, when set, runs the command over a copy-on-write layer of
+	// each workspace folder (Linux overlayfs in the helper's private
+	// mount namespace, see layer_linux.go): it sees the folders as they
+	// are plus what lies in each layer's Upper, and what it creates,
+	// changes or deletes lands in Upper only. Every folder the command
+	// could otherwise write needs a layer. The policy still applies to
+	// the merged view: .git/ stays read-only (WriteGit is refused),
+	// .catbuddy/ unreachable, the secrets hidden, no network unless
+	// asked. Where Info.Overlay is false, Prepare fails with ErrNoOverlay.
+	Overlay []OverlayLayer
+}
+
+// OverlayLayer is one workspace folder's copy-on-write layer.
+type OverlayLayer struct {
+	// Lower is the folder, mounted over itself: the command sees the
+	// same paths. It is never written.
+	Lower string
+	// Upper holds what differs from Lower: files created or changed,
+	// whiteouts for deletions, opaque directories (ScanUpper reads it).
+	// Work is overlayfs's scratch directory, on Upper's filesystem.
+	// Both may lie in a root's .catbuddy/ (the kernel allows an upper
+	// inside its own lower) or anywhere outside every Lower; a
+	// filesystem without user extended attributes (NFS, tmpfs before
+	// Linux 6.6) cannot hold them. They are created when missing, and
+	// one command at a time may run over them.
+	Upper, Work string
 }

@@ -21,6 +21,11 @@ type Run struct {
 	// namespaced is set when the helper makes mounts in private
 	// namespaces; see MountsFailed.
 	namespaced bool
+	// layers are the copy-on-write layers the command runs over, locks
+	// their locks (held until Cleanup), dir its working directory.
+	layers []OverlayLayer
+	locks  []*os.File
+	dir    string
 }
 
 // The helper reports mounts it could not make (an unusual /run, a
@@ -54,16 +59,15 @@ func (s *Run) MountsFailed(exitCode int, output string) bool {
 	return true
 }
 
-// Cleanup removes the command's private TMPDIR; call it once the
-// command has ended.
+// Cleanup removes the command's private TMPDIR and releases its layers;
+// call it once the command has ended.
 func (s *Run) Cleanup() {
-	_ = filepath.WalkDir(s.tmp, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o700) // Go's module cache, for one, leaves read-only directories
-		}
-		return nil
-	})
-	if err := os.RemoveAll(s.tmp); err != nil {
+	if s.locks != nil {
+		clearMarks(s.layers)
+	}
+	unlockLayers(s.locks)
+	s.locks = nil
+	if err := removeTree(s.tmp); err != nil {
 		fmt.Fprintf(os.Stderr, "cb-ls: remove the command's TMPDIR: %v\n", err)
 	}
 }
@@ -77,7 +81,7 @@ func Prepare(r Request) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create the command's TMPDIR: %v", err)
 	}
-	s := &Run{tmp: tmp}
+	s := &Run{tmp: tmp, dir: realOr(r.Dir)}
 	cache := privateCache(tmp)
 	home, _ := os.UserHomeDir()
 	in := planInput{
@@ -87,6 +91,12 @@ func Prepare(r Request) (*Run, error) {
 	policy := r.Policy
 	var spec helperSpec
 	attr := &syscall.SysProcAttr{Setpgid: true}
+	if len(r.Overlay) > 0 {
+		if info := Probe(); !info.Overlay {
+			s.Cleanup()
+			return nil, fmt.Errorf("%w: %s", ErrNoOverlay, info.OverlayReason)
+		}
+	}
 	if namespacesErr() == nil && !splitOnly && !mountsBroken.Load() {
 		if !in.internal() {
 			// An existing directory is hidden under a mount; a missing
@@ -100,6 +110,14 @@ func Prepare(r Request) (*Run, error) {
 			}
 		}
 		rules, mounts := planNamespaced(in)
+		if len(r.Overlay) > 0 {
+			if s.layers, s.locks, err = planLayers(r, in); err != nil {
+				s.Cleanup()
+				return nil, err
+			}
+			mounts.Layers = s.layers
+			hideLayers(mounts)
+		}
 		mounts.GoCache = goCacheOverlay(tmp, filepath.Join(cache, "go-build"))
 		if mountTestFailure != "" {
 			mounts.Private = append(mounts.Private, mountTestFailure)

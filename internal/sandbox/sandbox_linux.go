@@ -20,26 +20,52 @@ var (
 // Probe reports what confinement this system gives commands.
 func Probe() Info {
 	probeOnce.Do(func() { probed = probe() })
+	var info Info
 	switch {
 	case probed.Namespaces && mountsBroken.Load():
-		return describe(features, errors.New("the private mounts failed"), socketsErr)
+		info = describe(features, errors.New("the private mounts failed"), socketsErr)
+		info.OverlayReason = "The copy-on-write layer needs the sandbox's private mounts, which failed on this system."
 	case probed.Namespaces && splitOnly:
-		return describe(features, errors.New("split grants forced by a test"), socketsErr)
+		info = describe(features, errors.New("split grants forced by a test"), socketsErr)
+		info.OverlayReason = "The copy-on-write layer needs the sandbox's private mount namespaces, which a test turned off."
+	default:
+		return probed
 	}
-	return probed
+	return info
 }
 
 func probe() Info {
 	abi, err := landlockABI()
 	if err != nil {
-		return Info{Summary: "off (" + err.Error() + "): commands run with the server's rights"}
+		return Info{Summary: "off (" + err.Error() + "): commands run with the server's rights",
+			OverlayReason: "The copy-on-write layer needs the command sandbox, which is off here (" + err.Error() + ")."}
 	}
 	if _, err := os.Stat("/proc/self/exe"); err != nil {
-		return Info{Summary: fmt.Sprintf("off (/proc/self/exe is not available to re-execute the sandbox helper: %v)", err)}
+		return Info{Summary: fmt.Sprintf("off (/proc/self/exe is not available to re-execute the sandbox helper: %v)", err),
+			OverlayReason: "The copy-on-write layer needs the command sandbox, which is off here (/proc/self/exe is not available)."}
 	}
 	features = probeLandlock(abi)
 	socketsErr = seccompErr()
-	return describe(features, namespacesErr(), socketsErr)
+	info := describe(features, namespacesErr(), socketsErr)
+	if err := overlayErr(info); err != nil {
+		info.OverlayReason = sentence(err.Error())
+	} else {
+		info.Overlay = true
+	}
+	return info
+}
+
+// sentence makes s one sentence for the user: capitalised, with a full
+// stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 // describe says what commands get from these Landlock features

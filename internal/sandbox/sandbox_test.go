@@ -28,6 +28,8 @@ type sandboxCase struct {
 	workRoot string
 	root     string
 	home     string
+	// overlay, when set, runs every command over these layers.
+	overlay []OverlayLayer
 }
 
 func newSandboxCase(t *testing.T) *sandboxCase {
@@ -88,17 +90,7 @@ func (c *sandboxCase) runIn(dir, line string, p Policy) string {
 	c.t.Helper()
 	for attempt := 0; ; attempt++ {
 		info := Probe()
-		r, err := Prepare(Request{
-			Roots: c.roots, WorkRoot: c.workRoot, Dir: dir, Argv: []string{"/bin/sh", "-c", line}, Policy: p,
-			UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
-			Environ: func(set map[string]string) []string {
-				env, _ := shell.Environ(os.Environ(), nil, set)
-				return env
-			},
-		})
-		if err != nil {
-			c.t.Fatalf("prepare sandbox: %v", err)
-		}
+		r := c.prepare(dir, line, p)
 		out := shell.NewOutput(30000)
 		res, err := shell.Run(c.t.Context(), r.Cmd, out, 30*time.Second, 200*time.Millisecond)
 		r.Cleanup()
@@ -114,6 +106,24 @@ func (c *sandboxCase) runIn(dir, line string, p Policy) string {
 		}
 		return fmt.Sprintf("%s[exit code %d] [sandbox: on, %s: %s]", text, res.ExitCode, info.Summary, p)
 	}
+}
+
+// prepare readies line to run with /bin/sh -c in dir, confined by p,
+// as the exec tool does.
+func (c *sandboxCase) prepare(dir, line string, p Policy) *Run {
+	c.t.Helper()
+	r, err := Prepare(Request{
+		Roots: c.roots, WorkRoot: c.workRoot, Dir: dir, Argv: []string{"/bin/sh", "-c", line}, Policy: p, Overlay: c.overlay,
+		UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
+		Environ: func(set map[string]string) []string {
+			env, _ := shell.Environ(os.Environ(), nil, set)
+			return env
+		},
+	})
+	if err != nil {
+		c.t.Fatalf("prepare sandbox: %v", err)
+	}
+	return r
 }
 
 func (c *sandboxCase) fileIs(rel, want string) {
@@ -337,7 +347,12 @@ func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
 func TestSandboxUnprivileged(t *testing.T) {
 	info := Probe()
 	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
-	out := testenv.RerunUnprivileged(t, "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$")
+	out := testenv.RerunUnprivileged(t, "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$|^TestLayer(RmRfDeletesNothing|WritesLandInUpper|GitAndStateUntouched|ShowsPlacedFiles|Teardown|Interrupted|NestedFolders)$")
+	for _, name := range []string{"TestLayerRmRfDeletesNothing", "TestLayerTeardown", "TestLayerInterrupted"} {
+		if !strings.Contains(out, "--- PASS: "+name) {
+			t.Errorf("as uid 65534 %s did not pass:\n%s", name, out)
+		}
+	}
 	if strings.Contains(out, "remove the command's TMPDIR") {
 		t.Errorf("as uid 65534 a command's TMPDIR could not be removed:\n%s", out)
 	}
@@ -436,7 +451,7 @@ func TestSandboxGoCacheCopyOnWrite(t *testing.T) {
 	}
 }
 
-func writeTestFile(t *testing.T, path, content string) {
+func writeTestFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

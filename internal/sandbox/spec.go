@@ -55,6 +55,10 @@ type nsMounts struct {
 	// GoCache, when set, lays the user's Go build cache under the
 	// command's GOCACHE as the lower layer of an overlay.
 	GoCache *nsOverlay `json:"gocache,omitempty"`
+	// Layers are the workspace folders' copy-on-write layers
+	// (Request.Overlay), each mounted over its Lower before anything
+	// beneath it is hidden or made read-only.
+	Layers []OverlayLayer `json:"layers,omitempty"`
 }
 
 // nsOverlay is a copy-on-write view of Lower at Target: the command

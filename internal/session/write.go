@@ -122,6 +122,9 @@ func (l *Log) AppendTurn(msgs []agent.Message, t Turn, secrets ...string) error 
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("session: write %s: %w", l.Path, err)
 	}
+	if l.stored == nil {
+		unreserve(dir, l.header.RunID)
+	}
 	l.stored = hashes
 	return nil
 }

@@ -52,7 +52,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		evs[i] = EditEvent{Tool: tool, Path: c.Path.Abs, Rel: c.Path.Rel, Phase: EditStarted, Added: diffs[i].Added, Removed: diffs[i].Removed}
 		tc.notify(ctx, evs[i])
 	}
-	docs, err := ApplyAll(ctx, tc.Workspace, cs)
+	docs, err := ApplyAll(ctx, tc.workspace(ctx), cs)
 	if err != nil {
 		msg := notAppliedMessage(err)
 		for i := range cs {
@@ -110,7 +110,12 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 				c, d, full = rc, changeDiff(rc, cs), true
 				fmt.Fprintf(&b, reshapedNote+"\n", c.Path.Rel)
 			}
-			b.WriteString(landedReport(c, d, full, tool != "apply_patch"))
+			if pending(ctx) && c.Moved == "" {
+				// Pending the user's review: the lines, not the diff.
+				b.WriteString(pendingLine(landedVerb(c), c, d))
+			} else {
+				b.WriteString(landedReport(c, d, full, tool != "apply_patch"))
+			}
 		}
 		if note := indentNote(tool, c); note != "" {
 			fmt.Fprintf(&b, "%s\n", note)
@@ -180,7 +185,8 @@ func (tc *ToolContext) record(ctx context.Context, c Change, doc Document) {
 		content = c.After
 	}
 	tc.FileStates(ctx).RecordWrite(c.Path.Abs, doc.Stamp, content)
-	if l := filestate.LedgerFromContext(ctx); l != nil {
+	// A pending write is not the user's file yet: the keep records it.
+	if l := filestate.LedgerFromContext(ctx); l != nil && !pending(ctx) {
 		l.RecordWrite(c.Path.Abs, !c.Create, c.Base.Content, content, c.Delete)
 	}
 }

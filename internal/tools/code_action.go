@@ -20,7 +20,9 @@ type codeActionInput struct {
 
 func (lt *langTools) codeActionTool() Tool {
 	return NewTool("code_action", strings.TrimSpace(codeActionDescription), func(ctx context.Context, in codeActionInput) (Result, error) {
-		return lt.codeAction(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.codeAction(ctx, in)
+		return notes.apply(res), err
 	})
 }
 
@@ -79,6 +81,7 @@ func (lt *langTools) codeAction(ctx context.Context, in codeActionInput) (Result
 	if len(cs) == 0 {
 		return Text(fmt.Sprintf("%q changes nothing in the files as they are now.", chosen.Title)), nil
 	}
+	cs = lt.formatChanges(ctx, cs)
 	res, err := lt.tc.commitAll(ctx, "code_action", cs, "")
 	if !res.IsError && chosen.Command != "" {
 		res.Output += fmt.Sprintf("\n(The action's follow-up command %s was not run.)", chosen.Command)

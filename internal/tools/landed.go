@@ -32,12 +32,19 @@ func landedHead(c Change, d diff.Result) string {
 		return fmt.Sprintf("Deleted %s (moved to %s)", c.Path.Rel, c.Moved)
 	case c.Moved != "":
 		return fmt.Sprintf("Moved %s to %s (+%d -%d)", c.Moved, c.Path.Rel, d.Added, d.Removed)
-	case c.Create:
-		return fmt.Sprintf("Created %s (+%d -%d)", c.Path.Rel, d.Added, d.Removed)
-	case c.Delete:
-		return fmt.Sprintf("Deleted %s (+%d -%d)", c.Path.Rel, d.Added, d.Removed)
 	}
-	return fmt.Sprintf("Edited %s (+%d -%d)", c.Path.Rel, d.Added, d.Removed)
+	return fmt.Sprintf("%s %s (+%d -%d)", landedVerb(c), c.Path.Rel, d.Added, d.Removed)
+}
+
+// landedVerb says what a change did to its file.
+func landedVerb(c Change) string {
+	switch {
+	case c.Create:
+		return "Created"
+	case c.Delete:
+		return "Deleted"
+	}
+	return "Edited"
 }
 
 // landedReport is one file's part of an edit's result. full gives the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -45,7 +46,9 @@ func (lt *langTools) lspTool() (Tool, bool) {
 		if !slices.Contains(ops, LanguageOp(in.Operation)) {
 			return Errorf("operation %q is not available; use one of %s", in.Operation, joinOps(ops)), nil
 		}
-		return lt.lsp(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.lsp(ctx, in)
+		return notes.apply(res), err
 	})
 	t.ReadOnly = true
 	t.InputSchema = withEnum(t.InputSchema, "operation", ops)
@@ -125,42 +128,69 @@ func (lt *langTools) lsp(ctx context.Context, in lspInput) (Result, error) {
 		}
 		return Text(text), nil
 	case OpIncomingCalls, OpOutgoingCalls:
+		if op == OpIncomingCalls {
+			lt.widenScope(ctx, at, in.Symbol)
+		}
 		calls, err := lt.lf.Calls(ctx, op, at)
 		if err != nil {
 			return Result{}, err
 		}
 		return Text(lt.formatCalls(ctx, op, what, calls)), nil
 	}
+	var unopened []string
+	if op == OpReferences || op == OpImplementation {
+		unopened, _ = lt.widenScope(ctx, at, in.Symbol)
+	}
 	locs, err := lt.lf.Locations(ctx, op, at)
 	if err != nil {
 		return Result{}, err
+	}
+	lt.unlisted(ctx, at, in.Symbol, unopened, locs)
+	if op == OpReferences {
+		lt.refs.remember(in.Symbol, uniqueLocations(locs, true))
 	}
 	return Text(lt.formatLocations(ctx, op, what, locs)), nil
 }
 
 // formatLocations answers definition, type_definition, implementation
-// and references: one "path:line: text" per place.
+// and references: one "path:line: text" per line, with the columns of
+// each place when a line holds several, so that every place is counted
+// as a rename counts it.
 func (lt *langTools) formatLocations(ctx context.Context, op LanguageOp, what string, locs []Location) string {
 	noun := map[LanguageOp]string{OpDefinition: "definition", OpTypeDefinition: "type definition",
 		OpImplementation: "implementation", OpReferences: "reference"}[op]
 	locs = uniqueLocations(locs, op == OpReferences || op == OpImplementation)
 	if len(locs) == 0 {
-		return fmt.Sprintf("No %s found for %s.", noun, what)
+		return fmt.Sprintf("The language server found no %s for %s.", noun, what)
 	}
 	var b strings.Builder
-	of := "of"
+	of, incl := "of", ""
 	if op == OpReferences {
-		of = "to"
+		of, incl = "to", ", the declaration included"
 	}
-	fmt.Fprintf(&b, "%d %s%s %s %s:\n", len(locs), noun, plural(len(locs)), of, what)
+	fmt.Fprintf(&b, "%d %s%s %s %s%s:\n", len(locs), noun, plural(len(locs)), of, what, incl)
 	l := lt.lineReader(ctx)
-	for i, loc := range locs {
-		if i == maxLocations {
+	shown := 0
+	for i := 0; i < len(locs); {
+		j := i + 1
+		for j < len(locs) && locs[j].Path == locs[i].Path && locs[j].Line == locs[i].Line {
+			j++
+		}
+		if shown == maxLocations {
 			fmt.Fprintf(&b, "… and %d more not shown\n", len(locs)-i)
 			break
 		}
-		b.WriteString(l.cite(loc))
+		b.WriteString(l.cite(locs[i]))
+		if j-i > 1 {
+			cols := make([]string, 0, j-i)
+			for _, loc := range locs[i:j] {
+				cols = append(cols, strconv.Itoa(loc.Column))
+			}
+			fmt.Fprintf(&b, "  [%d on this line, at columns %s]", j-i, strings.Join(cols, ", "))
+		}
 		b.WriteByte('\n')
+		shown++
+		i = j
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -14,8 +14,9 @@ import (
 // langTools is what the language tools share: the tool context and the
 // language features that answer them.
 type langTools struct {
-	tc *ToolContext
-	lf LanguageFeatures
+	tc   *ToolContext
+	lf   LanguageFeatures
+	refs answers // the latest references answers, for rename's count
 }
 
 // LanguageTools returns the language tools lf can answer: lsp (with the
@@ -43,6 +44,9 @@ func LanguageTools(tc *ToolContext, lf LanguageFeatures) []Tool {
 	}
 	return out
 }
+
+// LanguageToolNames are the names of every language tool.
+var LanguageToolNames = []string{"lsp", "rename_symbol", "code_action", "replace_symbol"}
 
 // RegisterLanguageTools registers LanguageTools(tc, lf) in r.
 func RegisterLanguageTools(r *Registry, tc *ToolContext, lf LanguageFeatures) error {
@@ -100,7 +104,7 @@ func (l *lineCiter) cite(loc Location) string {
 	}
 	content, ok := l.files[p.Abs]
 	if !ok {
-		if doc, err := l.lt.tc.Workspace.Read(l.ctx, p); err == nil && !safefile.LooksBinary(doc.Content) {
+		if doc, err := l.lt.tc.workspace(l.ctx).Read(l.ctx, p); err == nil && !safefile.LooksBinary(doc.Content) {
 			content = doc.Content
 		}
 		l.files[p.Abs] = content
@@ -123,13 +127,13 @@ func (l *lineCiter) rel(loc Location) string {
 // same) keeping the first order, and sorts references by file and line.
 func uniqueLocations(locs []Location, sorted bool) []Location {
 	type key struct {
-		path string
-		line int
+		path      string
+		line, col int
 	}
 	seen := map[key]bool{}
 	out := make([]Location, 0, len(locs))
 	for _, l := range locs {
-		k := key{l.Path, l.Line}
+		k := key{l.Path, l.Line, l.Column}
 		if seen[k] {
 			continue
 		}
@@ -141,7 +145,10 @@ func uniqueLocations(locs []Location, sorted bool) []Location {
 			if c := strings.Compare(a.Path, b.Path); c != 0 {
 				return c
 			}
-			return a.Line - b.Line
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Column - b.Column
 		})
 	}
 	return out

@@ -79,6 +79,11 @@ type Location struct {
 	Line int    // 1-based
 	// EndLine is the last line of the range (1-based, ≥ Line).
 	EndLine int
+	// Column is where the range starts on Line, 1-based, counted as the
+	// language server counts (UTF-16 code units unless it said
+	// otherwise: the byte column on an ASCII line); 0 when unknown. It
+	// tells apart two places on one line.
+	Column int
 }
 
 // Symbol is one declaration of a document outline or a workspace
@@ -128,6 +133,28 @@ type CodeAction struct {
 // ErrCannotRename is wrapped by PrepareRename when the language server
 // says the symbol cannot be renamed.
 var ErrCannotRename = errors.New("cannot rename this symbol")
+
+// LanguageFormatter is implemented by language features that format a
+// file as its language server does, so that an edit the language tools
+// make is formatted in the same reviewed change.
+type LanguageFormatter interface {
+	// Format returns the server's formatting edits of after, the file at
+	// path as a change leaves it (before is its content now), with byte
+	// offsets into after. changed are the byte ranges of after the
+	// change wrote: a server that formats ranges formats those; one that
+	// formats only whole files does, if before was formatted (else
+	// ErrUnformatted: formatting would rewrite lines the change did not
+	// touch). ErrNoFormatter when the server does not format.
+	Format(ctx context.Context, path string, before, after []byte, changed [][2]int) ([]TextEdit, error)
+}
+
+// ErrNoFormatter is returned by Format when the file's language server
+// does not format.
+var ErrNoFormatter = errors.New("the language server does not format this file")
+
+// ErrUnformatted is returned by Format when the file was not formatted
+// before the change and the server formats only whole files.
+var ErrUnformatted = errors.New("the file was not formatted before the change")
 
 // ErrNoLanguageServer is wrapped when no language server answers for a
 // file (the editor has none for its language, or none is configured).

@@ -22,7 +22,9 @@ type renameInput struct {
 
 func (lt *langTools) renameTool() Tool {
 	return NewTool("rename_symbol", strings.TrimSpace(renameDescription), func(ctx context.Context, in renameInput) (Result, error) {
-		return lt.rename(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.rename(ctx, in)
+		return notes.apply(res), err
 	})
 }
 
@@ -40,6 +42,7 @@ func (lt *langTools) rename(ctx context.Context, in renameInput) (Result, error)
 		}
 		return Result{}, err
 	}
+	unopened, _ := lt.widenScope(ctx, at, in.Symbol)
 	r := lt.editReader(ctx)
 	fes, err := lt.lf.Rename(ctx, at, in.NewName, r.read)
 	if err != nil {
@@ -48,6 +51,11 @@ func (lt *langTools) rename(ctx context.Context, in renameInput) (Result, error)
 		}
 		return Errorf("rename %s to %s: %v; nothing was changed", in.Symbol, in.NewName, err), nil
 	}
+	changed := make([]Location, 0, len(fes))
+	for _, fe := range fes {
+		changed = append(changed, Location{Path: fe.Path})
+	}
+	lt.unlisted(ctx, at, in.Symbol, unopened, changed)
 	label := fmt.Sprintf("rename_symbol %s → %s", in.Symbol, in.NewName)
 	cs, err := r.changes(fes, label)
 	if err != nil {
@@ -60,9 +68,15 @@ func (lt *langTools) rename(ctx context.Context, in renameInput) (Result, error)
 	for _, c := range cs {
 		n += len(c.Edits)
 	}
+	why := countDifference(lt.refs.about(in.Symbol, p.Abs, in.Line), cs, n)
+	cs = lt.formatChanges(ctx, cs)
 	res, err := lt.tc.commitAll(ctx, "rename_symbol", cs, "")
 	if !res.IsError {
-		res.Output = fmt.Sprintf("Rename of %s to %s: %d occurrence%s in %d file%s.\n", in.Symbol, in.NewName, n, plural(n), len(cs), plural(len(cs))) + res.Output
+		head := fmt.Sprintf("Rename of %s to %s: %d occurrence%s in %d file%s.\n", in.Symbol, in.NewName, n, plural(n), len(cs), plural(len(cs)))
+		if why != "" {
+			head += why + "\n"
+		}
+		res.Output = head + res.Output
 	}
 	return res, err
 }

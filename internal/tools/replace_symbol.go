@@ -20,7 +20,9 @@ type replaceSymbolInput struct {
 
 func (lt *langTools) replaceSymbolTool() Tool {
 	return NewTool("replace_symbol", strings.TrimSpace(replaceSymbolDescription), func(ctx context.Context, in replaceSymbolInput) (Result, error) {
-		return lt.replaceSymbol(ctx, in)
+		ctx, notes := withLanguageNotes(ctx)
+		res, err := lt.replaceSymbol(ctx, in)
+		return notes.apply(res), err
 	})
 }
 
@@ -68,7 +70,7 @@ func (lt *langTools) replaceSymbol(ctx context.Context, in replaceSymbolInput) (
 		return Errorf("new_text is the declaration of %s as it is; nothing to change", want), nil
 	}
 	warning := lt.tc.FileStates(ctx).CheckRead(p.Abs)
-	c := Change{Path: p, Base: doc, Edits: []TextEdit{e}, After: after}
+	c := lt.formatChanges(ctx, []Change{{Path: p, Base: doc, Edits: []TextEdit{e}, After: after}})[0]
 	return lt.tc.commit(ctx, "replace_symbol", c, warning)
 }
 

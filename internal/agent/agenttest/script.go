@@ -35,6 +35,8 @@ type Script struct {
 	// answered as Ollama does: its start is dropped and the request is
 	// marked Truncated.
 	Served *Served `json:"served,omitempty"`
+	// Models are the model ids GET …/models lists; none lists "scripted".
+	Models []string `json:"models,omitempty"`
 }
 
 // Turn is one model answer: text and/or tool calls, or an injected

@@ -77,6 +77,15 @@ func Start(script Script, addr string) (*Server, error) {
 	return s, nil
 }
 
+// SetNext sets Next once the server may already be answering: a test
+// that holds one request back (to act while a run waits for its model)
+// sets it after the server started.
+func (s *Server) SetNext(next func(n int, req Request) Turn) {
+	s.mu.Lock()
+	s.Next = next
+	s.mu.Unlock()
+}
+
 // URL returns the base URL to configure a provider with:
 // "http://127.0.0.1:PORT/v1". The OpenAI SDK appends chat/completions;
 // the Anthropic SDK appends v1/messages, which this server also accepts.
@@ -124,8 +133,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	var format Format
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(path, "/models"):
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"object":"list","data":[{"id":"scripted","object":"model","created":0,"owned_by":"agenttest"}]}`)
+		s.listModels(w)
 		return
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/chat/completions"):
 		format = OpenAI
@@ -373,3 +381,17 @@ func splitText(text string) []string {
 // Tokens is how many input tokens the server counts for a request body
 // of n bytes (and reports in usage when a turn does not say).
 func Tokens(n int) int64 { return int64(max(1, n/4)) }
+
+// listModels answers GET …/models with the script's models.
+func (s *Server) listModels(w http.ResponseWriter) {
+	ids := s.script.Models
+	if len(ids) == 0 {
+		ids = []string{"scripted"}
+	}
+	data := make([]map[string]any, len(ids))
+	for i, id := range ids {
+		data[i] = map[string]any{"id": id, "object": "model", "created": 0, "owned_by": "agenttest"}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(mustJSON(map[string]any{"object": "list", "data": data}))
+}

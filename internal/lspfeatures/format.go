@@ -1,0 +1,140 @@
+package lspfeatures
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/catbuddy/cb-ls/internal/tools"
+)
+
+// ContentOpener is implemented by a Conn whose Open makes the server
+// see exactly the content given (a server cb-ls started). Only there can
+// a change be formatted before it is applied: the editor's servers see
+// the editor's buffers.
+type ContentOpener interface {
+	OpensContent() bool
+}
+
+// errBuffersOnly is why a change is not formatted in the editor.
+var errBuffersOnly error = noFormatter("the editor's language servers format only its buffers, not a change before it is applied")
+
+// noFormatter is an ErrNoFormatter with its own reason.
+type noFormatter string
+
+func (e noFormatter) Error() string        { return string(e) }
+func (e noFormatter) Is(target error) bool { return target == tools.ErrNoFormatter }
+
+// Format implements tools.LanguageFormatter: textDocument/rangeFormatting
+// of the changed lines where the server offers it, else
+// textDocument/formatting of the whole file when the file was formatted
+// before the change. The server is shown the file as it is again
+// afterwards: the change is not applied yet, and may be refused.
+func (f *Features) Format(ctx context.Context, path string, before, after []byte, changed [][2]int) ([]tools.TextEdit, error) {
+	if o, ok := f.Conn.(ContentOpener); !ok || !o.OpensContent() {
+		return nil, errBuffersOnly
+	}
+	byRange := f.Conn.Supports(protocol.MethodTextDocumentRangeFormatting, path)
+	if !byRange && !f.Conn.Supports(protocol.MethodTextDocumentFormatting, path) {
+		return nil, tools.ErrNoFormatter
+	}
+	defer func() { _, _, _ = f.Conn.Open(context.WithoutCancel(ctx), path, before) }()
+	opts := formattingOptions(after)
+	if byRange {
+		var out []tools.TextEdit
+		for _, r := range lineRanges(after, changed) {
+			edits, err := f.format(ctx, protocol.MethodTextDocumentRangeFormatting, path, after, opts, &r)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, edits...)
+		}
+		slices.SortStableFunc(out, func(a, b tools.TextEdit) int { return a.Start - b.Start })
+		return slices.CompactFunc(out, func(a, b tools.TextEdit) bool { return a == b }), nil
+	}
+	edits, err := f.format(ctx, protocol.MethodTextDocumentFormatting, path, before, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(edits) > 0 {
+		return nil, tools.ErrUnformatted
+	}
+	return f.format(ctx, protocol.MethodTextDocumentFormatting, path, after, opts, nil)
+}
+
+// format asks one formatting method about content (the whole file, or
+// the byte range r) and converts its answer to byte edits of content,
+// leaving out those that change nothing.
+func (f *Features) format(ctx context.Context, method, path string, content []byte, opts map[string]any, r *[2]int) ([]tools.TextEdit, error) {
+	u, enc, err := f.Conn.Open(ctx, path, content)
+	if err != nil {
+		return nil, err
+	}
+	params := map[string]any{"textDocument": textDocument{URI: u}, "options": opts}
+	if r != nil {
+		params["range"] = protocol.Range{Start: PositionOf(content, r[0], enc), End: PositionOf(content, r[1], enc)}
+	}
+	raw, err := f.Conn.Call(ctx, path, method, params)
+	if err != nil {
+		return nil, err
+	}
+	tes, err := decodeList[textEdit](raw)
+	if err != nil {
+		return nil, badAnswer(method, err)
+	}
+	out := make([]tools.TextEdit, 0, len(tes))
+	for _, te := range tes {
+		e := tools.TextEdit{Start: OffsetOf(content, te.Range.Start, enc), End: OffsetOf(content, te.Range.End, enc), NewText: te.NewText}
+		if e.End < e.Start || string(content[e.Start:e.End]) == e.NewText {
+			continue
+		}
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(a, b tools.TextEdit) int { return a.Start - b.Start })
+	return out, nil
+}
+
+// lineRanges widens byte ranges to whole lines and joins those that
+// touch, so each changed block is formatted once.
+func lineRanges(content []byte, ranges [][2]int) [][2]int {
+	var out [][2]int
+	for _, r := range ranges {
+		start := bytes.LastIndexByte(content[:min(r[0], len(content))], '\n') + 1
+		end := min(r[1], len(content))
+		if k := bytes.IndexByte(content[end:], '\n'); k >= 0 {
+			end += k + 1
+		} else {
+			end = len(content)
+		}
+		if n := len(out); n > 0 && start <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], end)
+			continue
+		}
+		out = append(out, [2]int{start, end})
+	}
+	return out
+}
+
+// formattingOptions are FormattingOptions in the file's own indentation:
+// tabs where its lines start with one, else spaces (four, or two where
+// its indented lines use two).
+func formattingOptions(content []byte) map[string]any {
+	tabs, two, four := 0, 0, 0
+	for line := range bytes.Lines(content) {
+		switch {
+		case bytes.HasPrefix(line, []byte("\t")):
+			tabs++
+		case bytes.HasPrefix(line, []byte("    ")):
+			four++
+		case bytes.HasPrefix(line, []byte("  ")):
+			two++
+		}
+	}
+	size := 4
+	if two > four {
+		size = 2
+	}
+	return map[string]any{"tabSize": size, "insertSpaces": tabs <= two+four, "trimTrailingWhitespace": true}
+}
