@@ -18,11 +18,12 @@ local function valid(buf)
   return buf ~= nil and vim.api.nvim_buf_is_valid(buf)
 end
 
---- label is a tool call's short form: the tool and what it works on.
+--- label is a tool call's short form: the tool and what it works on
+--- (grep's and glob's pattern before their path, as the server's own labels).
 local function label(tool, args)
   local s = tostring(tool or '?')
   if type(args) == 'table' then
-    for _, k in ipairs({ 'path', 'file_path', 'pattern', 'command', 'url' }) do
+    for _, k in ipairs({ 'pattern', 'path', 'file_path', 'command', 'url' }) do
       if type(args[k]) == 'string' and args[k] ~= '' then
         local v = args[k]:gsub('\n.*', ' …')
         if #v > 60 then
