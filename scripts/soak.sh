@@ -58,7 +58,9 @@ soak() {
   done
 }
 
-say "soak: $GO_RUNS Go runs, $EDITOR_RUNS per editor suite, suites: $SUITES, stress-ng: ${stress_pid:+cpu 2}${stress_pid:-none}, $(nproc) CPUs, commit $(git rev-parse --short HEAD 2>/dev/null)"
+stress=none
+[ -n "$stress_pid" ] && stress="--cpu 2"
+say "soak: $GO_RUNS Go runs, $EDITOR_RUNS per editor suite, suites: $SUITES, stress-ng: $stress, $(nproc) CPUs, commit $(git rev-parse --short HEAD 2>/dev/null)"
 for suite in $SUITES; do
   case $suite in
   go)
