@@ -135,7 +135,7 @@ function E.teardown(model)
   for _, c in ipairs(compat.get_clients({ name = 'catbuddy' })) do
     compat.stop(c)
   end
-  vim.wait(3000, function()
+  vim.wait(30000, function()
     return #compat.get_clients({ name = 'catbuddy' }) == 0
   end, 20)
   if model then
