@@ -18,6 +18,12 @@ declare -A TARGET_MS=(
   [BenchmarkEditFile10MBBuffer]=30
   [BenchmarkReadUnchanged10MB]=10
   [BenchmarkIsUnchanged10MB]=10
+  # A pending set of 4 files, 24 hunks: its catbuddy/pendingChanges
+  # payload, and a keep from request to applyEdit (whole round trip).
+  [BenchmarkPendingChanges]=5
+  [BenchmarkKeep]=50
+  [BenchmarkCollect1000]=20
+  [BenchmarkKeep24Hunks]=50
 )
 
 out=$(mktemp)

@@ -3,6 +3,7 @@
 //
 //	cb-ls serve                 LSP on stdio (also: bare cb-ls started by an editor)
 //	cb-ls run "instruction"     run the agent headless against the disk
+//	cb-ls changes [runId]       show, keep or discard a run's pending changes
 //	cb-ls acp                   Agent Client Protocol agent on stdio (Zed, JetBrains, …)
 //	cb-ls tools list|run        the tool layer, one JSON call per line
 //	cb-ls mcp list              configured MCP servers and their tools
@@ -25,6 +26,7 @@ const usage = `usage: cb-ls <command> [arguments]
 commands:
   serve            speak LSP on stdin/stdout (what editors start)
   run              run the agent headless: cb-ls run [flags] "instruction"
+  changes          show, keep (--keep) or discard (--discard) a run's pending changes
   acp              speak the Agent Client Protocol on stdin/stdout (Zed, JetBrains, CodeCompanion, …)
   tools list       print the tools as the model sees them (JSON)
   tools run        read one JSON tool call per stdin line, answer one per stdout line
@@ -55,6 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveMain(args[1:], stdin, stdout, stderr)
 	case "run":
 		return runMain(args[1:], stdin, stdout, stderr)
+	case "changes":
+		return changesMain(args[1:], stdout, stderr)
 	case "tools":
 		return toolsMain(args[1:], stdin, stdout, stderr)
 	case "acp":

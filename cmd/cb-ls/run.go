@@ -27,11 +27,17 @@ line), with its whole history. Exit status 0 on success, 1 when the run
 failed (bad key, unreachable model, step limit), 2 for bad usage,
 130 when interrupted.
 
-Edits: on a terminal each diff is shown and asked about (y/n/a, a = yes
-to every edit of this run); without a terminal edits are refused unless
---yes is given. A file that runs later (.envrc, .vscode/tasks.json,
-.git/hooks, CI workflows) is named in the question, or on stderr under
---yes.
+Changes: the run works in its own copy-on-write workspace (review
+"pending", the default): its edits and what its commands write wait as
+a change set, and the agent never waits. At the end, on a terminal, the
+set is shown and asked about once (keep all, discard all, file by file,
+hunk by hunk); --yes keeps it all; otherwise it stays pending for
+"cb-ls changes" to show, keep or discard later. --review (or review
+"before" in the settings, or no copy-on-write layer on this system)
+asks before each change instead: on a terminal each diff is asked about
+(y/n/a), and without one edits are refused unless --yes is given. A
+file that runs later (.envrc, .vscode/tasks.json, .git/hooks, CI
+workflows) is named in the question, or on stderr under --yes.
 
 flags:
 `
@@ -70,8 +76,8 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&f.model, "model", "", "model name; overrides CB_MODEL")
 	fs.StringVar(&f.baseURL, "base-url", "", "API base URL, e.g. http://127.0.0.1:11434/v1; overrides CB_BASE_URL")
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "most model turns before the agent must summarise (default 30); overrides CB_MAX_STEPS")
-	fs.BoolVar(&f.yes, "yes", false, "apply every edit without asking, and approve every command that asks for write or network access (without it and without a terminal, edits and such commands are refused)")
-	fs.BoolVar(&f.review, "review", false, "ask before each edit even when stdin is not a terminal (on a terminal cb-ls run always asks)")
+	fs.BoolVar(&f.yes, "yes", false, "keep every change of the run without asking, and approve every command that asks for network access")
+	fs.BoolVar(&f.review, "review", false, "review \"before\": ask before each change lands, and before a command writes, even when stdin is not a terminal")
 	fs.BoolVar(&f.trust, "trust-project", false, "apply the project's .catbuddy settings that need trust (provider, baseUrl, looser tool settings) for this run")
 	fs.Var(&f.servers, "language-server", languageServerUsage)
 	fs.Var(&f.cont, "continue", "reply to the project's last run, or to the run named as --continue=ID or as the first argument")

@@ -59,7 +59,10 @@ func TestRunContinue(t *testing.T) {
 	}
 	msgs := srv.Requests()[5].Messages()
 	prev := srv.Requests()[2].Messages()
-	if len(msgs) != len(prev)+2 || msgs[len(prev)].Text != "Fixed: Add subtracted." || msgs[len(prev)+1].Text != "does it add?" {
+	// The reply starts with what the user kept of the first run's
+	// changes (--yes kept them all), so the model knows they landed.
+	if len(msgs) != len(prev)+2 || msgs[len(prev)].Text != "Fixed: Add subtracted." ||
+		msgs[len(prev)+1].Text != "[The user kept hunk 1 of calc.go (line 5: \"return a - b\" → \"return a + b\").]\n\ndoes it add?" {
 		t.Fatalf("--continue %s sent %d messages (first run had %d): %+v", first.RunID, len(msgs), len(prev), msgs)
 	}
 	for i, m := range prev {

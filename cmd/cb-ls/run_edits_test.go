@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/config"
 )
 
 // editsScript reads and fixes calc.go, then writes notes.txt and .envrc
@@ -27,8 +28,18 @@ func editsScript() agenttest.Script {
 // was sent after its call (edit_file, write notes.txt, write .envrc).
 func runEdits(t *testing.T, args []string, stdin io.Reader, terminal bool) (root, stderr string, told []string) {
 	t.Helper()
+	return runEditsIn(t, args, stdin, terminal, false)
+}
+
+// runEditsIn is runEdits, with review "before" in the user's settings
+// when before is set.
+func runEditsIn(t *testing.T, args []string, stdin io.Reader, terminal, before bool) (root, stderr string, told []string) {
+	t.Helper()
 	srv := agenttest.NewServer(t, editsScript())
 	root = runEnv(t, srv, "openai")
+	if before {
+		reviewBefore(t)
+	}
 	old := stdinIsTerminal
 	stdinIsTerminal = func(io.Reader) bool { return terminal }
 	t.Cleanup(func() { stdinIsTerminal = old })
@@ -47,6 +58,20 @@ func runEdits(t *testing.T, args []string, stdin io.Reader, terminal bool) (root
 	return root, errOut.String(), told
 }
 
+// reviewBefore sets the user's review setting to "before" (each change
+// asked before it lands) for the rest of the test; runEnv has given the
+// test its own config directory.
+func reviewBefore(t *testing.T) {
+	t.Helper()
+	dir := config.UserDir(os.Getenv)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"review": "before"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func readOr(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -56,10 +81,11 @@ func readOr(t *testing.T, path string) string {
 	return string(b)
 }
 
-// Without a terminal and without --yes nobody can be asked: every edit
-// is refused, nothing is written, and the model is told why.
+// With review "before", without a terminal and without --yes nobody
+// can be asked: every edit is refused, nothing is written, and the model
+// is told why.
 func TestRunWithoutTerminalRefusesEdits(t *testing.T) {
-	root, stderr, told := runEdits(t, nil, strings.NewReader("y\ny\ny\n"), false)
+	root, stderr, told := runEditsIn(t, nil, strings.NewReader("y\ny\ny\n"), false, true)
 	if got := readOr(t, filepath.Join(root, "calc.go")); got != calcSrc {
 		t.Errorf("calc.go was changed:\n%s", got)
 	}
@@ -82,7 +108,8 @@ func TestRunWithoutTerminalRefusesEdits(t *testing.T) {
 	}
 }
 
-// A multi-file apply_patch is refused whole without a terminal.
+// A multi-file apply_patch is refused whole without a terminal (review
+// "before").
 func TestRunWithoutTerminalRefusesPatch(t *testing.T) {
 	patch := "--- a/calc.go\n+++ b/calc.go\n@@ -1,1 +1,1 @@\n-package calc\n+package calc // patched\n--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+patched\n"
 	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
@@ -90,6 +117,7 @@ func TestRunWithoutTerminalRefusesPatch(t *testing.T) {
 		agenttest.TextTurn("Not patched."),
 	}})
 	root := runEnv(t, srv, "anthropic")
+	reviewBefore(t)
 	var stdout, stderr strings.Builder
 	if code := runAgent(t.Context(), []string{"--root", root, "patch"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
@@ -138,13 +166,13 @@ func TestRunYesWritesAndNamesRunsLater(t *testing.T) {
 	}
 }
 
-// On a terminal each edit is asked about with its diff. "a" says yes to
+// With review "before", on a terminal each edit is asked about with its diff. "a" says yes to
 // the rest of the run, but a file that runs later is still asked about,
 // and named as such; "n" leaves it unwritten and the model hears so.
 // The terminal is a pipe here (stdinIsTerminal is replaced); the pty
 // test checks the detection on a real terminal.
 func TestRunTerminalAsksPerEdit(t *testing.T) {
-	root, stderr, told := runEdits(t, nil, strings.NewReader("a\nn\n"), true)
+	root, stderr, told := runEditsIn(t, nil, strings.NewReader("a\nn\n"), true, true)
 	if n := strings.Count(stderr, "[y/N/a]"); n != 2 {
 		t.Errorf("%d questions, want 2 (calc.go, then .envrc):\n%s", n, stderr)
 	}
@@ -173,9 +201,10 @@ func TestRunTerminalAsksPerEdit(t *testing.T) {
 	}
 }
 
-// A terminal that closes (end of input) before the answer means no.
+// A terminal that closes (end of input) before the answer means no
+// (review "before").
 func TestRunTerminalEndOfInputRejects(t *testing.T) {
-	root, _, told := runEdits(t, nil, strings.NewReader(""), true)
+	root, _, told := runEditsIn(t, nil, strings.NewReader(""), true, true)
 	if got := readOr(t, filepath.Join(root, "calc.go")); got != calcSrc {
 		t.Errorf("calc.go was changed:\n%s", got)
 	}

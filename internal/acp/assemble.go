@@ -42,8 +42,10 @@ type runEnv struct {
 // project's) MCP servers for it.
 func assemble(ctx context.Context, s *acpSession, servers []sdk.McpServer) (*runEnv, error) {
 	opts := s.a.opts.Run
+	// Pending: a turn's changes wait in its change set and are asked
+	// about once, at its end (pending.go).
 	ao := app.Options{Roots: []string{s.root}, Mode: opts.Mode, Workspace: s.ws, Approver: approver{s},
-		Version: s.a.opts.Version, Logger: s.a.log}
+		Version: s.a.opts.Version, Logger: s.a.log, Pending: true}
 	if opts.TrustProject {
 		ao.ProjectTrusted = func(string) bool { return true }
 	}
@@ -170,6 +172,14 @@ func (r *runEnv) turn(ctx context.Context, in turnInput, cfg config.Config) (age
 	res := r.app.Do(ctx, r.run, t)
 	if res.StoreErr != nil {
 		s.a.log.Error("acp: turn not stored", "session", s.id, "error", res.StoreErr)
+	}
+	if res.ReviewNote != "" {
+		s.update(ctx, sdk.UpdateAgentThoughtText(res.ReviewNote))
+	}
+	if set := r.run.Changes; set != nil && ctx.Err() == nil {
+		// Asked once per turn; a cancelled turn's changes stay pending
+		// for the next turn's question.
+		s.reviewPending(ctx, set)
 	}
 	return res.Outcome, res.Err
 }

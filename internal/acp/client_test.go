@@ -16,6 +16,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/acp"
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
@@ -39,10 +40,13 @@ type testClient struct {
 	changed     chan struct{} // closed and replaced on every update or question
 	// answer picks the option id for a question; "" cancels it.
 	answer func(sdk.RequestPermissionRequest) string
+	// review is the agent's review setting (connect): "before" for the
+	// tests of the question per change, "" (pending) for pending_test.go.
+	review string
 }
 
 func newTestClient(t *testing.T) *testClient {
-	return &testClient{t: t, buffers: map[string]string{}, writes: map[string]string{}, changed: make(chan struct{})}
+	return &testClient{t: t, buffers: map[string]string{}, writes: map[string]string{}, changed: make(chan struct{}), review: config.ReviewBefore}
 }
 
 func (c *testClient) signal() {
@@ -202,7 +206,7 @@ func connectAs(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, name 
 	}
 	go func() {
 		defer close(done)
-		_ = acp.Serve(ctx, agentIn, agentOut, acp.Options{Version: "test", Logger: log, Run: acp.RunOptions{Mode: guard.ModeAuto}})
+		_ = acp.Serve(ctx, agentIn, agentOut, acp.Options{Version: "test", Logger: log, Run: acp.RunOptions{Mode: guard.ModeAuto, Over: config.Config{Review: c.review}}})
 		agentOut.Close()
 	}()
 	conn := sdk.NewClientSideConnection(c, toAgent, fromAgent)

@@ -36,25 +36,12 @@ func (w *workspace) ask(ctx context.Context, cs []tools.Change) error {
 		w.s.keepDiffs(call, diffs)
 		return nil
 	}
-	var locs []sdk.ToolCallLocation
-	for _, c := range cs {
-		locs = append(locs, sdk.ToolCallLocation{Path: c.Path.Abs})
+	paths := make([]string, len(cs))
+	for i, c := range cs {
+		paths[i] = c.Path.Abs
 	}
-	title := changeTitle(cs)
-	kind := changeKind(cs)
-	res, err := w.s.a.client().RequestPermission(ctx, sdk.RequestPermissionRequest{
-		SessionId: sdk.SessionId(w.s.id),
-		ToolCall: sdk.ToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(call), Title: &title, Kind: &kind,
-			Status: sdk.Ptr(sdk.ToolCallStatusPending), Locations: locs, Content: diffs,
-		},
-		Options: []sdk.PermissionOption{
-			{OptionId: optAllow, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
-			{OptionId: optAllowSession, Name: "Allow all edits in this session", Kind: sdk.PermissionOptionKindAllowAlways},
-			{OptionId: optReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
-		},
-	})
-	switch choice := chosen(res, err); {
+	choice, err := w.s.askChanges(ctx, call, changeTitle(cs), changeKind(cs), paths, diffs)
+	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
@@ -68,6 +55,29 @@ func (w *workspace) ask(ctx context.Context, cs []tools.Change) error {
 	}
 	w.s.keepDiffs(call, diffs)
 	return nil
+}
+
+// askChanges puts a change of the files at paths, with their diffs, to
+// the user as ONE session/request_permission on tool call call, and
+// returns the option chosen ("" for a cancelled question or an error).
+func (s *acpSession) askChanges(ctx context.Context, call, title string, kind sdk.ToolKind, paths []string, diffs []sdk.ToolCallContent) (string, error) {
+	locs := make([]sdk.ToolCallLocation, len(paths))
+	for i, p := range paths {
+		locs[i] = sdk.ToolCallLocation{Path: p}
+	}
+	res, err := s.a.client().RequestPermission(ctx, sdk.RequestPermissionRequest{
+		SessionId: sdk.SessionId(s.id),
+		ToolCall: sdk.ToolCallUpdate{
+			ToolCallId: sdk.ToolCallId(call), Title: &title, Kind: &kind,
+			Status: sdk.Ptr(sdk.ToolCallStatusPending), Locations: locs, Content: diffs,
+		},
+		Options: []sdk.PermissionOption{
+			{OptionId: optAllow, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
+			{OptionId: optAllowSession, Name: "Allow all edits in this session", Kind: sdk.PermissionOptionKindAllowAlways},
+			{OptionId: optReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
+		},
+	})
+	return chosen(res, err), err
 }
 
 // chosen is the option picked; "" for a cancelled question or an error.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/catbuddy/cb-ls/internal/changeset"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/lspclient"
@@ -63,6 +64,12 @@ type Options struct {
 	// session's mcpServers), started by StartMCP with the configured ones.
 	MCPServers map[string]mcp.ServerConfig
 
+	// Pending is true for a front end that shows a run's change set and
+	// lets the user keep or discard it (Run.Changes, App.Changes): its
+	// runs then work in their own view when the review setting is
+	// "pending" (review.go). Other front ends review before, as ever.
+	Pending bool
+
 	// Headless is true for a front end with no editor around it (the
 	// command line): the model's system prompt then says so.
 	Headless bool
@@ -85,6 +92,9 @@ type App struct {
 	Registry *tools.Registry
 	// Tools is the context the built-in tools were registered over.
 	Tools *tools.ToolContext
+	// Changes holds every run's pending change set (review "pending"),
+	// those earlier processes left included.
+	Changes *changeset.Store
 
 	opts Options
 	log  *slog.Logger
@@ -93,6 +103,8 @@ type App struct {
 
 	mu  sync.Mutex
 	mcp *mcp.Manager
+
+	fallbackOnce sync.Once // the review fallback is said once
 }
 
 // New builds the guard (unless given one), the registry and the tools'
@@ -147,7 +159,12 @@ func New(o Options) (*App, error) {
 		closeLanguageServers(lc)
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
-	return &App{Guard: g, Registry: reg, Tools: tc, opts: o, log: o.Logger, lsp: lc}, nil
+	changes, err := changeset.Open(g, o.Logger)
+	if err != nil {
+		closeLanguageServers(lc)
+		return nil, fmt.Errorf("pending change sets: %w", err)
+	}
+	return &App{Guard: g, Registry: reg, Tools: tc, Changes: changes, opts: o, log: o.Logger, lsp: lc}, nil
 }
 
 // errNoApprover is what the model hears when the front end has nobody to

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/changeset"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/session"
 )
@@ -34,6 +35,10 @@ type Run struct {
 	// Log stores the conversation; nil stores nothing (no workspace
 	// folder to hold .catbuddy/sessions).
 	Log *session.Log
+	// Changes is the run's pending change set (review "pending"), set
+	// by its first turn; nil when its changes are reviewed before they
+	// land.
+	Changes *changeset.Set
 
 	header  session.Header
 	prior   string // the transcript of the turns before this one
@@ -112,6 +117,9 @@ type Result struct {
 	// nothing.
 	Stored   bool
 	StoreErr error
+	// ReviewNote, the first time a run of this App falls back from
+	// review "pending" to "before", says why (the front end shows it).
+	ReviewNote string
 	// TranscriptPath is the run's markdown, once written.
 	TranscriptPath string
 	TranscriptErr  error
@@ -137,6 +145,10 @@ func (a *App) Do(ctx context.Context, r *Run, t Turn) Result {
 	r.tr = session.NewTranscript(header)
 	r.mu.Unlock()
 
+	ctx, set, note := a.pendingView(ctx, r, cfg)
+	if set != nil {
+		r.Changes = set
+	}
 	runner := &agent.Runner{Registry: a.Registry, Config: cfg, WorkRoot: a.Guard.WorkRoot, Provider: t.Provider, Files: a.Tools, Headless: a.opts.Headless}
 	var changed []string
 	emit := func(ev agent.Event) {
@@ -152,11 +164,18 @@ func (a *App) Do(ctx context.Context, r *Run, t Turn) Result {
 			t.Emit(ev)
 		}
 	}
-	var res Result
+	res := Result{ReviewNote: note}
 	if r.Turn == 1 {
 		res.Outcome, res.Err = runner.Run(ctx, t.Task, emit)
 	} else {
-		res.Outcome, res.Err = runner.Reply(ctx, r.Command.ID, r.Messages, t.Input, emit)
+		input := t.Input
+		if set != nil {
+			// What the user kept or discarded since the last turn.
+			if news := set.TakeNews(); news != "" {
+				input = "[" + news + "]\n\n" + input
+			}
+		}
+		res.Outcome, res.Err = runner.Reply(ctx, r.Command.ID, r.Messages, input, emit)
 	}
 	res.Status = "done"
 	switch {

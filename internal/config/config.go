@@ -45,9 +45,29 @@ type Config struct {
 	// "internal" (guard.ParseMode). In the editor it is the guard's, read
 	// from the primary folder's configuration (lsp/run_settings.go).
 	Mode string `json:"mode,omitempty"`
+	// Review is when the user reviews the agent's changes: "pending"
+	// (the default: the run works in its own copy-on-write workspace,
+	// never waits, and the user keeps or discards its change set hunk by
+	// hunk) or "before" (each change is asked before it lands, and a
+	// command that writes asks first). See docs/workspace.md.
+	Review string `json:"review,omitempty"`
 	// LanguageServers are started by cb-ls itself to answer the language
 	// tools where no editor does, by name (see LanguageServer).
 	LanguageServers map[string]LanguageServer `json:"languageServers,omitempty"`
+}
+
+// Values of Review.
+const (
+	ReviewPending = "pending"
+	ReviewBefore  = "before"
+)
+
+// ReviewMode returns the review setting, its default filled in.
+func (c Config) ReviewMode() string {
+	if c.Review == "" {
+		return ReviewPending
+	}
+	return c.Review
 }
 
 // DefaultModelIdleTimeout is the idle limit, in seconds, when

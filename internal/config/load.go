@@ -201,6 +201,11 @@ func (c Config) validate() error {
 			return fmt.Errorf("mode: %w", err)
 		}
 	}
+	switch c.Review {
+	case "", ReviewPending, ReviewBefore:
+	default:
+		return fmt.Errorf("review %q: want pending or before", c.Review)
+	}
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
 	}

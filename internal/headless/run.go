@@ -95,13 +95,16 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "cb-ls run: %s%s\n", msg, hint)
 	}
 	cfg := loaded.Config
+	if o.Review {
+		cfg.Review = config.ReviewBefore // --review: each change asked before it lands
+	}
 
 	p := newProgress(stderr, isTerminalWriter(stderr), cfg.MaxSteps)
 	ask := &prompter{in: bufio.NewReader(stdin), out: stderr, before: p.pause}
 	ws := editWorkspace(o, o.Terminal, ask)
 	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(o.Yes, o.Terminal, ask),
 		LanguageServers: cfg.LanguageServers,
-		ProjectTrusted:  projectTrust(o.Trust, stderr), Headless: true, Version: o.Version, Logger: mcpLogger(stderr)})
+		ProjectTrusted:  projectTrust(o.Trust, stderr), Headless: true, Pending: true, Version: o.Version, Logger: mcpLogger(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls run: %v\n", err)
 		return 1
@@ -124,6 +127,12 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 	res := a.Do(ctx, run, app.Turn{Config: cfg, Task: agent.Task{Command: config.CommandRun, Input: instruction},
 		Input: instruction, Emit: p.event})
 	p.done()
+	if res.ReviewNote != "" {
+		fmt.Fprintf(stderr, "cb-ls run: %s\n", res.ReviewNote)
+	}
+	if msg := finishSet(ctx, o, run.Changes, ask, ws, stderr); msg != "" {
+		fmt.Fprintf(stderr, "cb-ls run: the change set: %s\n", msg)
+	}
 	if yw, ok := ws.(*yesWorkspace); ok {
 		yw.summary(stderr)
 	}

@@ -22,12 +22,13 @@ const mod = "github.com/catbuddy/cb-ls"
 // nothing above them, diff reaches nothing of ours, tools never reaches lsp/agent/mcp/cmd (nor lspfeatures and lspclient,
 // the LSP side of its language tools, which reach no front end), agent, mcp and
 // session never reach lsp or cmd, and mcp not agent either; app, the run
-// assembly, is beneath every front end and above everything else.
+// assembly, is beneath every front end and above everything else; a
+// run's change set (changeset) lies above the tools and beneath app.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
 		"guard":     {"filestate", "snapshot", "tools", "agent", "lsp", "mcp", "cmd"},
 		"filestate": {"guard", "snapshot", "tools", "agent", "lsp", "mcp", "cmd"},
-		"tools":     {"agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "app"},
+		"tools":     {"agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "app", "changeset"},
 		// The safe file layer imports nothing of ours; search only guard
 		// (for admitted paths and the state directory's name) and it.
 		"safefile": {"guard", "filestate", "config", "search", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
@@ -56,8 +57,12 @@ func TestLayers(t *testing.T) {
 		"diff": {"guard", "filestate", "config", "snapshot", "tools", "search", "safefile", "sandbox", "shell", "agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app", "acp", "headless"},
 		// The LSP server is a front end: no other front end is beneath it
 		// (TestFrontEnds).
-		"lsp":   {"acp", "headless", "cmd"},
-		"shell": {"guard", "filestate", "config", "sandbox", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"lsp": {"acp", "headless", "cmd"},
+		// A run's pending change set: above the tools (it is a Workspace
+		// and a Layer for them) and beside app, beneath every front end;
+		// it knows nothing of the agent, the model or a protocol.
+		"changeset": {"agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app", "acp", "headless"},
+		"shell":     {"guard", "filestate", "config", "sandbox", "snapshot", "tools", "search", "safefile", "agent", "lsp", "mcp", "cmd", "session", "app"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", mod+"/internal/"+pkg+"/...").CombinedOutput()

@@ -18,13 +18,13 @@ const annotationPrefix = "cb-ls.agent-edit"
 // buildEdit turns cs into one WorkspaceEdit's documentChanges: for each
 // change a CreateFile (new file that is not open) or DeleteFile, and one
 // TextDocumentEdit pinned to its target's version with one edit per hunk.
-// Edits carry a change annotation (needsConfirmation) when the client
-// supports them, and then the annotations map is always sent too
+// Edits carry a change annotation (needsConfirmation) when review is
+// asked for and the client supports them, and then the annotations map is always sent too
 // (Neovim 0.12 aborts an edit whose annotation id is not in it).
-func (w *Workspace) buildEdit(cs []tools.Change, targets []pinned) protocol.WorkspaceEdit {
+func (w *Workspace) buildEdit(cs []tools.Change, targets []pinned, review bool) protocol.WorkspaceEdit {
 	s := w.server
 	enc := s.PositionEncoding()
-	annotate := s.supportsAnnotations()
+	annotate := review && s.supportsAnnotations()
 	annotations := map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation{}
 	note := func(id, label string) protocol.ChangeAnnotationIdentifier {
 		if !annotate {

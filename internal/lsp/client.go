@@ -64,19 +64,31 @@ func (s *Server) supportsAnnotations() bool {
 	return caps.Workspace != nil && caps.Workspace.WorkspaceEdit != nil && caps.Workspace.WorkspaceEdit.ChangeAnnotationSupport != nil
 }
 
-// clientShowsRunEnd reports whether the client said, with the experimental
-// capability catbuddy.runEnd, that it renders a run's end event itself:
-// then the server sends no window/showMessage and no window/showDocument of
-// the transcript when a run ends (see docs/PROTOCOL.md).
-func (s *Server) clientShowsRunEnd() bool {
+// catbuddyCaps is what the client declared in
+// capabilities.experimental.catbuddy.
+type catbuddyCaps struct {
+	// RunEnd: the client renders a run's end event itself.
+	RunEnd bool `json:"runEnd"`
+	// PendingChanges: the client shows a run's pending changes from
+	// catbuddy/pendingChanges and keeps or discards them with
+	// catbuddy.keep and catbuddy.discard (pending_protocol.go).
+	PendingChanges bool `json:"pendingChanges"`
+}
+
+// experimental returns the client's capabilities.experimental.catbuddy;
+// anything malformed there declares nothing.
+func (s *Server) experimental() catbuddyCaps {
 	raw := s.Capabilities().Experimental
 	if len(raw) == 0 {
-		return false
+		return catbuddyCaps{}
 	}
 	var exp struct {
-		Catbuddy struct {
-			RunEnd bool `json:"runEnd"`
-		} `json:"catbuddy"`
+		Catbuddy catbuddyCaps `json:"catbuddy"`
 	}
-	return json.Unmarshal(raw, &exp) == nil && exp.Catbuddy.RunEnd
+	_ = json.Unmarshal(raw, &exp)
+	return exp.Catbuddy
 }
+
+// clientShowsRunEnd reports whether the client said, with the experimental
+// capability catbuddy.runEnd, that it renders a run's end event itself.
+func (s *Server) clientShowsRunEnd() bool { return s.experimental().RunEnd }

@@ -48,6 +48,7 @@ func (s *Server) didChangeWorkspaceFolders(ctx context.Context, raw jsonrpc2.Raw
 	s.log.Info("workspace folders changed", "roots", g.Roots())
 	s.syncMode()
 	s.mcpRootsChanged()
+	s.pendingRootsChanged()
 	go s.checkTrust(s.baseCtx)
 	return nil, nil
 }

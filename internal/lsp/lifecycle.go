@@ -149,6 +149,7 @@ func (s *Server) version() string {
 func (s *Server) initialized(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	s.flushInvalid(ctx)
 	s.pullConfiguration(ctx)
+	s.announcePending(ctx)
 	// The question waits for the user: on the connection's context, not
 	// this notification's.
 	go s.checkTrust(s.baseCtx)

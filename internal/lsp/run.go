@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/app"
 	"github.com/catbuddy/cb-ls/internal/config"
@@ -33,13 +35,15 @@ const (
 	cmdListRuns     = "catbuddy.listRuns"
 )
 
-// runs tracks the connection's agent runs: at most one per document.
+// runs tracks the connection's agent runs. Runs whose changes are
+// pending may share a document; a run that reviews each change before it
+// lands (review: "before") holds its document alone.
 type runs struct {
 	s *Server
 
 	mu     sync.Mutex
 	active map[string]*run // by id
-	byDoc  map[string]*run // by document path ("" for free questions is never locked)
+	byDoc  map[string]*run // review-before runs by document path ("" for free questions is never locked)
 	ended  map[string]string
 	idle   map[string]*run // ended runs of this connection, ready for a reply
 	last   string          // id of the most recent run, for catbuddy.transcript without runId
@@ -89,6 +93,7 @@ func (s *Server) registerRunCommands() {
 	s.registerCommand(cmdReply, rs.replyCommand)
 	s.registerCommand(cmdListRuns, rs.listRunsCommand)
 	s.registerCommand(cmdUndoRun, rs.undoCommand)
+	rs.registerPendingCommands()
 	s.addCodeActions(rs.codeActions)
 }
 
@@ -146,7 +151,7 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	}
 	// The request's context ends when this handler returns; the run lives
 	// until it finishes, is cancelled, or the connection goes away.
-	runCtx, err := rs.claim(ctx, r, func() { rs.keepLedger(r.ID, r.ledger) })
+	runCtx, err := rs.claim(ctx, r, exclusive(cfg), func() { rs.keepLedger(r.ID, r.ledger) })
 	if err != nil {
 		return nil, err
 	}
@@ -154,17 +159,18 @@ func (rs *runs) start(ctx context.Context, args [][]byte, implied string) (any, 
 	return map[string]string{"runId": r.ID}, nil
 }
 
-// claim makes r the active run of its document for a new turn, or
-// refuses when another run holds the document. prepare runs under the
-// lock once the claim succeeded. The turn's context lives until it
-// finishes, is cancelled, or the connection goes away.
-func (rs *runs) claim(ctx context.Context, r *run, prepare func()) (context.Context, error) {
+// claim makes r active for a new turn. An exclusive turn (review
+// "before") holds its document and is refused when another exclusive
+// one holds it. prepare runs under the lock once the claim succeeded.
+// The turn's context lives until it finishes, is cancelled, or the
+// connection goes away.
+func (rs *runs) claim(ctx context.Context, r *run, exclusive bool, prepare func()) (context.Context, error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if _, going := rs.active[r.ID]; going {
 		return nil, fmt.Errorf("%w: run %s is still going; wait for it to end or %s", errRunBusy, r.ID, cancelHint(r.ID))
 	}
-	if t := r.target; t.path != "" {
+	if t := r.target; t.path != "" && exclusive {
 		if other, busy := rs.byDoc[t.path]; busy {
 			return nil, fmt.Errorf("%w: %s, started %s ago on %s; wait for it to end or %s",
 				errRunBusy, other.Command.Title, time.Since(other.started).Round(time.Second), t.rel, cancelHint(other.ID))
@@ -175,7 +181,7 @@ func (rs *runs) claim(ctx context.Context, r *run, prepare func()) (context.Cont
 	r.cancel, r.done = cancel, make(chan struct{})
 	delete(rs.idle, r.ID)
 	rs.active[r.ID] = r
-	if r.target.path != "" {
+	if r.target.path != "" && exclusive {
 		rs.byDoc[r.target.path] = r
 	}
 	rs.last = r.ID
@@ -217,6 +223,12 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 	res := s.assembly().Do(runCtx, r.Run, app.Turn{Config: cfg, Provider: prov, Task: task, Input: a.Input,
 		Emit: func(ev agent.Event) { rep.event(ctx, ev) }})
 	rs.remember(r, res)
+	if res.ReviewNote != "" {
+		s.showMessage(ctx, protocol.MessageTypeWarning, "cb-ls: "+res.ReviewNote)
+	}
+	// A client that cannot show pending changes reviews them now, before
+	// it hears that the turn ended.
+	rs.reviewTurn(s.baseCtx, r)
 	// The document is free before anyone hears that the run ended, so a
 	// client may start the next run as soon as it sees the end.
 	rs.release(r, done)

@@ -68,7 +68,7 @@ func (rs *runs) replyCommand(ctx context.Context, args []json.RawMessage) (any, 
 		return nil, fmt.Errorf("%s: %w", cmd.Title, err)
 	}
 	var turn int
-	runCtx, err := rs.claim(ctx, r, func() {
+	runCtx, err := rs.claim(ctx, r, exclusive(cfg), func() {
 		r.Command = cmd
 		turn = r.Begin()
 	})
@@ -155,6 +155,9 @@ type runInfo struct {
 	Tokens  agent.Usage `json:"tokens"`
 	// TranscriptURI is the markdown of the turns so far, once written.
 	TranscriptURI uri.URI `json:"transcriptUri,omitempty"`
+	// Pending counts the run's hunks (a group as one) still pending the
+	// user's keep or discard.
+	Pending int `json:"pending"`
 }
 
 func newRunInfo(s session.Summary) runInfo {
@@ -202,6 +205,13 @@ func (rs *runs) listRunsCommand(ctx context.Context, args []json.RawMessage) (an
 	for _, s := range stored {
 		if !seen[s.RunID] {
 			out = append(out, newRunInfo(s))
+		}
+	}
+	if st := rs.s.pendingStore(); st != nil {
+		for i := range out {
+			if set, ok := st.Get(out[i].RunID); ok {
+				out[i].Pending = set.Count()
+			}
 		}
 	}
 	slices.SortStableFunc(out, func(a, b runInfo) int { return b.Updated.Compare(a.Updated) })

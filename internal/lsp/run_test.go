@@ -45,26 +45,47 @@ type runFixture struct {
 	ed    *fake.Editor
 }
 
+// newRunFixture reviews each change before it lands (review "before"):
+// the editor's review of every edit, as it has always been. The tests
+// of pending changes use newRunFixtureWith.
 func newRunFixture(t *testing.T, script agenttest.Script, caps func(*protocol.ClientCapabilities)) *runFixture {
+	t.Helper()
+	return newRunFixtureWith(t, script, func(o *fake.Options, init map[string]any) {
+		o.Capabilities = caps
+		init["review"] = "before"
+	})
+}
+
+// newRunFixtureWith is newRunFixture with adjust's say over the editor
+// and its initializationOptions.
+func newRunFixtureWith(t *testing.T, script agenttest.Script, adjust func(o *fake.Options, init map[string]any)) *runFixture {
+	t.Helper()
+	dir, calc := calcProject(t)
+	model := agenttest.NewServer(t, script)
+	init := map[string]any{
+		"provider": "openai", "baseUrl": model.URL(), "model": "scripted", "apiKey": testKey, "maxSteps": 5,
+	}
+	opts := fake.Options{Folders: []string{dir}, InitializationOptions: init}
+	if adjust != nil {
+		adjust(&opts, init)
+	}
+	ed := fake.New(t, opts)
+	u := ed.OpenFile(calc)
+	return &runFixture{dir: dir, calc: calc, uri: u, model: model, ed: ed}
+}
+
+// calcProject is a new folder (its real path) holding calc.go.
+func calcProject(t *testing.T) (dir, calc string) {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	calc := filepath.Join(dir, "calc.go")
+	calc = filepath.Join(dir, "calc.go")
 	if err := os.WriteFile(calc, []byte(calcGo), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	model := agenttest.NewServer(t, script)
-	ed := fake.New(t, fake.Options{
-		Folders:      []string{dir},
-		Capabilities: caps,
-		InitializationOptions: map[string]any{
-			"provider": "openai", "baseUrl": model.URL(), "model": "scripted", "apiKey": testKey, "maxSteps": 5,
-		},
-	})
-	u := ed.OpenFile(calc)
-	return &runFixture{dir: dir, calc: calc, uri: u, model: model, ed: ed}
+	return dir, calc
 }
 
 // fixArgs selects lines 4–6 (the function) with one diagnostic on the return.

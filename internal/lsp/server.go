@@ -209,7 +209,10 @@ func (s *Server) initTools() error {
 	o := app.Options{Guard: s.Guard(), Workspace: s.workspace, Registry: s.registry,
 		Approver: tools.ApproverFunc(s.approveExec), OnEdit: s.onEdit, OnExecChanges: s.onExecChanges,
 		Diagnostics: &editorDiagnostics{s: s}, Language: s.languageFeatures(s.opts.LanguageFeatureTimeout), RegisterTools: s.opts.RegisterTools,
-		ProjectTrusted: s.projectTrusted, DisplayPath: s.displayPath, Version: s.version(), Logger: s.log}
+		ProjectTrusted: s.projectTrusted, DisplayPath: s.displayPath, Version: s.version(), Logger: s.log,
+		// Runs leave their changes pending, shown and kept or discarded
+		// through lsp/pending_*.go (review "before" still asks first).
+		Pending: true}
 	if o.Language == nil {
 		// An editor without the catbuddy/languageFeature bridge gets the
 		// language tools from the languageServers setting, as headless
@@ -225,6 +228,7 @@ func (s *Server) initTools() error {
 	s.app = a
 	s.toolCtx = a.Tools
 	s.mu.Unlock()
+	a.Changes.OnChange(s.onPendingChange)
 	return nil
 }
 

@@ -102,6 +102,13 @@ func sharedBinary(t *testing.T) string {
 // startWire starts `cb-ls serve` in dir and initializes it.
 func startWire(t *testing.T, dir string) *wireProc {
 	t.Helper()
+	return startWireWith(t, dir, fmt.Sprintf(`{"processId":null,"rootUri":%q,"capabilities":{}}`, fileuri.FromPath(dir)))
+}
+
+// startWireWith starts `cb-ls serve` in dir and initializes it with
+// params (initialize's, as JSON).
+func startWireWith(t *testing.T, dir, params string) *wireProc {
+	t.Helper()
 	cmd := exec.Command(sharedBinary(t), "serve", "--log-level", "debug")
 	cmd.Dir = dir
 	stdin, err := cmd.StdinPipe()
@@ -130,8 +137,7 @@ func startWire(t *testing.T, dir string) *wireProc {
 			t.Logf("server stderr:\n%s", p.stderr.String())
 		}
 	})
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"processId":null,"rootUri":%q,"capabilities":{}}}`, fileuri.FromPath(dir))
-	p.send(init)
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":%s}`, params))
 	p.await("init")
 	p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 	return p

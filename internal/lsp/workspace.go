@@ -27,9 +27,36 @@ import (
 type Workspace struct {
 	server *Server
 	disk   tools.DiskWorkspace
+	// chosen marks the Workspace of catbuddy.keep: the user already chose
+	// what lands, so its applyEdit carries no change annotations (no
+	// needsConfirmation); the rest, versions and merge included, is the
+	// same.
+	chosen bool
 }
 
-var _ tools.Workspace = (*Workspace)(nil)
+// keepWorkspace is the Workspace through which catbuddy.keep lands what
+// the user chose.
+func (s *Server) keepWorkspace() *Workspace {
+	return &Workspace{server: s, disk: s.workspace.disk, chosen: true}
+}
+
+var (
+	_ tools.Workspace    = (*Workspace)(nil)
+	_ tools.BufferLister = (*Workspace)(nil)
+)
+
+// OpenBuffers implements tools.BufferLister: the open buffers inside the
+// workspace folders, so that a run's command sees their unsaved text.
+func (w *Workspace) OpenBuffers(ctx context.Context) []guard.Path {
+	g := w.server.Guard()
+	var out []guard.Path
+	for _, path := range w.server.overlay.Paths() {
+		if p, err := g.Resolve(path); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // Read implements tools.Workspace.
 func (w *Workspace) Read(ctx context.Context, p guard.Path) (tools.Document, error) {
@@ -70,7 +97,8 @@ func (w *Workspace) Apply(ctx context.Context, c tools.Change) (tools.Document, 
 // ApplyAll implements tools.MultiApplier: every change is checked
 // against the editor's buffers (or the disk) first, then all of them go
 // to the editor as ONE workspace/applyEdit, so the user reviews a
-// multi-file change once.
+// multi-file change once (the Workspace of catbuddy.keep: applies what
+// the user chose, without asking again).
 func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -93,7 +121,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 		if err != nil {
 			return nil, err
 		}
-		edit := w.buildEdit(sent, targets)
+		edit := w.buildEdit(sent, targets, !w.chosen)
 		hashes := w.configHashes() // see recheckApplied
 		l := label
 		if slices.Contains(merged, true) {
@@ -106,7 +134,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			return nil, ctx.Err()
 		case err != nil:
 			// Emacs eglot answers a refusal with a JSON-RPC error.
-			return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v", tools.ErrRejected, names, err)
+			return nil, fmt.Errorf("%w: the editor refused the edit to %s: %v%w", tools.ErrRejected, names, err, silent(errRefused))
 		case res == nil || !res.Applied:
 			stale := w.awaitStale(ctx, res, edit)
 			s.log.Info("edit not applied", "files", names, "stale", stale, "pass", pass)
@@ -123,7 +151,7 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			if res != nil && res.FailureReason != nil && *res.FailureReason != "" {
 				reason = *res.FailureReason
 			}
-			return nil, fmt.Errorf("%w: %s: %s", tools.ErrRejected, names, reason)
+			return nil, fmt.Errorf("%w: %s: %s%w", tools.ErrRejected, names, reason, silent(errRefused))
 		}
 		if err := w.recheckApplied(ctx, sent, targets, hashes); err != nil {
 			return nil, err
@@ -137,6 +165,20 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 		return docs, err
 	}
 }
+
+// errRefused is wrapped when the editor answered the edit with a refusal
+// (the user said no, or the editor could not apply it), as opposed to a
+// change that never went out or was overtaken by typing.
+var errRefused = errors.New("refused")
+
+// silentErr adds err to a chain without adding to its message:
+// errors.Is finds it, the model reads the same words as before.
+type silentErr struct{ err error }
+
+func (silentErr) Error() string   { return "" }
+func (e silentErr) Unwrap() error { return e.err }
+
+func silent(err error) error { return silentErr{err} }
 
 // changedNames lists the files of cs for messages.
 func changedNames(cs []tools.Change) string {

@@ -26,6 +26,8 @@ type Glob struct {
 	// includeIgnored lists what is left out by default (.gitignored
 	// files, node_modules and lockfiles); deps only the latter.
 	includeIgnored, deps bool
+	// pending, if set, is the run's view over the disk (pending.go).
+	pending Pending
 }
 
 // NewGlob checks pattern (relative, staying below the directory
@@ -58,7 +60,7 @@ func (g *Glob) Run(ctx context.Context, p guard.Path, disp Display, where string
 	var mu sync.Mutex
 	var found []string
 	stats, err := Walk(ctx, p, Options{NoIgnore: g.includeIgnored, SkipDependencies: !g.deps && !insideDependencies(p.Rel)}, func(_ int, _ *safefile.Dir, e Entry) {
-		if !g.globs.Match(relTo(p.Rel, e.Rel)) {
+		if !g.globs.Match(relTo(p.Rel, e.Rel)) || replaced(g.pending, e.Rel) {
 			return
 		}
 		s := disp(e.Rel)
@@ -71,6 +73,11 @@ func (g *Glob) Run(ctx context.Context, p guard.Path, disp Display, where string
 	})
 	if err != nil {
 		return "", err
+	}
+	for _, f := range pendingBelow(g.pending, p.Rel) {
+		if g.globs.Match(relTo(p.Rel, f.Rel)) {
+			found = append(found, disp(f.Rel))
+		}
 	}
 	if len(found) == 0 {
 		msg := fmt.Sprintf("No files match %q in %q.", g.pattern, where)

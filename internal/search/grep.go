@@ -47,6 +47,8 @@ type Grep struct {
 	note string
 	// includeIgnored and deps: what the walk leaves out (dependencies.go).
 	includeIgnored, deps bool
+	// pending, if set, is the run's view over the disk (pending.go).
+	pending Pending
 }
 
 // grepQuery is what the search itself needs of a Grep.
@@ -131,7 +133,7 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 	bufs := make([][]byte, workers)
 	scratch := make([][]byte, workers)
 	stats, err := Walk(ctx, p, Options{Workers: workers, NoIgnore: g.includeIgnored, SkipDependencies: !g.deps && !insideDependencies(p.Rel)}, func(w int, dir *safefile.Dir, e Entry) {
-		if !e.Type.IsRegular() {
+		if !e.Type.IsRegular() || replaced(g.pending, e.Rel) {
 			return
 		}
 		if q.globs != nil && !q.globs.Match(relTo(p.Rel, e.Rel)) {
@@ -162,6 +164,7 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 	if err != nil {
 		return "", err
 	}
+	g.searchPending(p, disp, col)
 	col.unreadable.Add(stats.Unreadable.Load())
 	col.deps = stats.Dependencies.Load()
 	col.negated = q.globs.Negated()

@@ -51,7 +51,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		evs[i] = EditEvent{Tool: tool, Path: c.Path.Abs, Rel: c.Path.Rel, Phase: EditStarted, Added: diffs[i].Added, Removed: diffs[i].Removed}
 		tc.notify(ctx, evs[i])
 	}
-	docs, err := ApplyAll(ctx, tc.Workspace, cs)
+	docs, err := ApplyAll(ctx, tc.workspace(ctx), cs)
 	if err != nil {
 		msg := notAppliedMessage(err)
 		for i := range cs {
@@ -80,6 +80,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 	for i, c := range cs {
 		doc := docs[i]
 		d := diffs[i]
+		brief := false // pending the user's review: the lines, not the diff
 		if doc.Merged != nil {
 			// Described, recorded and undone as what it was in the end:
 			// the same hunks over the user's text (the undo keeps it).
@@ -114,9 +115,15 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 			case c.Delete:
 				verb = "Deleted"
 			}
+			if brief = pending(ctx); brief {
+				b.WriteString(pendingLine(verb, c, d))
+				break
+			}
 			fmt.Fprintf(&b, "%s %s (+%d -%d)\n", verb, c.Path.Rel, d.Added, d.Removed)
 		}
-		b.WriteString(d.Unified)
+		if !brief {
+			b.WriteString(d.Unified)
+		}
 		if note := indentNote(tool, c); note != "" {
 			fmt.Fprintf(&b, "%s\n", note)
 		}
@@ -161,7 +168,8 @@ func (tc *ToolContext) record(ctx context.Context, c Change, doc Document) {
 		content = c.After
 	}
 	tc.FileStates(ctx).RecordWrite(c.Path.Abs, doc.Stamp, content)
-	if l := filestate.LedgerFromContext(ctx); l != nil {
+	// A pending write is not the user's file yet: the keep records it.
+	if l := filestate.LedgerFromContext(ctx); l != nil && !pending(ctx) {
 		l.RecordWrite(c.Path.Abs, !c.Create, c.Base.Content, content, c.Delete)
 	}
 }

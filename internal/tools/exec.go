@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -142,6 +143,9 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	if err := cg.Check(in.Command, cwd); err != nil {
 		return Errorf("%v", err), nil
 	}
+	if v, ok := RunViewFrom(ctx); ok {
+		return tc.execOverLayer(ctx, v.Layer, in, sh, cwd, opts)
+	}
 	grant, refusal, err := tc.decideExec(ctx, in, cwd, opts.SandboxInfo().Full)
 	if err != nil {
 		return Result{}, err
@@ -189,18 +193,36 @@ func hostShell() shell.Interpreter {
 // sandbox is on), and formats the result the model sees: output, exit
 // status, duration and what the sandbox enforced.
 func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, line, cwd string, timeout time.Duration, policy sandbox.Policy) (Result, error) {
+	return runConfinedOver(ctx, tc, sh, line, cwd, timeout, policy, nil)
+}
+
+// runConfinedOver is runConfined over the copy-on-write layers overlay
+// (none: the folders themselves).
+func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter, line, cwd string, timeout time.Duration, policy sandbox.Policy, overlay []sandbox.OverlayLayer) (Result, error) {
 	opts := tc.options(ctx).Exec.withDefaults()
 	var (
 		out  *shell.Output
 		res  shell.Result
 		note string
 		sb   *sandbox.Run
+		// interrupted tells of an earlier command cut off by a machine stop.
+		interrupted string
 	)
 	for attempt := 0; ; attempt++ {
 		var cmd *exec.Cmd
 		var n string
 		var err error
-		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy)
+		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy, overlay)
+		if errors.Is(err, sandbox.ErrLayerInterrupted) && attempt == 0 {
+			// The machine stopped during an earlier command over the
+			// run's layer: its changes are pending like any other, for
+			// the user to review; the model is told, and this one runs.
+			for _, l := range overlay {
+				_ = l.ClearInterrupted()
+			}
+			interrupted = "[the machine stopped during an earlier command of this run: what that command wrote may be incomplete]\n"
+			cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy, overlay)
+		}
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
@@ -213,6 +235,11 @@ func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, lin
 		if err != nil {
 			return Errorf("start %q: %v", line, err), nil
 		}
+		if len(overlay) > 0 && sb.LayerFailed(res.ExitCode, out.String()) {
+			// Never again without the layer: the command would see a
+			// workspace without the run's pending changes.
+			return Errorf("nothing ran: the run's copy-on-write layer could not be mounted:\n%s", strings.TrimSpace(out.String())), nil
+		}
 		// Nothing of the command ran when its helper's mounts failed:
 		// run it once more, confined by split grants.
 		if sb == nil || attempt > 0 || !sb.MountsFailed(res.ExitCode, out.String()) {
@@ -220,6 +247,7 @@ func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, lin
 		}
 	}
 	var b strings.Builder
+	b.WriteString(interrupted)
 	b.WriteString(out.String())
 	if out.Total() > 0 && !strings.HasSuffix(b.String(), "\n") {
 		b.WriteByte('\n')
@@ -229,6 +257,9 @@ func runConfined(ctx context.Context, tc *ToolContext, sh shell.Interpreter, lin
 	}
 	if sb != nil {
 		b.WriteString(sandboxHints(b.String(), res, policy))
+		if note := sb.LayerNote(out.String()); len(overlay) > 0 && note != "" {
+			b.WriteString(note + "\n")
+		}
 	}
 	r := Result{}
 	switch {
@@ -268,8 +299,11 @@ func sandboxNote(ctx context.Context, tc *ToolContext, full string, confined boo
 // prepareCommand builds the command for argv: confined by policy when
 // Landlock is there (sb, to clean up after), else plain, and the note
 // the result carries about the sandbox.
-func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string, policy sandbox.Policy) (cmd *exec.Cmd, sb *sandbox.Run, note string, err error) {
+func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string, policy sandbox.Policy, overlay []sandbox.OverlayLayer) (cmd *exec.Cmd, sb *sandbox.Run, note string, err error) {
 	info := opts.SandboxInfo()
+	if len(overlay) > 0 && !info.Overlay {
+		return nil, nil, "", fmt.Errorf("%w: %s", sandbox.ErrNoOverlay, info.OverlayReason)
+	}
 	if info.Landlock == 0 {
 		if !opts.NoSandbox {
 			sandboxLogOnce.Do(func() { slog.Warn("exec runs commands unconfined", "sandbox", info.Summary) })
@@ -285,8 +319,8 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string
 	}
 	sb, err = sandbox.Prepare(sandbox.Request{
 		Roots: tc.Guard.Roots(), WorkRoot: tc.WorkRoot(), Dir: cwd, Argv: argv, Policy: policy,
-		WritableDirs: opts.WritableDirs,
-		UserDirs:     []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
+		WritableDirs: opts.WritableDirs, Overlay: overlay,
+		UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
 		Environ: func(set map[string]string) []string {
 			for k, v := range shell.Settings(!policy.Network) {
 				if _, ok := set[k]; !ok {

@@ -43,7 +43,7 @@ func (tc *ToolContext) glob(ctx context.Context, in globInput) (Result, error) {
 	if !st.IsDir() {
 		return Errorf("path %q is a file, not a directory; glob searches directories", arg), nil
 	}
-	out, err := g.Run(ctx, p, search.Displayer(tc.WorkRoot(), p), arg)
+	out, err := g.WithPending(searchView(ctx, p.Root)).Run(ctx, p, search.Displayer(tc.WorkRoot(), p), arg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, err

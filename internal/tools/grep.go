@@ -54,13 +54,13 @@ func (tc *ToolContext) grep(ctx context.Context, in grepInput) (Result, error) {
 	if !st.IsDir() {
 		// One named file: ask the Workspace, so an open editor buffer is
 		// searched as the user sees it.
-		doc, err := tc.Workspace.Read(ctx, p)
+		doc, err := tc.workspace(ctx).Read(ctx, p)
 		if err != nil {
 			return Errorf("grep %s: %v", arg, err), nil
 		}
 		return Text(g.File(disp(p.Rel), doc.Content, arg)), nil
 	}
-	out, err := g.Tree(ctx, p, disp, arg)
+	out, err := g.WithPending(searchView(ctx, p.Root)).Tree(ctx, p, disp, arg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, err

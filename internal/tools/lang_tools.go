@@ -100,7 +100,7 @@ func (l *lineCiter) cite(loc Location) string {
 	}
 	content, ok := l.files[p.Abs]
 	if !ok {
-		if doc, err := l.lt.tc.Workspace.Read(l.ctx, p); err == nil && !safefile.LooksBinary(doc.Content) {
+		if doc, err := l.lt.tc.workspace(l.ctx).Read(l.ctx, p); err == nil && !safefile.LooksBinary(doc.Content) {
 			content = doc.Content
 		}
 		l.files[p.Abs] = content

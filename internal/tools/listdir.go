@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/search"
@@ -71,6 +72,9 @@ func (tc *ToolContext) listDir(ctx context.Context, in listDirInput) (Result, er
 	ls := lister.List(ctx, p, depth, limit, disp)
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
+	}
+	if note := pendingListNote(searchView(ctx, p.Root), p.Rel, disp); note != "" {
+		return Text(strings.TrimRight(ls.String(), "\n") + "\n" + note), nil
 	}
 	if ls.Shown == 0 && ls.More == 0 {
 		if ls.Unreadable > 0 {

@@ -132,7 +132,7 @@ func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change,
 			return nil, "", err
 		}
 	}
-	doc, err := tc.Workspace.Read(ctx, src)
+	doc, err := tc.workspace(ctx).Read(ctx, src)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", orig, err)
 	}
@@ -170,7 +170,7 @@ func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change,
 
 // mustNotExist refuses a path the patch would create over an existing file.
 func (tc *ToolContext) mustNotExist(ctx context.Context, p guard.Path, name, why string) error {
-	_, err := tc.Workspace.Read(ctx, p)
+	_, err := tc.workspace(ctx).Read(ctx, p)
 	switch {
 	case err == nil:
 		return fmt.Errorf("%s: %s but it already exists; patch it instead", name, why)

@@ -178,7 +178,7 @@ func (tc *ToolContext) openDoc(ctx context.Context, path string) (guard.Path, Do
 	if err != nil {
 		return p, Document{}, err
 	}
-	doc, err := tc.Workspace.Read(ctx, p)
+	doc, err := tc.workspace(ctx).Read(ctx, p)
 	return p, doc, err
 }
 

@@ -106,5 +106,8 @@ func (r *Registry) Execute(ctx context.Context, name string, args json.RawMessag
 		}
 		return Result{Output: msg, IsError: true}, nil
 	}
+	if n := runNews(ctx); n != "" {
+		res.Output += "\n\n" + n
+	}
 	return res, nil
 }

@@ -77,6 +77,15 @@ func Start(script Script, addr string) (*Server, error) {
 	return s, nil
 }
 
+// SetNext sets Next once the server may already be answering: a test
+// that holds one request back (to act while a run waits for its model)
+// sets it after the server started.
+func (s *Server) SetNext(next func(n int, req Request) Turn) {
+	s.mu.Lock()
+	s.Next = next
+	s.mu.Unlock()
+}
+
 // URL returns the base URL to configure a provider with:
 // "http://127.0.0.1:PORT/v1". The OpenAI SDK appends chat/completions;
 // the Anthropic SDK appends v1/messages, which this server also accepts.

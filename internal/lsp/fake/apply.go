@@ -87,6 +87,12 @@ func AcceptHunks(keep func(label string) bool) ApplyHandler {
 					}
 					te.Edits = append(te.Edits, el)
 				}
+				if len(te.Edits) == 0 && len(c.Edits) > 0 {
+					// Every edit of the document unticked: VS Code leaves the
+					// document out (a file whose creation was unticked too
+					// has nothing to edit).
+					continue
+				}
 				q.Edit.DocumentChanges = append(q.Edit.DocumentChanges, &te)
 			default:
 				q.Edit.DocumentChanges = append(q.Edit.DocumentChanges, dc)

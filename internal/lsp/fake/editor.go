@@ -34,6 +34,10 @@ type Options struct {
 	InitializationOptions any
 	// Capabilities, if set, adjusts the client capabilities sent.
 	Capabilities func(*protocol.ClientCapabilities)
+	// PendingChanges declares capabilities.experimental.catbuddy.
+	// pendingChanges: runs then leave their changes pending, reported in
+	// catbuddy/pendingChanges (PendingNotes), until Keep or Discard.
+	PendingChanges bool
 	// Server is passed to lsp.Serve.
 	Server lsp.Options
 	// NoInitialize leaves the connection uninitialized (for lifecycle tests).
@@ -171,6 +175,9 @@ func (e *Editor) Initialize(opts Options) {
 		e.mu.Lock()
 		e.config = opts.Configuration
 		e.mu.Unlock()
+	}
+	if opts.PendingChanges {
+		declarePending(&caps)
 	}
 	if opts.Capabilities != nil {
 		opts.Capabilities(&caps)
