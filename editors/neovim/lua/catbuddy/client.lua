@@ -222,6 +222,10 @@ function M.make_config(root, cfg)
     on_attach = restart.on_attach,
     on_exit = function(code, signal, client_id)
       M.commands[client_id] = nil
+      -- The next server notifies what is still pending at its start.
+      vim.schedule(function()
+        require('catbuddy.pending').forget(client_id)
+      end)
       if M.by_root[root] == client_id then
         M.by_root[root] = nil
       end

@@ -51,6 +51,20 @@ return function(H)
       H.contains(table.concat(vim.fn.readfile(path), '\n'), '// Add returns the sum of a and b.', 'the other hunk did not land')
 
       H.eq(1, require('catbuddy.pending').quickfix(), 'quickfix lists the hunk left')
+
+      -- A restart: the new server finds the set and the hunk is shown again.
+      local compat = require('catbuddy.compat')
+      for _, c in ipairs(compat.get_clients({ name = 'catbuddy' })) do
+        compat.stop(c)
+      end
+      H.wait(5000, function()
+        return #compat.get_clients({ name = 'catbuddy' }) == 0 and pending.count() == 0
+      end, 'the client to stop and its hunks to go')
+      vim.cmd('silent! %bwipe!')
+      b = E.open(H, path)
+      H.wait(10000, function()
+        return pending.count() == 1 and count_marks(b) >= 2
+      end, 'the pending hunk shown again after the restart')
       vim.cmd('CatbuddyUndo all')
       H.wait(10000, function()
         return pending.count() == 0
