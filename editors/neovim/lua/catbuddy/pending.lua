@@ -25,8 +25,8 @@ local function title_of(client_id, run_id)
 end
 
 --- hunks returns every pending hunk of uri, sorted by line: {client_id,
---- run_id, title, id, first, last (0-based, last exclusive), old_lines,
---- new_lines, label, conflict}.
+--- run_id, title, id, first, last (0-based, last exclusive), new_text,
+--- label, conflict}.
 function M.hunks(uri)
   local out = {}
   for cid, runs in pairs(M.sets) do
@@ -43,8 +43,7 @@ function M.hunks(uri)
               id = h.id,
               first = s.line,
               last = math.max(s.line, last),
-              old_lines = vim.split((h.oldText or ''):gsub('\n$', ''), '\n', { plain = true }),
-              new_lines = (h.newText or '') == '' and {} or vim.split(h.newText:gsub('\n$', ''), '\n', { plain = true }),
+              new_text = h.newText or '',
               label = h.label,
               conflict = h.conflict,
             }
@@ -75,56 +74,105 @@ function M.count()
   return n
 end
 
+-- drawn maps bufnr -> key (run, hunk id) -> {sig, marks}: what is on
+-- screen. Extmarks move with the text, so after a keystroke the server's
+-- new ranges mostly match where the marks already are: only hunks that
+-- moved differently, changed or went away are redrawn.
+local drawn = {}
+
+local function new_lines(text)
+  if text == nil or text == '' then
+    return {}
+  end
+  return vim.split(text:gsub('\n$', ''), '\n', { plain = true })
+end
+
+local function place(bufnr, h, n, show_title)
+  local marks = {}
+  local sign_hl = h.conflict and 'DiagnosticWarn' or 'DiffChange'
+  for l = h.first, math.min(h.last, n) - 1 do
+    marks[#marks + 1] = vim.api.nvim_buf_set_extmark(bufnr, M.ns, l, 0, {
+      line_hl_group = 'DiffDelete',
+      sign_text = h.conflict and '!' or '-',
+      sign_hl_group = sign_hl,
+      priority = 200,
+    })
+  end
+  local virt = {}
+  local head = (show_title and ('[' .. h.title .. '] ') or '') .. (h.conflict and ('conflict: ' .. h.conflict) or '')
+  if head ~= '' then
+    virt[#virt + 1] = { { head, h.conflict and 'DiagnosticWarn' or 'Comment' } }
+  end
+  for _, line in ipairs(new_lines(h.new_text)) do
+    virt[#virt + 1] = { { '+ ' .. line, 'DiffAdd' } }
+  end
+  if #virt > 0 then
+    -- Below the replaced lines; above the first line for an insertion
+    -- (virt_lines cannot go above line 0 otherwise).
+    local at, above = h.last - 1, false
+    if h.last == h.first then
+      at, above = h.first, true
+    end
+    if at >= n then
+      at, above = n - 1, false
+    end
+    marks[#marks + 1] = vim.api.nvim_buf_set_extmark(bufnr, M.ns, math.max(at, 0), 0, {
+      virt_lines = virt,
+      virt_lines_above = above,
+      sign_text = h.last == h.first and '+' or nil,
+      sign_hl_group = sign_hl,
+    })
+  end
+  return marks
+end
+
 --- draw redraws the pending hunks of bufnr.
 function M.draw(bufnr)
   if not vim.api.nvim_buf_is_loaded(bufnr) then
     return
   end
-  vim.api.nvim_buf_clear_namespace(bufnr, M.ns, 0, -1)
   local n = vim.api.nvim_buf_line_count(bufnr)
-  local several = {}
-  for _, runs in pairs(M.sets) do
-    for id in pairs(runs) do
-      several[#several + 1] = id
+  local runs = 0
+  for _, sets in pairs(M.sets) do
+    for _ in pairs(sets) do
+      runs = runs + 1
     end
   end
-  local show_title = #several > 1
+  local show_title = runs > 1
+  local old = drawn[bufnr] or {}
+  local now = {}
   for _, h in ipairs(M.hunks(vim.uri_from_bufnr(bufnr))) do
-    local sign_hl = h.conflict and 'DiagnosticWarn' or 'DiffChange'
-    for l = h.first, math.min(h.last, n) - 1 do
-      vim.api.nvim_buf_set_extmark(bufnr, M.ns, l, 0, {
-        line_hl_group = 'DiffDelete',
-        sign_text = h.conflict and '!' or '-',
-        sign_hl_group = sign_hl,
-        priority = 200,
-      })
-    end
-    local virt = {}
-    local head = (show_title and ('[' .. h.title .. '] ') or '') .. (h.conflict and ('conflict: ' .. h.conflict) or '')
-    if head ~= '' then
-      virt[#virt + 1] = { { head, h.conflict and 'DiagnosticWarn' or 'Comment' } }
-    end
-    for _, line in ipairs(h.new_lines) do
-      virt[#virt + 1] = { { '+ ' .. line, 'DiffAdd' } }
-    end
-    if #virt > 0 then
-      -- Below the replaced lines; above the first line for an insertion at
-      -- the top of the file (virt_lines cannot go above line 0 otherwise).
-      local at, above = h.last - 1, false
-      if h.last == h.first then
-        at, above = h.first, true
+    local key = h.client_id .. '/' .. h.run_id .. '/' .. h.id
+    local sig = table.concat({ h.last - h.first, h.new_text, h.conflict or '', show_title and h.title or '' }, '\0')
+    local d = old[key]
+    old[key] = nil
+    if d and d.sig == sig and d.first_mark then
+      local pos = vim.api.nvim_buf_get_extmark_by_id(bufnr, M.ns, d.first_mark, {})
+      if pos[1] ~= d.offset + h.first then
+        for _, id in ipairs(d.marks) do
+          vim.api.nvim_buf_del_extmark(bufnr, M.ns, id)
+        end
+        d = nil
       end
-      if at >= n then
-        at, above = n - 1, false
+    elseif d then
+      for _, id in ipairs(d.marks) do
+        vim.api.nvim_buf_del_extmark(bufnr, M.ns, id)
       end
-      vim.api.nvim_buf_set_extmark(bufnr, M.ns, math.max(at, 0), 0, {
-        virt_lines = virt,
-        virt_lines_above = above,
-        sign_text = h.last == h.first and '+' or nil,
-        sign_hl_group = sign_hl,
-      })
+      d = nil
+    end
+    if not d then
+      local marks = place(bufnr, h, n, show_title)
+      local first = marks[1] and vim.api.nvim_buf_get_extmark_by_id(bufnr, M.ns, marks[1], {})
+      d = { sig = sig, marks = marks, first_mark = marks[1], offset = first and first[1] and (first[1] - h.first) or 0 }
+    end
+    now[key] = d
+  end
+  for _, d in pairs(old) do
+    for _, id in ipairs(d.marks) do
+      vim.api.nvim_buf_del_extmark(bufnr, M.ns, id)
     end
   end
+  drawn[bufnr] = now
 end
 
 local function redraw_all()
@@ -133,8 +181,11 @@ local function redraw_all()
       M.draw(b)
     end
   end
-  vim.g.catbuddy_pending = M.count()
-  pcall(vim.cmd, 'redrawstatus')
+  local n = M.count()
+  if vim.g.catbuddy_pending ~= n then
+    vim.g.catbuddy_pending = n
+    pcall(vim.cmd, 'redrawstatus')
+  end
 end
 
 --- on_notification handles catbuddy/pendingChanges from client_id.
@@ -355,6 +406,7 @@ function M.attach(bufnr, cfg)
     vim.api.nvim_buf_attach(bufnr, false, {
       on_detach = function()
         mapped[bufnr] = nil
+        drawn[bufnr] = nil
       end,
     })
   end

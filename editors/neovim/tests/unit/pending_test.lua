@@ -119,4 +119,38 @@ return function(H)
     H.eq(false, vim.tbl_contains(lhs, leader .. 'au'), 'undo left alone')
     vim.cmd('bwipeout!')
   end)
+  H.test('pending: typing moves the marks; the re-sent ranges redraw only what changed', function()
+    pending.sets = {}
+    local buf, uri = load(H, 904)
+    local function rows()
+      local out = {}
+      for _, m in ipairs(marks(buf)) do
+        out[#out + 1] = m[2]
+      end
+      table.sort(out)
+      return out
+    end
+    local before = rows()
+    vim.api.nvim_buf_set_lines(buf, 0, 0, false, { '// typed' })
+    -- The server sends every hunk one line down.
+    local moved = vim.fn.json_decode((vim.fn.json_encode(fixture.notifications):gsub('{{uri}}', uri):gsub('{{root}}', 'file:///x')))
+    for _, n in ipairs(moved) do
+      for _, f in ipairs(n.files) do
+        for _, h in ipairs(f.hunks or {}) do
+          h.range.start.line = h.range.start.line + 1
+          h.range['end'].line = h.range['end'].line + 1
+        end
+      end
+      pending.on_notification(n, 904)
+    end
+    local want = vim.tbl_map(function(r) return r + 1 end, before)
+    H.eq(want, rows(), 'every mark one line down')
+    -- A hunk the server moved elsewhere than its marks is drawn again there.
+    moved[1].files[1].hunks[1].range.start.line = 1
+    moved[1].files[1].hunks[1].range['end'].line = 2
+    pending.on_notification(moved[1], 904)
+    H.truthy(vim.tbl_contains(rows(), 1), 'redrawn where the server says')
+    H.eq(false, vim.tbl_contains(rows(), 4), 'not left where it was')
+    vim.cmd('bwipeout!')
+  end)
 end
