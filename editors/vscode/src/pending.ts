@@ -7,7 +7,7 @@
 // full on hover and in the diff editor. The rules (what is pending, where
 // it is now, conflicts) stay in the server.
 import * as vscode from 'vscode';
-import { PendingModel, PendingNotification, ShownHunk } from './pendingModel';
+import { afterText, PendingModel, PendingNotification } from './pendingModel';
 
 /** Executor sends a server command (Controller.execute). */
 export type Executor = <T>(command: string, arg?: unknown) => Promise<T>;
@@ -28,14 +28,6 @@ const conflictLine = vscode.window.createTextEditorDecorationType({
   border: '1px dashed',
   borderColor: new vscode.ThemeColor('editorWarning.foreground'),
 });
-
-/** summary is the one-line text of a hunk's new lines after its last removed line. */
-function summary(h: ShownHunk, several: boolean): string {
-  const first = h.added[0] ?? '';
-  const more = h.added.length > 1 ? `  (+${h.added.length - 1} more line${h.added.length > 2 ? 's' : ''})` : '';
-  const what = h.added.length === 0 ? '− remove these lines' : `+ ${first.trim()}${more}`;
-  return `${several ? `[${h.title}] ` : ''}${h.hunk.conflict ? '⚠ conflict: ' + h.hunk.conflict + ' · ' : ''}${what}`;
-}
 
 /** PendingView shows the pending hunks and keeps or discards them. */
 export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.Disposable {
@@ -93,7 +85,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
           }
         }
         const at = Math.max(0, Math.min(h.last > h.first ? last : h.first, n - 1));
-        after.push({ range: new vscode.Range(at, Number.MAX_SAFE_INTEGER, at, Number.MAX_SAFE_INTEGER), renderOptions: { after: { contentText: summary(h, several) } } });
+        after.push({ range: new vscode.Range(at, Number.MAX_SAFE_INTEGER, at, Number.MAX_SAFE_INTEGER), renderOptions: { after: { contentText: afterText(h, several) } } });
       }
       ed.setDecorations(removedLine, removed);
       ed.setDecorations(conflictLine, conflicts);

@@ -135,3 +135,11 @@ export class PendingModel {
 export function pendingEndMessage(files: number): string {
   return `${files} file${files === 1 ? '' : 's'} changed — pending review`;
 }
+
+/** afterText is the one-line text of a hunk's new lines shown after its last replaced line. */
+export function afterText(h: ShownHunk, several: boolean): string {
+  const first = h.added[0] ?? '';
+  const more = h.added.length > 1 ? `  (+${h.added.length - 1} more line${h.added.length > 2 ? 's' : ''})` : '';
+  const what = h.added.length === 0 ? '− remove these lines' : `+ ${first.trim()}${more}`;
+  return `${several ? `[${h.title}] ` : ''}${h.hunk.conflict ? '⚠ conflict: ' + h.hunk.conflict + ' · ' : ''}${what}`;
+}
