@@ -374,6 +374,64 @@ function M.statusline()
   return n > 0 and (n .. ' pending') or ''
 end
 
+--- refresh asks client_id's server for every pending set as it is now
+--- (catbuddy.pendingChanges: ranges over the buffers' current text,
+--- conflicts with the user's typing) and draws the answer.
+function M.refresh(client_id, on_done)
+  local c = client_for(client_id)
+  if not c then
+    return
+  end
+  require('catbuddy.compat').request(c, 'workspace/executeCommand', { command = 'catbuddy.pendingChanges', arguments = { vim.empty_dict() } }, function(err, result)
+    if not err and type(result) == 'table' and type(result.runs) == 'table' then
+      local seen = {}
+      for _, r in ipairs(result.runs) do
+        seen[r.runId] = true
+        M.on_notification(r, client_id)
+      end
+      for run_id in pairs(M.sets[client_id] or {}) do
+        if not seen[run_id] then
+          M.on_notification({ runId = run_id, files = {} }, client_id)
+        end
+      end
+    end
+    if on_done then
+      on_done(err)
+    end
+  end)
+end
+
+-- typed counts each buffer's changes, so that only the last change of a
+-- burst of typing asks for the hunks again.
+local typed = {}
+
+-- on_typed schedules a refresh of the servers with hunks in bufnr, once the
+-- typing paused: the hunks' ranges and conflicts are the server's to say.
+local function on_typed(bufnr)
+  local hs = M.hunks(vim.uri_from_bufnr(bufnr))
+  if #hs == 0 then
+    return
+  end
+  typed[bufnr] = (typed[bufnr] or 0) + 1
+  local mine = typed[bufnr]
+  vim.defer_fn(function()
+    if typed[bufnr] ~= mine then
+      return
+    end
+    local done = {}
+    for _, h in ipairs(hs) do
+      if not done[h.client_id] then
+        done[h.client_id] = true
+        M.refresh(h.client_id)
+      end
+    end
+  end, M.refresh_delay_ms)
+end
+
+--- refresh_delay_ms is the pause in typing after which the hunks of the
+--- buffer are asked for again.
+M.refresh_delay_ms = 300
+
 local mapped = {}
 
 --- attach sets bufnr's keymaps (cfg.keymaps; a key set to false is left
@@ -404,6 +462,11 @@ function M.attach(bufnr, cfg)
       end
     end, 'previous pending hunk')
     vim.api.nvim_buf_attach(bufnr, false, {
+      on_lines = function()
+        vim.schedule(function()
+          on_typed(bufnr)
+        end)
+      end,
       on_detach = function()
         mapped[bufnr] = nil
         drawn[bufnr] = nil

@@ -77,4 +77,42 @@ return function(H)
       error(e, 0)
     end
   end)
+
+  H.test('e2e: typing inside a pending hunk marks it in conflict; Keep leaves it and keeps the typing', function()
+    local model = E.model(H, E.fix_turns)
+    local ok, e = pcall(function()
+      local _, path = E.project(H)
+      E.setup(H, model, { review = 'pending' })
+      local b = E.open(H, path)
+      local pending = require('catbuddy.pending')
+      local run = E.wait_run(H, function(cb)
+        require('catbuddy').fix({ line1 = 5, line2 = 5, range = 1 }, cb)
+      end)
+      H.eq('done', run.outcome, 'outcome (' .. tostring(run.error) .. ')')
+      H.wait(10000, function()
+        return pending.count() == 1
+      end, 'one pending hunk')
+      -- The user rewrites the very line the hunk replaces.
+      vim.api.nvim_buf_set_lines(b, 4, 5, false, { '\treturn b - a // mine' })
+      H.wait(10000, function()
+        local hs = pending.hunks(vim.uri_from_bufnr(b))
+        return #hs == 1 and hs[1].conflict ~= nil
+      end, 'the hunk marked in conflict')
+      local notes, restore = H.capture_notify()
+      vim.api.nvim_win_set_cursor(0, { 5, 0 })
+      vim.cmd('CatbuddyKeep')
+      local ok_wait = vim.wait(10000, function()
+        return #notes > 0
+      end, 20)
+      restore()
+      H.truthy(ok_wait, 'the keep answered')
+      H.contains(notes[1].msg, 'left pending', 'the keep says what it left')
+      H.eq('\treturn b - a // mine', vim.api.nvim_buf_get_lines(b, 4, 5, false)[1], 'the typing is kept')
+      H.eq(1, pending.count(), 'the hunk stays pending')
+    end)
+    E.teardown(model)
+    if not ok then
+      error(e, 0)
+    end
+  end)
 end
