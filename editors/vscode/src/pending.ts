@@ -46,6 +46,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.languages.registerHoverProvider({ scheme: 'file' }, this),
       vscode.window.onDidChangeVisibleTextEditors(() => this.redraw()),
       vscode.window.onDidChangeActiveTextEditor(() => this.setContext()),
+      vscode.workspace.onDidChangeTextDocument((e) => this.typed(e.document)),
       vscode.commands.registerCommand('catbuddy.keepHunk', (a?: HunkArg) => this.act('catbuddy.keep', a)),
       vscode.commands.registerCommand('catbuddy.undoHunk', (a?: HunkArg) => this.act('catbuddy.discard', a)),
       vscode.commands.registerCommand('catbuddy.keepAll', (a?: vscode.Uri | RunArg) => this.all('catbuddy.keep', a)),
@@ -65,6 +66,39 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   clear(): void {
     this.model.clear();
     this.redraw();
+  }
+
+  private typingTimer?: ReturnType<typeof setTimeout>;
+
+  /** typed asks the server for the hunks again once typing in a document
+   * with pending hunks pauses: it sends a set when the set changes, not on
+   * every didChange, and the ranges and conflicts are its to say. */
+  private typed(doc: vscode.TextDocument): void {
+    if (this.model.hunks(this.asUri(doc.uri)).length === 0) {
+      return;
+    }
+    clearTimeout(this.typingTimer);
+    this.typingTimer = setTimeout(() => void this.refresh(), 300);
+  }
+
+  /** refresh replaces what is shown by catbuddy.pendingChanges' answer. */
+  async refresh(): Promise<void> {
+    try {
+      const res = await this.execute<{ runs?: PendingNotification[] }>('catbuddy.pendingChanges', {});
+      const seen = new Set<string>();
+      for (const r of res?.runs ?? []) {
+        seen.add(r.runId);
+        this.model.update(r);
+      }
+      for (const id of this.model.runIds()) {
+        if (!seen.has(id)) {
+          this.model.update({ runId: id, files: [] });
+        }
+      }
+      this.redraw();
+    } catch {
+      // The server is gone or restarting: its successor notifies what is pending.
+    }
   }
 
   /** redraw decorates every visible editor; it is the per-keystroke cost. */
@@ -227,6 +261,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   }
 
   dispose(): void {
+    clearTimeout(this.typingTimer);
     this.disposables.forEach((d) => d.dispose());
   }
 }
