@@ -357,7 +357,8 @@ function M.pick(bufnr)
       prompt = 'Agent runs',
       format_item = function(it)
         local files = type(it.files) == 'table' and #it.files > 0 and (' · ' .. table.concat(it.files, ', ')) or ''
-        return string.format('%s — %s · %d turn(s)%s', tostring(it.title), tostring(it.outcome), it.turns or 0, files)
+        local pend = (tonumber(it.pending) or 0) > 0 and string.format(' · %d pending', it.pending) or ''
+        return string.format('%s — %s · %d turn(s)%s%s', tostring(it.title), tostring(it.outcome), it.turns or 0, pend, files)
       end,
     }, function(it)
       if not it then
