@@ -97,6 +97,11 @@ func TestPendingReviewUnansweredIsDiscarded(t *testing.T) {
 	if end := f.awaitEnd(t, runID); end.Outcome != "done" {
 		t.Fatalf("run ended %+v", end)
 	}
+	if logs := f.ed.Notifications(protocol.MethodWindowLogMessage); !slices.ContainsFunc(logs, func(raw json.RawMessage) bool {
+		return strings.Contains(string(raw), "waiting for the user's answer to the review of the edit to calc.go")
+	}) {
+		t.Errorf("no write followed the unanswered review (a client that left it unread never sees it)")
+	}
 	if got := f.ed.Withdrawn(); !slices.Equal(got, []string{protocol.MethodWorkspaceApplyEdit}) {
 		t.Errorf("withdrawn requests = %q, want the review", got)
 	}
