@@ -4,6 +4,8 @@
 # the same matches (per-file counts), then times RUNS alternating runs of
 # each and prints the medians of wall time and of CPU time (user+system,
 # which a loaded machine disturbs less) and their ratios (target: ≤ 1.2).
+# The start-up of "cb-ls tools run", part of every timed run, is also
+# timed alone (no call on stdin) against rg over an empty directory.
 #
 #   bash bench/grep.sh [RUNS]      RUNS defaults to 7
 #   GREP_BENCH_DIR=/some/tree bash bench/grep.sh
@@ -67,6 +69,20 @@ bench() { # NAME PATTERN LITERAL(true|false)
 }
 
 echo "grep vs ripgrep $(rg --version | sed -n 1p) over $SRC, median of $RUNS alternating runs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+startup() {
+  local empty=$tmp/empty co cr mo mr
+  mkdir -p "$empty"
+  : >"$tmp/s_ours"; : >"$tmp/s_rg"
+  for _ in $(seq "$RUNS"); do
+    timed "$tmp/s_ours" sh -c '"$0" tools run --root "$1" --mode project </dev/null' "$tmp/cb-ls" "$empty"
+    timed "$tmp/s_rg" sh -c 'cd "$0" && rg x . ; true' "$empty"
+  done
+  mo=$(cut -d' ' -f1 "$tmp/s_ours" | median); mr=$(cut -d' ' -f1 "$tmp/s_rg" | median)
+  co=$(cut -d' ' -f2 "$tmp/s_ours" | median); cr=$(cut -d' ' -f2 "$tmp/s_rg" | median)
+  printf '%-8s %-34s wall: cb-ls %5s ms, rg %5s ms; CPU: cb-ls %5s ms, rg %5s ms\n' start-up "(tools run without a call)" "$mo" "$mr" "$co" "$cr"
+}
+
+startup
 bench literal 'context.Context' true
 bench regex 'func \w+\(ctx context\.Context' false
 exit $fail

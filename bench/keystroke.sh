@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # bench/keystroke.sh — the keystroke path against a floor: cb-ls and
-# internal/bench/lspfloor (a server that only frames and decodes the same
-# messages with encoding/json and keeps the opened text) each get a
-# generated 10 MB Go document and N one-character didChanges at scattered
-# lines, each followed by a probe request (an unknown executeCommand),
-# from internal/bench/lspdrive. The servers run interleaved, RUNS times;
-# printed: the medians of the server CPU per keystroke+probe and of the
-# peak RSS, and cb-ls's ratios to the floor (targets: CPU ≤ 1.5×, RSS ≤ 1.3×).
+# internal/bench/lspfloor (a server that frames and decodes the same
+# messages with encoding/json, keeps the opened text and applies every
+# change to it) each get a generated 10 MB Go document and N one-character
+# didChanges at scattered lines, each followed by a probe request (an
+# unknown executeCommand), from internal/bench/lspdrive. The servers run
+# interleaved, RUNS times; printed: the medians of the server CPU per
+# keystroke+probe (summed over the process's threads in nanoseconds from
+# /proc/PID/task/*/schedstat) and of the peak RSS, and cb-ls's ratios to
+# the floor (targets: CPU ≤ 1.5×, RSS ≤ 1.2×). N is 10,000 so that even
+# the fallback counter of 10 ms ticks resolves the total within 2%.
 #
-#   bash bench/keystroke.sh [RUNS] [N] [SIZE]     defaults: 5 2000 10MB
+#   bash bench/keystroke.sh [RUNS] [N] [SIZE]     defaults: 5 10000 10MB
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
-N=${2:-2000}
+N=${2:-10000}
 SIZE=${3:-10MB}
 
 tmp=$(mktemp -d)

@@ -40,7 +40,10 @@ func main() {
 	// A confined command starts as this binary re-executed: become the
 	// sandbox helper before anything else runs.
 	sandbox.Main()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stop := startProfile()
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run dispatches to a subcommand and returns the process exit code.

@@ -106,7 +106,7 @@ func newTestTools(t *testing.T) *testTools {
 		select {
 		case <-tt.met:
 			return tools.Text("met"), nil
-		case <-time.After(5 * time.Second): // a failure deadline, not a synchronisation
+		case <-time.After(time.Minute): // a failure deadline for a loaded machine, not a synchronisation
 			return tools.Text("alone"), nil
 		case <-ctx.Done():
 			return tools.Result{}, ctx.Err()

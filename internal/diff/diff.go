@@ -27,7 +27,23 @@ type Result struct {
 	// Unified is a unified diff, capped at maxDiffLines/maxDiffBytes
 	// with a note saying how much was left out.
 	Unified string
+	// Spans are the changes without context, every one of them (the caps
+	// bound Unified only): where each lies in the old and the new text.
+	Spans []Span
 }
+
+// Span is one change of a diff without context: OldCount lines of the
+// old text from line Old became NewCount lines of the new text from
+// line New (1-based). A pure deletion has NewCount 0 and New the line
+// after the gap; a pure insertion has OldCount 0.
+type Span struct {
+	Old, OldCount int
+	New, NewCount int
+}
+
+// NewLast is the last line of the new text the span holds (New-1 for a
+// pure deletion: the line before the gap).
+func (s Span) NewLast() int { return s.New + s.NewCount - 1 }
 
 // Compute computes the line stats and a unified diff of applying
 // edits (sorted, non-overlapping) to before. It looks only at windows
@@ -69,7 +85,20 @@ func Compute(rel string, create bool, before []byte, edits []Edit) Result {
 
 		oldText := string(before[ws:we])
 		newText := spliceWindow(before, ws, we, edits[i:j])
-		for _, h := range diffLines(oldText, newText).hunks(diffContext) {
+		ld := diffLines(oldText, newText)
+		for _, h := range ld.hunks(0) {
+			sp := Span{Old: h.fromLine + lineBase, New: h.toLine + lineBase + delta}
+			for _, l := range h.ops {
+				switch l.kind {
+				case '-':
+					sp.OldCount++
+				case '+':
+					sp.NewCount++
+				}
+			}
+			d.Spans = append(d.Spans, sp)
+		}
+		for _, h := range ld.hunks(diffContext) {
 			var hb strings.Builder
 			fromCount, toCount := 0, 0
 			for _, l := range h.ops {

@@ -43,7 +43,40 @@ func TestDiffEdits(t *testing.T) {
 		if (d.Unified == "") != (string(after) == string(before)) {
 			t.Fatalf("iter %d: diff %q for a change %v", iter, d.Unified, string(after) != string(before))
 		}
+		if err := checkSpans(string(before), string(after), d); err != nil {
+			t.Fatalf("iter %d: before %q edits %+v: %v", iter, before, edits, err)
+		}
 	}
+}
+
+// checkSpans rebuilds after from before's lines and the spans' new
+// lines, checking that each span's line numbers are where its lines are
+// on both sides and that the spans count what the stats count.
+func checkSpans(before, after string, d Result) error {
+	a, b := strings.SplitAfter(before, "\n"), strings.SplitAfter(after, "\n")
+	var out []string
+	i, add, rem := 0, 0, 0 // i: next line of a
+	for _, sp := range d.Spans {
+		if sp.Old-1 < i || sp.Old-1+sp.OldCount > len(a) || sp.New-1+sp.NewCount > len(b) {
+			return fmt.Errorf("span %+v out of order or range", sp)
+		}
+		out = append(out, a[i:sp.Old-1]...)
+		if len(out) != sp.New-1 {
+			return fmt.Errorf("span %+v: new text starts at line %d", sp, len(out)+1)
+		}
+		out = append(out, b[sp.New-1:sp.New-1+sp.NewCount]...)
+		i = sp.Old - 1 + sp.OldCount
+		add += sp.NewCount
+		rem += sp.OldCount
+	}
+	out = append(out, a[i:]...)
+	if got := strings.Join(out, ""); got != after {
+		return fmt.Errorf("spans %+v rebuild %q, want %q", d.Spans, got, after)
+	}
+	if add != d.Added || rem != d.Removed {
+		return fmt.Errorf("spans count +%d -%d, stats +%d -%d", add, rem, d.Added, d.Removed)
+	}
+	return nil
 }
 
 // TestPatchRejectsWrongDiffs keeps the checker above honest.

@@ -141,13 +141,15 @@ func (p *progress) println(s string) {
 	fmt.Fprintln(p.w, s)
 }
 
-// argSummary is the one argument that says what a call is about.
+// argSummary is the one argument that says what a call is about. A
+// pattern comes before a path: what grep and glob look for says more
+// than where (often just ".").
 func argSummary(args json.RawMessage) string {
 	var m map[string]any
 	if json.Unmarshal(args, &m) != nil {
 		return ""
 	}
-	for _, k := range []string{"path", "file_path", "pattern", "command", "url", "query"} {
+	for _, k := range []string{"pattern", "path", "file_path", "command", "url", "query"} {
 		if s, ok := m[k].(string); ok && s != "" {
 			return truncate(strings.ReplaceAll(s, "\n", " "), 80)
 		}

@@ -18,7 +18,7 @@ func feed(p *progress) {
 	p.event(agent.Event{Kind: agent.EventToolCall, Step: 2, Tool: "edit_file", Args: json.RawMessage(`{"path":"calc.go"}`)})
 	p.event(agent.Event{Kind: agent.EventToolResult, Step: 2, Tool: "edit_file",
 		Edits: []tools.EditInfo{{Rel: "calc.go", Added: 1, Removed: 1, Diff: "-a\n+b\n"}}})
-	p.event(agent.Event{Kind: agent.EventToolCall, Step: 2, Tool: "grep", Args: json.RawMessage(`{"pattern":"Add("}`)})
+	p.event(agent.Event{Kind: agent.EventToolCall, Step: 2, Tool: "grep", Args: json.RawMessage(`{"path":".","pattern":"Add("}`)})
 	p.event(agent.Event{Kind: agent.EventToolResult, Step: 2, Tool: "grep", IsError: true, Output: "Error: bad pattern\nmore"})
 	p.done()
 }

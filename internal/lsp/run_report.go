@@ -212,7 +212,8 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 }
 
 // toolLabel is a short description of a tool call for progress reports:
-// the tool and the path or pattern it works on.
+// the tool and the pattern or path it works on (grep's and glob's
+// pattern says more than their path, often just ".").
 func toolLabel(tool string, args json.RawMessage, display func(string) string) string {
 	if tool == tools.PlanToolName {
 		return planLabel(args)
@@ -221,7 +222,7 @@ func toolLabel(tool string, args json.RawMessage, display func(string) string) s
 	if json.Unmarshal(args, &fields) != nil {
 		return tool
 	}
-	for _, k := range []string{"path", "file_path", "pattern", "command", "url"} {
+	for _, k := range []string{"pattern", "path", "file_path", "command", "url"} {
 		if v, ok := fields[k].(string); ok && v != "" {
 			if k == "path" || k == "file_path" {
 				if filepath.IsAbs(v) {

@@ -112,6 +112,8 @@ func TestToolLabel(t *testing.T) {
 		{"read_file", `{"path":"/w/calc.go"}`, "read_file calc.go"},
 		{"edit_file", `{"path":"calc.go","old_string":"x"}`, "edit_file calc.go"},
 		{"grep", `{"pattern":"func Add"}`, "grep func Add"},
+		{"grep", `{"path":".","pattern":"\\.err\\b"}`, `grep \.err\b`},
+		{"glob", `{"path":"/w/src","pattern":"**/*_test.go"}`, "glob **/*_test.go"},
 		{"exec", `{"command":"go test ./...\nrm -rf /"}`, "exec go test ./..."},
 		{"mcp_x_y", `{"n":1}`, "mcp_x_y"},
 		{"broken", `{"path":`, "broken"},

@@ -47,22 +47,21 @@ func (m *Manager) call(ctx context.Context, ref toolRef, args json.RawMessage) (
 	if s == nil {
 		return tools.Errorf("MCP server %q is no longer configured", ref.server), nil
 	}
-	s.mu.Lock()
-	session, state, lastErr := s.session, s.state, s.lastErr
-	s.mu.Unlock()
-	if session == nil || state != StateReady {
-		msg := fmt.Sprintf("MCP server %q is %s", ref.server, state)
-		if lastErr != "" {
-			msg += " (last error: " + lastErr + ")"
-		}
-		return tools.Errorf("%s; try again shortly", msg), nil
-	}
 	timeout := m.opts.CallTimeout
 	if s.cfg.Timeout > 0 {
 		timeout = time.Duration(s.cfg.Timeout) * time.Second
 	}
+	// One budget for the whole call: a call that arrives while its server
+	// restarts waits for the restart within it.
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	session, unavailable := m.readySession(cctx, ref.server)
+	if session == nil {
+		if ctx.Err() != nil {
+			return tools.Errorf("MCP tool %s/%s cancelled", ref.server, ref.tool), ctx.Err()
+		}
+		return tools.Errorf("%s", unavailable), nil
+	}
 	if len(strings.TrimSpace(string(args))) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
@@ -81,6 +80,53 @@ func (m *Manager) call(ctx context.Context, ref toolRef, args json.RawMessage) (
 		out = out[:maxResultText] + fmt.Sprintf("\n[truncated: %d more bytes]", len(out)-maxResultText)
 	}
 	return tools.Result{Output: out, IsError: res.IsError}, nil
+}
+
+// readySession returns the session of the named server once it is
+// ready. A server that is starting or restarting is waited for until
+// ctx ends; one that gave up, is disabled, stopped or gone is not. When
+// there is no session, the text says why, as it stands.
+func (m *Manager) readySession(ctx context.Context, name string) (*sdk.ClientSession, string) {
+	var waitStart time.Time
+	for {
+		// The change channel is taken before the state is read, so a
+		// change in between still wakes us.
+		m.mu.Lock()
+		s, changed := m.servers[name], m.waiters
+		m.mu.Unlock()
+		if s == nil {
+			return nil, fmt.Sprintf("MCP server %q is no longer configured", name)
+		}
+		s.mu.Lock()
+		session, state, lastErr := s.session, s.state, s.lastErr
+		s.mu.Unlock()
+		if session != nil && state == StateReady {
+			return session, ""
+		}
+		why := ""
+		if lastErr != "" {
+			why = " (last error: " + lastErr + ")"
+		}
+		switch state {
+		case StateStarting, StateRetrying, StateReady: // ready without a session: about to change
+		case StateFailed:
+			return nil, fmt.Sprintf("MCP server %q failed%s and is not retried until the configuration is reloaded", name, why)
+		default:
+			return nil, fmt.Sprintf("MCP server %q is %s%s", name, state, why)
+		}
+		if waitStart.IsZero() {
+			waitStart = time.Now()
+			if m.callWaits != nil {
+				m.callWaits(name)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Sprintf("MCP server %q is still %s after %s of waiting for it%s; try again later",
+				name, state, time.Since(waitStart).Round(100*time.Millisecond), why)
+		case <-changed:
+		}
+	}
 }
 
 // resultText renders the content of a call as text, with a note in

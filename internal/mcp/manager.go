@@ -103,6 +103,12 @@ type Manager struct {
 	registered map[string]registration
 	waiters    chan struct{} // closed and replaced on every change
 
+	// Test hooks, nil in the product. sessionEnded runs in a server's
+	// loop after its session ended, before anything else happens;
+	// callWaits runs when a tool call starts waiting for its server.
+	sessionEnded func(server string)
+	callWaits    func(server string)
+
 	// OnChange, if set before Start, is called (without locks held)
 	// after any server's state or tools change.
 	OnChange func()
@@ -256,7 +262,7 @@ func (m *Manager) changed() {
 
 // sync registers the tools of live servers and unregisters the rest.
 // Tools of a server that is restarting stay registered, so a call in
-// the meantime gets a clear "restarting" answer rather than "unknown".
+// the meantime waits for the restart rather than finding "unknown".
 func (m *Manager) sync() {
 	m.mu.Lock()
 	defer m.mu.Unlock()

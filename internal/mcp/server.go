@@ -91,6 +91,9 @@ func (s *server) loop(ctx context.Context) {
 		s.setState(StateStarting, nil)
 		started := time.Now()
 		err := s.session1(ctx)
+		if hook := s.m.sessionEnded; hook != nil {
+			hook(s.name)
+		}
 		if ctx.Err() != nil {
 			s.mu.Lock()
 			s.state, s.tools = StateStopped, nil
@@ -161,9 +164,19 @@ func (s *server) session1(ctx context.Context) error {
 	s.session = session
 	s.mu.Unlock()
 	defer func() {
+		// The server stops being ready the moment its session is gone,
+		// in the same step: a call must never find it "ready" without a
+		// session, nor a status reader a restart that has not happened.
 		s.mu.Lock()
 		s.session = nil
+		wasReady := s.state == StateReady
+		if wasReady {
+			s.state = StateRetrying
+		}
 		s.mu.Unlock()
+		if wasReady {
+			s.m.changed()
+		}
 	}()
 	if err := s.relist(ctx); err != nil {
 		s.closeSession(session)

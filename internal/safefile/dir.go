@@ -15,12 +15,7 @@ var ErrPathChanged = errors.New("changed while it was being opened (a symbolic l
 
 // ReadDir lists d, sorted by name.
 func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
-	f, err := d.OpenSelf()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
+	ents, err := d.entries()
 	if err != nil && len(ents) == 0 {
 		return nil, err
 	}

@@ -42,6 +42,16 @@ func (d *Dir) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error
 
 func (d *Dir) OpenSelf() (*os.File, error) { return d.r.Open(".") }
 
+// entries lists d, unsorted.
+func (d *Dir) entries() ([]fs.DirEntry, error) {
+	f, err := d.OpenSelf()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
 func (d *Dir) Readlink(name string) (string, error) { return d.r.Readlink(name) }
 
 func (d *Dir) Exists(name string) (bool, error) {

@@ -6,29 +6,96 @@ import (
 	"fmt"
 	"net"
 	"os/exec"
+	"path/filepath"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
+// connCounter counts the connections a listener accepted.
+type connCounter struct {
+	mu      sync.Mutex
+	n       int32
+	changed chan struct{} // closed and replaced on every accept
+}
+
 // countingListener accepts connections on l and counts them.
-func countingListener(t *testing.T, l net.Listener) *atomic.Int32 {
+func countingListener(t *testing.T, l net.Listener) *connCounter {
 	t.Helper()
-	var n atomic.Int32
+	c := &connCounter{changed: make(chan struct{})}
 	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			c.Close()
+	go c.serve(l)
+	return c
+}
+
+func (c *connCounter) serve(l net.Listener) {
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			return
 		}
-	}()
-	return &n
+		c.mu.Lock()
+		c.n++
+		close(c.changed)
+		c.changed = make(chan struct{})
+		c.mu.Unlock()
+		conn.Close()
+	}
+}
+
+// Load is the number of connections accepted so far.
+func (c *connCounter) Load() int32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// AtLeast waits until n connections have been accepted. A client can
+// connect and exit before the accepting goroutine runs, so a command
+// that printed "connected" is awaited here, not checked at once. The
+// bound only ends a test whose listener never sees the connection.
+func (c *connCounter) AtLeast(n int32) bool {
+	deadline := time.After(time.Minute)
+	for {
+		c.mu.Lock()
+		got, changed := c.n, c.changed
+		c.mu.Unlock()
+		if got >= n {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+// A client's connection is complete before the listener accepts it:
+// here nothing accepts until the client is done, so a counter read at
+// once says 0, and AtLeast waits for the accept.
+func TestConnCounterWaitsForTheAccept(t *testing.T) {
+	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	conn, err := net.Dial("unix", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	c := &connCounter{changed: make(chan struct{})}
+	if n := c.Load(); n != 0 {
+		t.Fatalf("counted %d before any accept", n)
+	}
+	go c.serve(l)
+	if !c.AtLeast(1) {
+		t.Errorf("the completed connection was never counted")
+	}
 }
 
 // hostPython is the real python3 binary (not a version manager's shim,
@@ -93,13 +160,16 @@ func TestSandboxNoNetworkByDefault(t *testing.T) {
 		if n := hits.Load(); n != 0 {
 			t.Errorf("the host's loopback listener saw %d connections", n)
 		}
+		connected := int32(0)
 		for _, cmd := range connectCommands(t, l.Addr().String()) {
 			if out := c.run(cmd, Policy{Network: true}); !strings.Contains(out, "connected\n") {
 				t.Errorf("with the network policy, %s failed: %s", cmd, out)
+			} else {
+				connected++
 			}
 		}
-		if hits.Load() == 0 {
-			t.Error("with the network policy, the host listener saw no connection")
+		if !hits.AtLeast(connected) {
+			t.Errorf("with the network policy, %d commands printed that they connected, but the host listener accepted %d connections", connected, hits.Load())
 		}
 		if !splitOnly {
 			// The private network keeps its own loopback: tests that

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
@@ -132,6 +133,7 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 	workers := walkWorkers()
 	bufs := make([][]byte, workers)
 	scratch := make([][]byte, workers)
+	var matched atomic.Bool
 	stats, err := Walk(ctx, p, Options{Workers: workers, NoIgnore: g.includeIgnored, SkipDependencies: !g.deps && !insideDependencies(p.Rel)}, func(w int, dir *safefile.Dir, e Entry) {
 		if !e.Type.IsRegular() || replaced(g.pending, e.Rel) {
 			return
@@ -150,16 +152,32 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 			col.unreadable.Add(1)
 			return
 		}
+		// A file with a NUL byte is binary and its matches are dropped.
+		// The scan for one costs as much as a literal search, so it is
+		// done after the search: for a file that matched, or while
+		// nothing has (then the count of skipped binary files is shown).
+		// A large file is first checked for one in its first bytes, where
+		// most binary files show one, so that it is not searched at all.
+		if len(content) > binarySniff*8 && safefile.HasNUL(content[:binarySniff]) {
+			col.binary.Add(1)
+			return
+		}
+		h := searchBuffer(q, "", content, col.keep(), &scratch[w])
+		if h.count == 0 {
+			if !matched.Load() && safefile.HasNUL(content) {
+				col.binary.Add(1)
+			}
+			return
+		}
 		if safefile.HasNUL(content) {
 			col.binary.Add(1)
 			return
 		}
+		matched.Store(true)
 		// The displayed path is made only for a file that matched: most
 		// do not, and making it costs more than searching a small file.
-		if h := searchBuffer(q, "", content, col.keep(), &scratch[w]); h.count > 0 {
-			h.path = disp(e.Rel)
-			col.add(h)
-		}
+		h.path = disp(e.Rel)
+		col.add(h)
 	})
 	if err != nil {
 		return "", err
@@ -174,6 +192,10 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 // walkWorkers is the size of the search pool: one goroutine per CPU,
 // and at least two so one slow file does not stall the walk.
 func walkWorkers() int { return max(2, runtime.GOMAXPROCS(0)) }
+
+// binarySniff is how many leading bytes of a large file are checked for
+// a NUL byte before it is searched.
+const binarySniff = 8 << 10
 
 type skipReason int
 

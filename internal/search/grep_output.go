@@ -141,6 +141,17 @@ func (c *grepCollector) prune() {
 	c.kep = kept
 }
 
+// asWritten shows a pattern as the model wrote it, between backticks:
+// quoted as a Go string, `\.err\b` would read "\\.err\\b", and the model
+// could not tell whether it searched for two backslashes. Only a pattern
+// that holds a backtick or a line break is quoted.
+func asWritten(pattern string) string {
+	if strings.ContainsAny(pattern, "`\n\r") {
+		return strconv.Quote(pattern)
+	}
+	return "`" + pattern + "`"
+}
+
 // render formats the result for the model.
 func (c *grepCollector) render(pattern, where string) string {
 	c.mu.Lock()
@@ -154,11 +165,11 @@ func (c *grepCollector) render(pattern, where string) string {
 	if total == 0 {
 		switch n := c.searched.Load(); {
 		case c.single:
-			fmt.Fprintf(&b, "No matches for %q in %s.", pattern, where)
+			fmt.Fprintf(&b, "No matches for %s in %s.", asWritten(pattern), where)
 		case n == 0 && c.negated:
 			fmt.Fprintf(&b, "No files searched in %s: the glob excludes every file there.", where)
 		default:
-			fmt.Fprintf(&b, "No matches for %q in %s (%d files searched).", pattern, where, n)
+			fmt.Fprintf(&b, "No matches for %s in %s (%d files searched).", asWritten(pattern), where, n)
 		}
 		c.notes(&b, true)
 		return b.String()

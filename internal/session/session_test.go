@@ -230,3 +230,14 @@ func TestCompactedConversationStoredWhole(t *testing.T) {
 		t.Errorf("an extension wrote %d lines, want 3 (two messages and the turn):\n%s", added, after[len(before):])
 	}
 }
+
+func TestCheckID(t *testing.T) {
+	for id, ok := range map[string]bool{
+		"run-1_A": true, strings.Repeat("a", 64): true,
+		"": false, strings.Repeat("a", 65): false, "a/b": false, "..": false, "a b": false, "é": false, "a*": false,
+	} {
+		if err := CheckID(id); (err == nil) != ok {
+			t.Errorf("CheckID(%q) = %v, want ok %v", id, err, ok)
+		}
+	}
+}

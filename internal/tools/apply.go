@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -80,7 +81,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 	for i, c := range cs {
 		doc := docs[i]
 		d := diffs[i]
-		brief := false // pending the user's review: the lines, not the diff
+		full := !c.Verbatim // the diff is news to the model
 		if doc.Merged != nil {
 			// Described, recorded and undone as what it was in the end:
 			// the same hunks over the user's text (the undo keeps it).
@@ -88,6 +89,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 			c = *doc.Merged
 			c.Label = label
 			d = changeDiff(c, cs)
+			full = true
 			fmt.Fprintf(&b, mergedNote+"\n", c.Path.Rel)
 		}
 		rejectedAll := !c.Delete && len(doc.Rejected) >= max(1, len(c.Edits))
@@ -102,27 +104,18 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 			b.WriteString("\n")
 			c.Edits = diff.Without(c.Edits, doc.Rejected)
 			d = changeDiff(c, cs)
-		case c.Moved != "" && c.Delete:
-			fmt.Fprintf(&b, "Deleted %s (moved to %s)\n", c.Path.Rel, c.Moved)
-			d.Unified = ""
-		case c.Moved != "":
-			fmt.Fprintf(&b, "Moved %s to %s (+%d -%d)\n", c.Moved, c.Path.Rel, d.Added, d.Removed)
-		default:
-			verb := "Edited"
-			switch {
-			case c.Create:
-				verb = "Created"
-			case c.Delete:
-				verb = "Deleted"
-			}
-			if brief = pending(ctx); brief {
-				b.WriteString(pendingLine(verb, c, d))
-				break
-			}
-			fmt.Fprintf(&b, "%s %s (+%d -%d)\n", verb, c.Path.Rel, d.Added, d.Removed)
-		}
-		if !brief {
 			b.WriteString(d.Unified)
+		default:
+			if rc, ok := reshaped(c, doc); ok {
+				c, d, full = rc, changeDiff(rc, cs), true
+				fmt.Fprintf(&b, reshapedNote+"\n", c.Path.Rel)
+			}
+			if pending(ctx) && c.Moved == "" {
+				// Pending the user's review: the lines, not the diff.
+				b.WriteString(pendingLine(landedVerb(c), c, d))
+			} else {
+				b.WriteString(landedReport(c, d, full, tool != "apply_patch"))
+			}
 		}
 		if note := indentNote(tool, c); note != "" {
 			fmt.Fprintf(&b, "%s\n", note)
@@ -135,7 +128,11 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		tc.record(ctx, c, doc)
 		evs[i].Phase, evs[i].Added, evs[i].Removed = EditDone, d.Added, d.Removed
 		tc.notify(ctx, evs[i])
-		infos = append(infos, EditInfo{Path: c.Path.Abs, Rel: c.Path.Rel, Added: d.Added, Removed: d.Removed, Diff: d.Unified})
+		unified := d.Unified
+		if c.Delete && c.Moved != "" {
+			unified = "" // the new file's diff tells the move
+		}
+		infos = append(infos, EditInfo{Path: c.Path.Abs, Rel: c.Path.Rel, Added: d.Added, Removed: d.Removed, Diff: unified})
 	}
 	return Result{Output: strings.TrimRight(b.String(), "\n"), Edits: infos}, nil
 }
@@ -143,6 +140,26 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 // mergedNote heads the result of an edit the Workspace merged with the
 // user's typing.
 const mergedNote = "%s changed in the editor while this edit waited for review; the edit was merged with those changes, which were kept. The diff below is against the file as the user had it; read the file again before you edit it further."
+
+// reshapedNote heads the result of an edit whose text the Workspace
+// changed as it landed (an editor that formats on save).
+const reshapedNote = "%s holds other text than this edit sent: the editor changed it as it landed (formatting, or the user typing). The diff below is what the file holds now; read the file again before you edit it further."
+
+// reshaped returns c as it landed when the Workspace reports content
+// other than c.After, and false when it landed as sent.
+func reshaped(c Change, doc Document) (Change, bool) {
+	if c.Delete || doc.Content == nil || bytes.Equal(doc.Content, c.After) {
+		return c, false
+	}
+	out := c
+	out.After = doc.Content
+	if c.Create {
+		out.Edits = []TextEdit{{NewText: string(doc.Content)}}
+	} else {
+		out.Edits = diff.LineEdits(c.Base.Content, doc.Content)
+	}
+	return out, true
+}
 
 // changeDiff is the line diff of c for the model and the editor; the
 // new file of a rename is diffed against the old one, found in cs.

@@ -36,7 +36,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 	if errors.Is(err, ErrNotExist) && p.Abs != "" && in.OldString == "" {
 		// An empty old_string on a missing file creates it, as an editor's
 		// "new file" would: nothing existed that could be overwritten.
-		c := Change{Path: p, Create: true, Edits: []TextEdit{{NewText: in.NewString}}, After: []byte(in.NewString)}
+		c := Change{Path: p, Create: true, Edits: []TextEdit{{NewText: in.NewString}}, After: []byte(in.NewString), Verbatim: true}
 		return tc.commit(ctx, "edit_file", c, "")
 	}
 	if err != nil {
@@ -57,7 +57,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 	if err != nil {
 		return Errorf("edit_file: %v", err), nil
 	}
-	c := Change{Path: p, Base: doc, Edits: []TextEdit{e}, After: after}
+	c := Change{Path: p, Base: doc, Edits: []TextEdit{e}, After: after, Verbatim: true}
 	return tc.commit(ctx, "edit_file", c, warning)
 }
 

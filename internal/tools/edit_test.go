@@ -25,7 +25,7 @@ func TestEditFile(t *testing.T) {
 		output  []string // substrings of the result
 	}{
 		{name: "replace once", file: goSrc, read: true, old: "return 1", new: "return 2",
-			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Edited f (+1 -1)", "-\treturn 1", "+\treturn 2", "@@ -1,5 +1,5 @@"}},
+			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Edited f (+1 -1): line 4\n     3\tfunc f() int {\n     5\t}"}},
 		{name: "not found", file: goSrc, read: true, old: "return 7", new: "x", want: goSrc, isErr: true,
 			output: []string{"Error: old_string not found in file"}},
 		{name: "ambiguous", file: "x := 1\nx := 1\nx := 1\n", read: true, old: "x := 1", new: "y", want: "x := 1\nx := 1\nx := 1\n", isErr: true,
@@ -47,7 +47,7 @@ func TestEditFile(t *testing.T) {
 		{name: "replacement is literal", file: "a = b\n", read: true, old: "b", new: "$1 $& ${x} \\1",
 			want: "a = $1 $& ${x} \\1\n"},
 		{name: "CRLF kept with LF strings", file: "one\r\ntwo\r\nthree\r\n", read: true, old: "one\ntwo\n", new: "uno\ndos\nextra\n",
-			want: "uno\r\ndos\r\nextra\r\nthree\r\n", output: []string{"-one\n-two\n+uno\n+dos\n+extra\n three"}},
+			want: "uno\r\ndos\r\nextra\r\nthree\r\n", output: []string{"Edited f (+3 -2): lines 1–3\n     4\tthree"}},
 		{name: "CRLF kept single line", file: "one\r\ntwo\r\n", read: true, old: "two", new: "2a\n2b",
 			want: "one\r\n2a\r\n2b\r\n"},
 		{name: "LF file with CRLF strings", file: "one\ntwo\n", read: true, old: "one\r\ntwo", new: "1\r\n2",

@@ -208,11 +208,12 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 		// interrupted tells of an earlier command cut off by a machine stop.
 		interrupted string
 	)
+	run, pipe := sh.LastPipeline(line)
 	for attempt := 0; ; attempt++ {
 		var cmd *exec.Cmd
 		var n string
 		var err error
-		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy, overlay)
+		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(run), cwd, policy, overlay)
 		if errors.Is(err, sandbox.ErrLayerInterrupted) && attempt == 0 {
 			// The machine stopped during an earlier command over the
 			// run's layer: its changes are pending like any other, for
@@ -221,7 +222,7 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 				_ = l.ClearInterrupted()
 			}
 			interrupted = "[the machine stopped during an earlier command of this run: what that command wrote may be incomplete]\n"
-			cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(line), cwd, policy, overlay)
+			cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(run), cwd, policy, overlay)
 		}
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
@@ -246,13 +247,14 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 			break
 		}
 	}
+	text, statuses := pipe.Take(out.String())
 	var b strings.Builder
 	b.WriteString(interrupted)
-	b.WriteString(out.String())
-	if out.Total() > 0 && !strings.HasSuffix(b.String(), "\n") {
+	b.WriteString(text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
 		b.WriteByte('\n')
 	}
-	if out.Total() == 0 {
+	if text == "" {
 		b.WriteString("(no output)\n")
 	}
 	if sb != nil {
@@ -272,7 +274,11 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 	case res.Signal != "":
 		fmt.Fprintf(&b, "[killed by signal %s]", res.Signal)
 	default:
-		fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
+		if note := pipe.Note(statuses); note != "" {
+			fmt.Fprintf(&b, "[exit code %d; %s]", res.ExitCode, note)
+		} else {
+			fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
+		}
 	}
 	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.Elapsed.Seconds(), sandboxNote(ctx, tc, note, sb != nil, policy))
 	r.Output = b.String()

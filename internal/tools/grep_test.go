@@ -98,7 +98,12 @@ func TestGrepOptions(t *testing.T) {
 		{map[string]any{"pattern": "println", "context": 1},
 			"main.go-3-func main() {\nmain.go:4:\tprintln(\"hello\")\nmain.go-5-}"},
 		{map[string]any{"pattern": "nothing-like-this"},
-			`No matches for "nothing-like-this" in . (8 files searched).`},
+			"No matches for `nothing-like-this` in . (8 files searched)."},
+		// The pattern as written: a backslash is one backslash.
+		{map[string]any{"pattern": `\.err\b|\berr:`},
+			"No matches for `\\.err\\b|\\berr:` in . (8 files searched)."},
+		{map[string]any{"pattern": "a`b", "path": "main.go"},
+			"No matches for \"a`b\" in main.go."},
 	}
 	for _, c := range cases {
 		got := e.ok("grep", c.args)

@@ -68,7 +68,7 @@ func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result
 		spans.add(e.Start, e.End, len(e.NewText))
 		cur = next
 	}
-	c := Change{Path: p, Base: doc, Edits: spans.edits(cur), After: cur}
+	c := Change{Path: p, Base: doc, Edits: spans.edits(cur), After: cur, Verbatim: true}
 	return tc.commit(ctx, "multi_edit", c, warning)
 }
 

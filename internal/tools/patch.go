@@ -119,7 +119,7 @@ func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change,
 			}
 			b.WriteString(ph.newText("\n", nil))
 		}
-		c.Create, c.After = true, []byte(b.String())
+		c.Create, c.After, c.Verbatim = true, []byte(b.String()), true
 		c.Edits = []TextEdit{{NewText: b.String()}}
 		return []Change{c}, "", nil
 	}
@@ -139,10 +139,11 @@ func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change,
 	if safefile.LooksBinary(doc.Content) {
 		return nil, "", fmt.Errorf("%s is a binary file; apply_patch patches text files only", orig)
 	}
-	edits, err := locateHunks(orig, doc.Content, fd.Hunks, pf.codex)
+	edits, loose, err := locateHunks(orig, doc.Content, fd.Hunks, pf.codex)
 	if err != nil {
 		return nil, "", err
 	}
+	verbatim := len(loose) == 0
 	after, err := diff.Apply(doc.Content, edits)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", orig, err)
@@ -150,6 +151,9 @@ func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change,
 	warn := tc.readWarning(ctx, "apply_patch", src.Abs)
 	if warn != "" {
 		warn = src.Rel + ": " + warn
+	}
+	if !verbatim {
+		warn = strings.TrimPrefix(warn+"\n"+looseNote(src.Rel, loose), "\n")
 	}
 	if wholeFileDiff(fd, codexDeletedFile) || newName == "" {
 		if newName == "" && !wholeFileDiff(fd, codexDeletedFile) && len(after) != 0 {
@@ -161,11 +165,21 @@ func (tc *ToolContext) patchChange(ctx context.Context, pf patchFile) ([]Change,
 	if orig != name {
 		gone := Change{Path: src, Base: doc, Delete: true, Label: "apply_patch " + src.Rel + " → " + p.Rel, Moved: p.Rel}
 		c.Create, c.After, c.Edits = true, after, []TextEdit{{NewText: string(after)}}
-		c.Label, c.Moved = gone.Label, src.Rel
+		c.Label, c.Moved, c.Verbatim = gone.Label, src.Rel, verbatim
 		return []Change{gone, c}, warn, nil
 	}
-	c.Base, c.Edits, c.After = doc, edits, after
+	c.Base, c.Edits, c.After, c.Verbatim = doc, edits, after, verbatim
 	return []Change{c}, warn, nil
+}
+
+// looseNote says which hunks of a file were found only with whitespace
+// ignored: what landed differs from the patch, so its diff follows.
+func looseNote(rel string, hunks []int) string {
+	which := fmt.Sprintf("hunk %d", hunks[0])
+	if len(hunks) > 1 {
+		which = "hunks " + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(hunks)), ", "), "[]")
+	}
+	return fmt.Sprintf("%s: %s matched the file only with whitespace or quotes ignored; the file's own context lines were kept, so its diff below shows what landed.", rel, which)
 }
 
 // mustNotExist refuses a path the patch would create over an existing file.

@@ -134,7 +134,7 @@ func TestApplyPatchMove(t *testing.T) {
 			if got := e.read("b/b.go"); got != strings.Replace(src, "return 1", "return 2", 1) {
 				t.Errorf("b/b.go = %q", got)
 			}
-			for _, w := range []string{"Deleted a.go (moved to b/b.go)", "Moved a.go to b/b.go (+1 -1)", "-\treturn 1\n+\treturn 2\n"} {
+			for _, w := range []string{"Deleted a.go (moved to b/b.go)", "Moved a.go to b/b.go (+1 -1): line 4"} {
 				if !strings.Contains(res.Output, w) {
 					t.Errorf("result lacks %q:\n%s", w, res.Output)
 				}

@@ -114,13 +114,16 @@ func splitLines(content []byte) fileLines {
 //
 // A "*** Begin Patch" file's hunks (codex not nil) are placed by their
 // @@ lines and *** End of File instead (findCodexHunk).
-func locateHunks(name string, content []byte, hunks []*diff.Hunk, codex []codexHunk) ([]TextEdit, error) {
+//
+// loose lists the hunks (1-based) found only with whitespace or
+// punctuation ignored: their context lines land as the file has them,
+// not as the patch wrote them.
+func locateHunks(name string, content []byte, hunks []*diff.Hunk, codex []codexHunk) (edits []TextEdit, loose []int, err error) {
 	fl := splitLines(content)
 	eol := "\n"
 	if usesCRLF(content) {
 		eol = "\r\n"
 	}
-	var edits []TextEdit
 	from, shift := 0, 0 // first line a hunk may use; line shift so far
 	for i, h := range hunks {
 		ph := parseHunk(h)
@@ -137,17 +140,18 @@ func locateHunks(name string, content []byte, hunks []*diff.Hunk, codex []codexH
 		}
 		where := fmt.Sprintf("%s hunk %d (%s)", name, i+1, ph.header)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			return nil, nil, fmt.Errorf("%s: %w", where, err)
 		}
 		var matched []string
 		if tolerant {
 			matched = fl.text[at : at+len(ph.old)]
+			loose = append(loose, i+1)
 		}
 		// The edit covers the changed lines only, not the context around
 		// them, so the reviewer sees the change itself.
 		lead, trail := contextRuns(ph.kinds)
 		if lead == len(ph.kinds) { // only context: nothing to change
-			return nil, fmt.Errorf("%s: the hunk has no '-' or '+' line", where)
+			return nil, nil, fmt.Errorf("%s: the hunk has no '-' or '+' line", where)
 		}
 		oldStart, oldEnd := at+lead, at+len(ph.old)-trail
 		newFull := ph.newText(eol, matched)
@@ -172,7 +176,7 @@ func locateHunks(name string, content []byte, hunks []*diff.Hunk, codex []codexH
 			shift = at - ph.start
 		}
 	}
-	return edits, nil
+	return edits, loose, nil
 }
 
 // contextRuns counts the context lines at the start and the end of a

@@ -93,7 +93,7 @@ func TestGrepClampsContextAndNamesOneFile(t *testing.T) {
 	if !strings.HasPrefix(got, "(context 50 is over the maximum: 20 lines are shown around each match)\n") || !strings.Contains(got, "src/index.js:1:") {
 		t.Errorf("grep context 50 = %q", got)
 	}
-	if got := e.ok("grep", map[string]any{"pattern": "absent", "path": "src/index.js"}); got != `No matches for "absent" in src/index.js.` {
+	if got := e.ok("grep", map[string]any{"pattern": "absent", "path": "src/index.js"}); got != "No matches for `absent` in src/index.js." {
 		t.Errorf("grep of one file without a match = %q", got)
 	}
 }

@@ -56,6 +56,12 @@ type Change struct {
 	// new file on the Delete, the old one on the Create. The result then
 	// diffs the new file against the old.
 	Moved string
+	// Verbatim says the new text is the model's own, as it sent it, put
+	// where it said: the result then names the changed lines instead of
+	// echoing them. A tool leaves it false where it placed or wrote the
+	// text itself (a hunk found by a loose match, a language server's
+	// rename), and the result shows the diff.
+	Verbatim bool
 }
 
 // ErrNotExist is returned by Workspace.Read for a missing file.

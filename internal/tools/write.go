@@ -31,7 +31,7 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 	after := []byte(in.Content)
 	p, doc, err := tc.openDoc(ctx, in.Path)
 	if errors.Is(err, ErrNotExist) && p.Abs != "" { // admitted by the guard, absent on disk
-		c := Change{Path: p, Create: true, Edits: []TextEdit{{NewText: in.Content}}, After: after}
+		c := Change{Path: p, Create: true, Edits: []TextEdit{{NewText: in.Content}}, After: after, Verbatim: true}
 		return tc.commit(ctx, "write_file", c, "")
 	}
 	if err != nil {
@@ -55,7 +55,7 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 		// know was there (Claude Code's Write refuses the same).
 		return Errorf("%s already exists and was not read in this run; read it (read_file) before you overwrite it, or change part of it with edit_file", in.Path), nil
 	}
-	c := Change{Path: p, Base: doc, Edits: diff.LineEdits(doc.Content, after), After: after}
+	c := Change{Path: p, Base: doc, Edits: diff.LineEdits(doc.Content, after), After: after, Verbatim: true}
 	return tc.commit(ctx, "write_file", c, "")
 }
 

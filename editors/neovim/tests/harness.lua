@@ -45,8 +45,12 @@ function H.contains(s, sub, what)
 end
 
 --- wait waits for cond up to ms, failing with what when it never holds.
+--- The bound only ends a test that is failing, so it is at least
+--- min_wait_ms: a shared 2-core machine under load takes many times what
+--- a quiet one does, and waiting longer costs a passing test nothing.
+local min_wait_ms = 30000
 function H.wait(ms, cond, what)
-  if not vim.wait(ms, cond, 10) then
+  if not vim.wait(math.max(ms, min_wait_ms), cond, 10) then
     error('timed out waiting for ' .. (what or 'condition'), 2)
   end
 end

@@ -137,7 +137,9 @@ async function main() {
   fs.mkdirSync(path.dirname(userSettings), { recursive: true });
   fs.writeFileSync(
     userSettings,
-    JSON.stringify({ 'catbuddy.serverPath': wrapper, 'catbuddy.provider': 'openai', 'catbuddy.baseUrl': model.url }, null, 2),
+    // The scenario's tests drive the reviewed flow (the Refactor Preview for
+    // each edit); pending changes are covered by their own tests.
+    JSON.stringify({ 'catbuddy.serverPath': wrapper, 'catbuddy.provider': 'openai', 'catbuddy.baseUrl': model.url, 'catbuddy.review': 'before' }, null, 2),
   );
   fs.writeFileSync(
     path.join(ud, 'User/settings.json'),

@@ -303,5 +303,6 @@ require('./settings_scope').add({ script, tests, palette, openAt, idle, requests
 require('./typing').add({ files, script, tests, palette, openAt, idle, requests });
 require('./language_features').add({ files, script, tests, palette, openAt, idle, requests });
 require('./custom_commands').add({ script, tests, palette, openAt, idle, requests });
+require('./pending').add({ files, script, tests, palette, openAt, idle });
 
 module.exports = { scenario: { files, script, tests } };

@@ -55,11 +55,12 @@ import { registerMessageRequest } from './messageRequest';
 import { handleApplyEdit } from './review';
 import { pipeServerLog } from './serverLog';
 
-/** runEndCapability tells cb-ls that this client shows run ends itself. */
+/** runEndCapability tells cb-ls that this client shows run ends itself, and
+ * pending changes (pending.ts): runs never stop for a Refactor Preview. */
 const runEndCapability: StaticFeature = {
   fillClientCapabilities(caps) {
     const exp = (caps.experimental ?? {}) as Record<string, unknown>;
-    caps.experimental = { ...exp, catbuddy: { ...((exp.catbuddy as object) ?? {}), runEnd: true } };
+    caps.experimental = { ...exp, catbuddy: { ...((exp.catbuddy as object) ?? {}), runEnd: true, pendingChanges: true } };
   },
   getState: () => ({ kind: 'static' }),
   initialize() {},

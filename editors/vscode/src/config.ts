@@ -18,6 +18,8 @@ export interface ServerConfig {
   contextWindow?: number;
   disableStreaming?: boolean;
   mode?: string;
+  /** review: "pending" (the server's default) or "before". */
+  review?: string;
   tools?: ToolSettings;
   /** apiKey comes from SecretStorage only, never from settings. */
   apiKey?: string;
@@ -97,6 +99,7 @@ export function serverConfig(get: (key: string) => unknown): Mapped {
     config.disableStreaming = true;
   }
   config.mode = oneOf(p, 'mode', MODES);
+  config.review = oneOf(p, 'review', ['pending', 'before']);
   const tools: ToolSettings = {
     execTimeout: int(p, 'tools.execTimeout', 1),
     execMaxTimeout: int(p, 'tools.execMaxTimeout', 1),

@@ -9,6 +9,7 @@ import { clearedKeys, ignoredMessage, Mapped, serverConfig, ServerConfig, userSe
 import { DiagnosticsAnswerer } from './diagnosticsRequest';
 import { ChangedFile, keptMessage } from './filesChanged';
 import { endMessage, EndMessage, RunEvent, Runs } from './runs';
+import { PendingNotification, pendingEndMessage } from './pendingModel';
 import { README, resolveServer } from './serverPath';
 
 /** SECRET_KEY is the SecretStorage key of the provider API key. */
@@ -42,6 +43,10 @@ export class Controller implements vscode.Disposable {
   /** chatShows, when set, tells whether the chat view is visible with runId in it. */
   chatShows?: (runId: string) => boolean;
   private starting?: Promise<void>;
+  /** onPending, when set, receives catbuddy/pendingChanges (the PendingView). */
+  onPending?: (n: PendingNotification) => void;
+  /** pendingFiles, when set, tells how many files of a run are pending. */
+  pendingFiles?: (runId: string) => number;
 
   constructor(
     readonly ctx: vscode.ExtensionContext,
@@ -131,6 +136,7 @@ export class Controller implements vscode.Disposable {
     });
     this.client = client;
     client.onNotification('catbuddy/runEvent', (ev: RunEvent) => this.onRunEvent(ev));
+    client.onNotification('catbuddy/pendingChanges', (n: PendingNotification) => this.onPending?.(n));
     client.onRequest('catbuddy/diagnostics', (p: { uri?: string; settle?: unknown }) => this.diagnostics.answer(p));
     client.onNotification('catbuddy/fileEdit', (ev: FileEdit) =>
       this.log.info(`fileEdit ${ev.phase} ${ev.uri} +${ev.added ?? 0} -${ev.removed ?? 0}${ev.message ? ': ' + ev.message : ''}`),
@@ -140,6 +146,7 @@ export class Controller implements vscode.Disposable {
         this.setServer('running');
       } else if (e.newState === State.Stopped && this.client === client) {
         this.runs.clear();
+        this.onPending?.({ runId: '', files: [] });
         this.setServer('stopped');
       }
     });
@@ -245,6 +252,22 @@ export class Controller implements vscode.Disposable {
     // there: a notification would say it twice. Failures are always said.
     if (ended && !((ev.turn ?? 1) > 1 && ended.outcome !== 'error' && this.chatShows?.(ev.runId))) {
       void this.showEnd(endMessage(ended.title, ev, ended.changed.size), ev.runId);
+    }
+    const files = ended ? (this.pendingFiles?.(ev.runId) ?? 0) : 0;
+    if (files > 0) {
+      void this.showPendingEnd(ended?.title ?? ev.runId, files, ev.runId);
+    }
+  }
+
+  /** showPendingEnd says a run ended with changes waiting for review. */
+  private async showPendingEnd(title: string, files: number, runId: string): Promise<void> {
+    const pick = await vscode.window.showInformationMessage(`${title}: ${pendingEndMessage(files)}`, 'Review', 'Keep All', 'Undo All');
+    if (pick === 'Review') {
+      await vscode.commands.executeCommand('catbuddy.pendingChanges');
+    } else if (pick === 'Keep All') {
+      await vscode.commands.executeCommand('catbuddy.keepAll', { runId });
+    } else if (pick === 'Undo All') {
+      await vscode.commands.executeCommand('catbuddy.undoAll', { runId });
     }
   }
 

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { CHAT_VIEW, ChatView } from './chatView';
 import { registerCommands } from './commands';
+import { PendingView } from './pending';
 import { Controller } from './controller';
 import { statusBar } from './statusBar';
 
@@ -16,6 +17,9 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const c = new Controller(ctx, log, new Set(contributed.map((x) => x.command)));
   controller = c;
   const chat = new ChatView(c, ctx.extensionUri);
+  const pending = new PendingView((command, arg) => c.execute(command, arg), (u) => c.asUri(u));
+  c.onPending = (n) => (n.runId === '' ? pending.clear() : pending.update(n));
+  c.pendingFiles = (runId) => pending.model.files(runId).length;
   c.revealRun = (runId) => void chat.reveal(runId);
   c.showRun = (runId) => chat.show(runId);
   c.chatShows = (runId) => chat.shows(runId);
@@ -25,6 +29,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
     statusBar(c),
     ...registerCommands(c),
     chat,
+    pending,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand('catbuddy.showChat', () => chat.focus()),
     vscode.commands.registerCommand('catbuddy.pickRun', () => chat.pick()),

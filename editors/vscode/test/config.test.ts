@@ -30,6 +30,13 @@ test('serverConfig: defaults (empty strings, 0 steps, no commands) send nothing'
   assert.deepEqual(from({ provider: '', model: '', baseUrl: '', maxSteps: 0, customCommands: [] }), { config: {}, problems: [] });
 });
 
+test('serverConfig: review "before" or "pending" goes to the server; "" sends nothing; others are named', () => {
+  assert.deepEqual(from({ review: 'before' }).config, { review: 'before' });
+  assert.deepEqual(from({ review: 'pending' }).config, { review: 'pending' });
+  assert.deepEqual(from({ review: '' }), { config: {}, problems: [] });
+  assert.deepEqual(from({ review: 'later' }).problems, ['catbuddy.review: "later" is not one of pending, before; ignored']);
+});
+
 test('serverConfig: bad values are dropped with a message naming the setting', () => {
   const { config, problems } = from({ provider: 'gemini', baseUrl: 'localhost:11434', maxSteps: 2.5 });
   assert.deepEqual(config, {});

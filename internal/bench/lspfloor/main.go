@@ -1,9 +1,9 @@
 // Command lspfloor is the floor for the keystroke benchmark: a stdio LSP
 // server that frames every message and decodes it, params included, with
-// encoding/json, keeps the opened document's text, answers every request
-// at once, and does nothing else (a change is decoded, not applied). Any
-// real server does at least this much per keystroke, so cb-ls's cost is
-// quoted as a ratio to it, measured in the same run by
+// encoding/json, keeps the opened document's text and applies every
+// change to it (text.go), answers every request at once, and does nothing
+// else. Any real server does at least this much per keystroke, so cb-ls's
+// cost is quoted as a ratio to it, measured in the same run by
 // internal/bench/lspdrive (bench/keystroke.sh).
 package main
 
@@ -28,6 +28,11 @@ type position struct {
 	Character int `json:"character"`
 }
 
+type lspRange struct {
+	Start position `json:"start"`
+	End   position `json:"end"`
+}
+
 type didOpen struct {
 	TextDocument struct {
 		URI        string `json:"uri"`
@@ -43,11 +48,8 @@ type didChange struct {
 		Version int    `json:"version"`
 	} `json:"textDocument"`
 	ContentChanges []struct {
-		Range *struct {
-			Start position `json:"start"`
-			End   position `json:"end"`
-		} `json:"range"`
-		Text string `json:"text"`
+		Range *lspRange `json:"range"`
+		Text  string    `json:"text"`
 	} `json:"contentChanges"`
 }
 
@@ -59,7 +61,7 @@ type executeCommand struct {
 func main() {
 	r := bufio.NewReaderSize(os.Stdin, 64<<10)
 	w := bufio.NewWriter(os.Stdout)
-	docs := map[string]string{}
+	docs := map[string]*text{}
 	reply := func(id json.RawMessage, member, value string) {
 		body := `{"jsonrpc":"2.0","id":` + string(id) + `,"` + member + `":` + value + `}`
 		fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
@@ -80,11 +82,18 @@ func main() {
 		case "textDocument/didOpen":
 			var p didOpen
 			if json.Unmarshal(m.Params, &p) == nil {
-				docs[p.TextDocument.URI] = p.TextDocument.Text
+				docs[p.TextDocument.URI] = newText(p.TextDocument.Text)
 			}
 		case "textDocument/didChange":
 			var p didChange
-			_ = json.Unmarshal(m.Params, &p) // decoded, not applied
+			if json.Unmarshal(m.Params, &p) != nil {
+				continue
+			}
+			if t := docs[p.TextDocument.URI]; t != nil {
+				for _, c := range p.ContentChanges {
+					t.apply(c.Range, c.Text)
+				}
+			}
 		case "workspace/executeCommand":
 			var p executeCommand
 			_ = json.Unmarshal(m.Params, &p)

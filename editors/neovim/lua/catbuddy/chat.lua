@@ -18,11 +18,12 @@ local function valid(buf)
   return buf ~= nil and vim.api.nvim_buf_is_valid(buf)
 end
 
---- label is a tool call's short form: the tool and what it works on.
+--- label is a tool call's short form: the tool and what it works on
+--- (grep's and glob's pattern before their path, as the server's own labels).
 local function label(tool, args)
   local s = tostring(tool or '?')
   if type(args) == 'table' then
-    for _, k in ipairs({ 'path', 'file_path', 'pattern', 'command', 'url' }) do
+    for _, k in ipairs({ 'pattern', 'path', 'file_path', 'command', 'url' }) do
       if type(args[k]) == 'string' and args[k] ~= '' then
         local v = args[k]:gsub('\n.*', ' …')
         if #v > 60 then
@@ -356,7 +357,8 @@ function M.pick(bufnr)
       prompt = 'Agent runs',
       format_item = function(it)
         local files = type(it.files) == 'table' and #it.files > 0 and (' · ' .. table.concat(it.files, ', ')) or ''
-        return string.format('%s — %s · %d turn(s)%s', tostring(it.title), tostring(it.outcome), it.turns or 0, files)
+        local pend = (tonumber(it.pending) or 0) > 0 and string.format(' · %d pending', it.pending) or ''
+        return string.format('%s — %s · %d turn(s)%s%s', tostring(it.title), tostring(it.outcome), it.turns or 0, pend, files)
       end,
     }, function(it)
       if not it then

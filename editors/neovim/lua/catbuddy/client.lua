@@ -142,6 +142,9 @@ local function handlers()
       end
       runs.on_event(params, ctx, M.cfg)
     end,
+    ['catbuddy/pendingChanges'] = function(_, params, ctx)
+      require('catbuddy.pending').on_notification(params, ctx.client_id)
+    end,
     ['catbuddy/fileEdit'] = function(_, params)
       runs.on_file_edit(params)
     end,
@@ -183,11 +186,13 @@ end
 -- sends no window/showMessage (nor showDocument) for it, and a run's
 -- outcome is one notification (docs/PROTOCOL.md). languageFeatures lists
 -- the methods the plugin answers by asking the buffer's other language
--- servers (language_features.lua).
+-- servers (language_features.lua). pendingChanges: the plugin draws a
+-- run's pending changes in the buffers and keeps or discards them
+-- (pending.lua), so runs never stop for a review.
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.catbuddy = { runEnd = true, languageFeatures = require('catbuddy.language_features').methods }
+  caps.experimental.catbuddy = { runEnd = true, pendingChanges = true, languageFeatures = require('catbuddy.language_features').methods }
   return caps
 end
 
@@ -217,6 +222,10 @@ function M.make_config(root, cfg)
     on_attach = restart.on_attach,
     on_exit = function(code, signal, client_id)
       M.commands[client_id] = nil
+      -- The next server notifies what is still pending at its start.
+      vim.schedule(function()
+        require('catbuddy.pending').forget(client_id)
+      end)
       if M.by_root[root] == client_id then
         M.by_root[root] = nil
       end

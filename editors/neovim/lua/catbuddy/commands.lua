@@ -78,9 +78,32 @@ function M.define()
     cb().trust(false)
   end, { desc = "Agent: stop trusting this project (its MCP servers stop)" })
 
+  vim.api.nvim_create_user_command('CatbuddyKeep', function(o)
+    cb().keep(o.args == 'all')
+  end, { nargs = '?', complete = function() return { 'all' } end, desc = 'Agent: keep the pending hunk under the cursor ([all]: every one of the buffer)' })
+
+  -- :CatbuddyUndo discards pending changes (the hunk under the cursor, or
+  -- all of the buffer's); with a runId, or with nothing pending under the
+  -- cursor, it undoes a run that already landed (catbuddy.undoRun).
   vim.api.nvim_create_user_command('CatbuddyUndo', function(o)
-    cb().undo(o.args ~= '' and o.args or nil)
-  end, { nargs = '?', desc = 'Agent: undo a run (default: the last one), after review' })
+    local pending = require('catbuddy.pending')
+    local buf = vim.api.nvim_get_current_buf()
+    if o.args == 'all' then
+      cb().discard(true)
+    elseif o.args == '' and pending.at(buf, vim.api.nvim_win_get_cursor(0)[1] - 1) then
+      cb().discard(false)
+    else
+      cb().undo(o.args ~= '' and o.args or nil)
+    end
+  end, { nargs = '?', desc = 'Agent: undo the pending hunk under the cursor ([all]: the buffer\'s), or a run after review' })
+
+  vim.api.nvim_create_user_command('CatbuddyPending', function()
+    if require('catbuddy.pending').quickfix() > 0 then
+      vim.cmd('copen')
+    else
+      vim.notify('catbuddy: nothing pending')
+    end
+  end, { desc = 'Agent: every pending hunk in the quickfix list' })
 end
 
 return M

@@ -14,7 +14,15 @@ M.defaults = {
   max_steps = nil,
   custom_commands = {},
   save_after_apply = true,
-  review = true, -- true | false | function(change, done)
+  review = 'pending', -- 'pending' | 'before' (true is an alias) | false | function(change, done)
+  keymaps = {
+    keep = '<leader>ak',
+    undo = '<leader>au',
+    keep_all = '<leader>aK',
+    undo_all = '<leader>aU',
+    next_hunk = ']c',
+    prev_hunk = '[c',
+  },
   autostart = true,
   filetypes = nil, -- nil: every file buffer of the project
   root_markers = { '.git' },
@@ -95,10 +103,29 @@ local checks = {
     return v
   end,
   review = function(v)
-    if type(v) ~= 'boolean' and type(v) ~= 'function' then
-      return fail('review: expected true, false or function(change, done), got %s', type(v))
+    if v == 'pending' or v == 'before' or type(v) == 'boolean' or type(v) == 'function' then
+      return v
     end
-    return v
+    return fail('review: expected "pending", "before", true, false or function(change, done), got %s', vim.inspect(v))
+  end,
+  keymaps = function(v)
+    if v == false then
+      return {}
+    end
+    if type(v) ~= 'table' then
+      return fail('keymaps: expected a table or false, got %s', type(v))
+    end
+    local out = vim.deepcopy(M.defaults.keymaps)
+    for k, lhs in pairs(v) do
+      if out[k] == nil then
+        return fail('keymaps: unknown key %s (known: keep, undo, keep_all, undo_all, next_hunk, prev_hunk)', k)
+      end
+      if lhs ~= false and type(lhs) ~= 'string' then
+        return fail('keymaps.%s: expected a string or false, got %s', k, type(lhs))
+      end
+      out[k] = lhs
+    end
+    return out
   end,
   api_key = function(v)
     if v ~= nil and type(v) ~= 'string' and type(v) ~= 'function' then
@@ -166,11 +193,22 @@ function M.settings(cfg)
   s.model = cfg.model
   s.baseUrl = cfg.base_url
   s.maxSteps = cfg.max_steps
+  -- Every review other than 'pending' (the server's default, so not sent)
+  -- is the server's "before": each edit is reviewed (or, with false,
+  -- applied) as it is made.
+  if not M.pending(cfg) then
+    s.review = 'before'
+  end
   local cc = cfg.custom_commands
   if cc ~= nil and not (type(cc) == 'table' and next(cc) == nil) then
     s.customCommands = cc
   end
   return s
+end
+
+--- pending reports whether cfg shows a run's changes as pending hunks.
+function M.pending(cfg)
+  return cfg.review == nil or cfg.review == 'pending'
 end
 
 --- init_options is the initializationOptions object: the settings plus the

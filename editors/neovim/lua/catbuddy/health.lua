@@ -79,6 +79,18 @@ function M.check()
       M.trust(h, c)
     end
   end
+  M.pending(h)
+end
+
+--- pending reports the runs with pending changes (none is fine).
+function M.pending(h)
+  local list = require('catbuddy.pending').summary()
+  if #list == 0 then
+    h.ok('no pending changes')
+  end
+  for _, p in ipairs(list) do
+    h.info(string.format('run %s (%s): %d pending hunk(s) in %d file(s); :CatbuddyPending lists them', p.runId, tostring(p.title), p.hunks, p.files))
+  end
 end
 
 --- trust reports, per folder, what the project's .catbuddy files ask for

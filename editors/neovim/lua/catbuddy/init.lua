@@ -64,6 +64,7 @@ function M.attach(bufnr)
   if vim.fn.executable(cfg.cmd[1]) ~= 1 then
     return nil -- :checkhealth catbuddy and the commands say why
   end
+  require('catbuddy.pending').attach(bufnr, cfg)
   return client.ensure(bufnr)
 end
 
@@ -200,6 +201,18 @@ function M.undo(run_id, on_result)
     end
   end)
   return true
+end
+
+--- keep keeps the pending hunk under the cursor, or with all every
+--- pending hunk of the current buffer (catbuddy.keep).
+function M.keep(all, on_done)
+  return require('catbuddy.pending').act(true, all, nil, on_done)
+end
+
+--- discard undoes (discards) the pending hunk under the cursor, or with all
+--- every pending hunk of the current buffer (catbuddy.discard).
+function M.discard(all, on_done)
+  return require('catbuddy.pending').act(false, all, nil, on_done)
 end
 
 --- transcript opens the transcript of run_id (a runId of this buffer's

@@ -132,6 +132,18 @@ function M.decide(review, change)
   return require('catbuddy.review_ui').ask(change, wait_for)
 end
 
+--- needs_confirmation reports whether an applyEdit asks for a review: one
+--- of its change annotations has needsConfirmation.
+function M.needs_confirmation(params)
+  local anns = params and params.edit and params.edit.changeAnnotations
+  for _, a in pairs(type(anns) == 'table' and anns or {}) do
+    if type(a) == 'table' and a.needsConfirmation then
+      return true
+    end
+  end
+  return false
+end
+
 --- handle answers one workspace/applyEdit request for a client.
 function M.handle(params, encoding, cfg)
   local edit = params and params.edit
@@ -144,7 +156,9 @@ function M.handle(params, encoding, cfg)
   if #stale > 0 then
     return apply.refuse_stale(stale)
   end
-  if cfg.review == false then
+  -- A keep the user asked for (catbuddy.keep) arrives without
+  -- needsConfirmation: they already chose, so it lands as it is.
+  if cfg.review == false or (require('catbuddy.pending').keeping > 0 and not M.needs_confirmation(params)) then
     return apply.apply(edit, encoding, cfg.save_after_apply)
   end
   local preview, err = changes.preview(edit, encoding)

@@ -119,6 +119,10 @@ function M.on_event(params, ctx, cfg)
     else
       M.show(title .. ' failed: ' .. tostring(params.error or params.outcome or 'unknown error'), levels.ERROR)
     end
+    local p = M.pending_of(r)
+    if p then
+      M.show(string.format('%s: %d file(s) changed — pending review (:CatbuddyPending)', title, p.files), levels.INFO)
+    end
     if cfg.open_transcript and params.transcriptUri and params.outcome ~= 'cancelled' and (params.turn or 1) <= 1 then
       vim.cmd('split ' .. vim.fn.fnameescape(vim.uri_to_fname(params.transcriptUri)))
     end
@@ -135,6 +139,16 @@ function M.on_event(params, ctx, cfg)
   if chat then
     chat.on_event(r, params)
   end
+end
+
+--- pending_of returns {files, hunks} of r's pending changes, or nil.
+function M.pending_of(r)
+  for _, p in ipairs(require('catbuddy.pending').summary()) do
+    if p.runId == r.id and p.client_id == r.client_id and p.hunks > 0 then
+      return p
+    end
+  end
+  return nil
 end
 
 --- on_progress shows $/progress begin/report/end for cb-ls's runs.
@@ -184,6 +198,11 @@ function M.render(r)
       if e.answer then
         out[#out + 1] = ''
         vim.list_extend(out, vim.split(e.answer, '\n', { plain = true }))
+      end
+      local p = M.pending_of(r)
+      if p then
+        out[#out + 1] = ''
+        out[#out + 1] = string.format('_%d file(s) changed — %d hunk(s) pending review: keep or undo them in the buffers, or :CatbuddyPending._', p.files, p.hunks)
       end
     end
   end

@@ -79,6 +79,9 @@ function E.setup(H, model, extra)
     base_url = model.url,
     api_key = 'test-key',
     notify_progress = false,
+    -- The suites of the reviewed flow review each edit as it is made; the
+    -- pending flow's tests ask for review = 'pending'.
+    review = 'before',
   }
   for k, v in pairs(extra or {}) do
     opts[k] = v
@@ -135,7 +138,7 @@ function E.teardown(model)
   for _, c in ipairs(compat.get_clients({ name = 'catbuddy' })) do
     compat.stop(c)
   end
-  vim.wait(3000, function()
+  vim.wait(30000, function()
     return #compat.get_clients({ name = 'catbuddy' }) == 0
   end, 20)
   if model then

@@ -62,7 +62,7 @@ function G.teardown()
   for _, c in ipairs(compat.get_clients({ name = 'gopls' })) do
     compat.stop(c)
   end
-  vim.wait(5000, function()
+  vim.wait(30000, function()
     return #compat.get_clients({ name = 'gopls' }) == 0
   end, 20)
 end

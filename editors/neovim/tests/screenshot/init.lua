@@ -16,6 +16,8 @@ require('catbuddy').setup({
   base_url = vim.env.MODEL_URL,
   api_key = 'screenshot',
   notify_progress = false,
+  -- pending.sh shows pending changes; the others the reviewed flow.
+  review = vim.env.SHOT == 'pending' and 'pending' or 'before',
 })
 vim.api.nvim_create_autocmd('VimEnter', {
   callback = function()
@@ -29,6 +31,10 @@ vim.api.nvim_create_autocmd('VimEnter', {
           vim.cmd('CatbuddyChat')
           vim.cmd('wincmd p')
           vim.cmd('4,6CatbuddyExplain')
+        elseif vim.env.SHOT == 'pending' then
+          -- pending.sh: a run whose edits stay pending, shown inline.
+          vim.o.signcolumn = 'yes'
+          vim.cmd('5CatbuddyFix')
         elseif vim.env.SHOT == 'trust' then
           -- trust.sh: the server asks about the project on its own.
           return

@@ -5,7 +5,7 @@ return function(H)
     local cfg = assert(config.resolve(nil))
     H.eq({ 'cb-ls', 'serve' }, cfg.cmd, 'cmd')
     H.eq(true, cfg.save_after_apply, 'save_after_apply')
-    H.eq(true, cfg.review, 'review')
+    H.eq('pending', cfg.review, 'review')
     H.eq({}, cfg.custom_commands, 'custom_commands')
   end)
 
@@ -21,7 +21,7 @@ return function(H)
     local cases = {
       { { provder = 'openai' }, 'unknown option "provder"' },
       { { provider = 'gemini' }, 'provider: expected "openai" or "anthropic"' },
-      { { review = 'yes' }, 'review: expected true, false or function' },
+      { { review = 'yes' }, 'review: expected "pending", "before", true, false or function' },
       { { max_steps = 0 }, 'max_steps: expected a positive integer' },
       { { save_after_apply = 1 }, 'save_after_apply: expected a boolean' },
       { { cmd = {} }, 'cmd: expected a non-empty list' },
