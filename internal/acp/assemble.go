@@ -116,6 +116,9 @@ func (r *runEnv) config(ctx context.Context) (config.Config, error) {
 	if m := r.s.choices.model; m != "" {
 		cfg.Model = m // the session's model picker
 	}
+	if v := r.s.choices.review; v != "" {
+		cfg.Review = v // the session's review picker
+	}
 	r.s.mu.Unlock()
 	return cfg, nil
 }

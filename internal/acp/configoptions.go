@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
@@ -22,6 +23,10 @@ const (
 	// (project), or auto, which keeps to .catbuddy/workspace in the
 	// home directory and "/".
 	optMode = "mode"
+	// optReview is when the user reviews the agent's changes
+	// (config.Review): pending, asked once at the end of each turn, or
+	// before, asked per change. It applies from the next turn.
+	optReview = "review"
 )
 
 // modeValues are the modes offered; a session started with --mode
@@ -31,8 +36,9 @@ var modeValues = []guard.Mode{guard.ModeAuto, guard.ModeProject}
 // sessionChoices are a session's own settings, above the configuration
 // files; "" / the zero value keep the configured one.
 type sessionChoices struct {
-	model string
-	mode  guard.Mode
+	model  string
+	mode   guard.Mode
+	review string
 }
 
 // configOptions is the session's full set of options with their current
@@ -65,8 +71,7 @@ func (s *acpSession) configOptions(ctx context.Context) []sdk.SessionConfigOptio
 			Description:  sdk.Ptr("What the agent may touch in the session's folder"),
 			CurrentValue: sdk.SessionConfigValueId(mode.String()), Options: sdk.SessionConfigSelectOptions{Ungrouped: &modes},
 		}},
-		// The review option (before / pending) belongs here, beside the
-		// mode, once edits can wait as pending changes.
+		reviewOption(cfg),
 	}
 }
 
@@ -88,8 +93,9 @@ func modeDescription(m guard.Mode) string {
 }
 
 // SetSessionConfigOption implements sdk.Agent: a model the endpoint
-// offers, or a mode. The answer and a config_option_update carry every
-// option's new value; a model applies from the next turn, a mode at once.
+// offers, a mode or a review. The answer and a config_option_update
+// carry every option's new value; a model and a review apply from the
+// next turn, a mode at once.
 func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
 	var sid sdk.SessionId
 	var id sdk.SessionConfigId
@@ -103,8 +109,8 @@ func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConf
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, err
 	}
-	if id != optModel && id != optMode {
-		return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]string{"error": fmt.Sprintf("unknown config option %q: cb-ls offers %q and %q", id, optModel, optMode)})
+	if id != optModel && id != optMode && id != optReview {
+		return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]string{"error": fmt.Sprintf("unknown config option %q: cb-ls offers %q, %q and %q", id, optModel, optMode, optReview)})
 	}
 	if p.ValueId == nil {
 		return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]string{"error": fmt.Sprintf("config option %q takes one of its values (a string), not a boolean", id)})
@@ -147,6 +153,13 @@ func (s *acpSession) choose(ctx context.Context, id sdk.SessionConfigId, value s
 		}
 		s.mu.Lock()
 		s.choices.mode = m
+		s.mu.Unlock()
+	case optReview:
+		if value != config.ReviewPending && value != config.ReviewBefore {
+			return sdk.NewInvalidParams(map[string]string{"error": fmt.Sprintf("unknown review %q: cb-ls offers %s, %s", value, config.ReviewPending, config.ReviewBefore)})
+		}
+		s.mu.Lock()
+		s.choices.review = value
 		s.mu.Unlock()
 	}
 	return nil

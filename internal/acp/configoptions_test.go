@@ -140,6 +140,7 @@ func TestConfigOptionBadInput(t *testing.T) {
 	}{
 		{"unknown model", sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "model", Value: "gpt-nonexistent"}}, `unknown model \"gpt-nonexistent\"`},
 		{"unknown mode", sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "mode", Value: "everything"}}, `unknown mode \"everything\"`},
+		{"unknown review", sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "review", Value: "after"}}, `unknown review \"after\"`},
 		{"unknown option", sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "temperature", Value: "1"}}, `unknown config option \"temperature\"`},
 		{"unknown session", sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: "r00000000", ConfigId: "model", Value: "scripted"}}, "unknown session r00000000"},
 		{"boolean for a select", sdk.SetSessionConfigOptionRequest{Boolean: &sdk.SetSessionConfigOptionBoolean{SessionId: id, ConfigId: "model", Value: true}}, "not a boolean"},
