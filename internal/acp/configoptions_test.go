@@ -181,3 +181,31 @@ func TestConfigOptionWrongTypeOnTheWire(t *testing.T) {
 		t.Errorf("a good value after the bad ones: %v", m)
 	}
 }
+
+// An Ollama endpoint whose GET /v1/models fails lists its models with
+// its own GET /api/tags: the model option offers those.
+func TestConfigOptionModelOllamaTags(t *testing.T) {
+	srv := agenttest.NewServer(t, agenttest.Script{
+		Models: []string{"scripted", "qwen2.5-coder:7b", "llama3.2:latest"}, OllamaTags: true,
+		Turns: []agenttest.Turn{agenttest.TextTurn("From the qwen one.")},
+	})
+	root := env(t, srv, "openai", nil)
+	conn := connect(t, newTestClient(t), fullFS)
+	res, err := conn.NewSession(t.Context(), sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := selectOption(t, res.ConfigOptions, "model")
+	if got := strings.Join(values(model), ","); got != "llama3.2:latest,qwen2.5-coder:7b,scripted" {
+		t.Errorf("model option offers %s, want the /api/tags models", got)
+	}
+	if _, err := setValue(conn, t, res.SessionId, "model", "qwen2.5-coder:7b"); err != nil {
+		t.Fatalf("set a model /api/tags listed: %v", err)
+	}
+	if _, err := prompt(t, conn, res.SessionId, "hello", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests()[0].Model(); got != "qwen2.5-coder:7b" {
+		t.Errorf("model requested %q, want qwen2.5-coder:7b", got)
+	}
+}

@@ -37,6 +37,10 @@ type Script struct {
 	Served *Served `json:"served,omitempty"`
 	// Models are the model ids GET …/models lists; none lists "scripted".
 	Models []string `json:"models,omitempty"`
+	// OllamaTags lists Models only as Ollama's native GET /api/tags
+	// does, GET …/models answering 404, as an Ollama without its
+	// OpenAI-compatible listing.
+	OllamaTags bool `json:"ollama_tags,omitempty"`
 }
 
 // Turn is one model answer: text and/or tool calls, or an injected

@@ -132,7 +132,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	var format Format
 	switch {
-	case r.Method == http.MethodGet && strings.HasSuffix(path, "/models"):
+	case r.Method == http.MethodGet && s.script.OllamaTags && path == "/api/tags":
+		s.listTags(w)
+		return
+	case r.Method == http.MethodGet && strings.HasSuffix(path, "/models") && !s.script.OllamaTags:
 		s.listModels(w)
 		return
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/chat/completions"):
@@ -382,16 +385,32 @@ func splitText(text string) []string {
 // of n bytes (and reports in usage when a turn does not say).
 func Tokens(n int) int64 { return int64(max(1, n/4)) }
 
+// models are the script's models, or "scripted".
+func (s *Server) models() []string {
+	if len(s.script.Models) == 0 {
+		return []string{"scripted"}
+	}
+	return s.script.Models
+}
+
 // listModels answers GET …/models with the script's models.
 func (s *Server) listModels(w http.ResponseWriter) {
-	ids := s.script.Models
-	if len(ids) == 0 {
-		ids = []string{"scripted"}
-	}
+	ids := s.models()
 	data := make([]map[string]any, len(ids))
 	for i, id := range ids {
 		data[i] = map[string]any{"id": id, "object": "model", "created": 0, "owned_by": "agenttest"}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(mustJSON(map[string]any{"object": "list", "data": data}))
+}
+
+// listTags answers Ollama's GET /api/tags with the script's models.
+func (s *Server) listTags(w http.ResponseWriter) {
+	ids := s.models()
+	models := make([]map[string]any, len(ids))
+	for i, id := range ids {
+		models[i] = map[string]any{"name": id, "model": id, "size": 1 << 30, "details": map[string]any{"format": "gguf"}}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(mustJSON(map[string]any{"models": models}))
 }
