@@ -89,6 +89,11 @@ func contains(xs []int, x int) bool {
 	return false
 }
 
+// Tell queues a sentence for the agent beside what the user kept and
+// discarded: why a front end discarded the set on the user's behalf
+// (a review withdrawn unanswered).
+func (s *Set) Tell(note string) { s.addNews([]string{note}) }
+
 // addNews queues what the user did for the agent.
 func (s *Set) addNews(news []string) {
 	if len(news) == 0 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -32,6 +34,11 @@ func (s *Server) askUser(ctx context.Context, what string, call func(ctx context
 	d := s.questionTimeout()
 	qctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
+	nudge := time.AfterFunc(questionNudge, func() {
+		s.notify(ctx, protocol.MethodWindowLogMessage, &protocol.LogMessageParams{
+			Type: protocol.MessageTypeLog, Message: "cb-ls: waiting for the user's answer to " + what})
+	})
+	defer nudge.Stop()
 	err := call(qctx)
 	if err != nil && ctx.Err() == nil && qctx.Err() != nil {
 		s.log.Info("question withdrawn: no answer", "question", what, "after", d)
@@ -39,6 +46,14 @@ func (s *Server) askUser(ctx context.Context, what string, call func(ctx context
 	}
 	return err
 }
+
+// questionNudge is when a question still unanswered is followed by a
+// window/logMessage. Emacs 28's jsonrpc stops reading at the reply it
+// waits for and leaves what came in the same read (a question sent right
+// after a command's answer) unread until the server writes again: the
+// user would see the question only when it is withdrawn. The log line
+// is that write.
+const questionNudge = 300 * time.Millisecond
 
 // roundWait prints a bound the way a user set it: whole seconds, or
 // minutes when it is a whole number of them.

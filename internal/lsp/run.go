@@ -228,10 +228,14 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 	}
 	// A client that cannot show pending changes reviews them now, before
 	// it hears that the turn ended.
-	rs.reviewTurn(s.baseCtx, r)
+	told := rs.reviewTurn(s.baseCtx, r)
 	// The document is free before anyone hears that the run ended, so a
-	// client may start the next run as soon as it sees the end.
+	// client may start the next run as soon as it sees the end, or reply
+	// as soon as it reads how the review went.
 	rs.release(r, done)
+	for _, m := range told {
+		s.showMessage(ctx, m.Type, m.Message)
+	}
 	rep.end(ctx, res.Status, res.Outcome, res.Err, res.TranscriptPath)
 }
 

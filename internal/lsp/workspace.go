@@ -122,6 +122,11 @@ func (w *Workspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Do
 			return nil, err
 		}
 		edit := w.buildEdit(sent, targets, !w.chosen)
+		if len(edit.DocumentChanges) == 0 {
+			// Nothing to make (every change is already there): never ask
+			// about an empty edit.
+			return w.confirm(ctx, sent)
+		}
 		hashes := w.configHashes() // see recheckApplied
 		l := label
 		if slices.Contains(merged, true) {

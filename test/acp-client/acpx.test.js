@@ -134,7 +134,13 @@ test('the same edit rejected', { timeout: 120_000 }, async () => {
   assert.equal(requestsOf(r, 'session/request_permission').length, 1, r.log);
   assert.equal(requestsOf(r, 'fs/write_text_file').length, 0);
   assert.equal(fs.readFileSync(c.calc, 'utf8'), diskText);
-  assert.match(toolResults(c.requests()[2]).at(-1), /edit not applied: rejected by user/);
+  // The turn never waited: the edit was pending when the model went on,
+  // and the one question came at the turn's end. Rejecting it discarded
+  // the change set, so nothing is left pending for later.
+  assert.match(toolResults(c.requests()[2]).at(-1), /pending the user's review/);
+  const left = cp.spawnSync(bin, ['changes', '--root', c.project], { env: c.env, encoding: 'utf8' });
+  assert.equal(left.status, 0, left.stderr);
+  assert.match(left.stdout, /No pending changes\./);
 });
 
 test('--deny-all: reads refused, and their text never reaches the model', { timeout: 120_000 }, async () => {

@@ -39,13 +39,24 @@
               (setq unread-command-events
                     (append unread-command-events (listify-key-sequence (pop e2e-keys)))))))
 
+(defun e2e-idle ()
+  "Send eglot's pending didChange, as its idle timer does.
+The suite runs from -l, outside the command loop, where idle timers never
+fire; a user's Emacs sends the change 0.5 s after the edit. Without this
+cb-ls never sees an applied edit land."
+  (dolist (b (buffer-list))
+    (with-current-buffer b
+      (when (and (bound-and-true-p eglot--managed-mode) eglot--recent-changes)
+        (eglot--signal-textDocument/didChange)))))
+
 (defun e2e-wait (what pred &optional secs)
   "Wait until PRED holds, letting Emacs idle (timers, process output)."
   (let ((deadline (+ (float-time) (or secs 20))))
     (while (and (not (funcall pred)) (< (float-time) deadline))
       ;; A C-g typed at a prompt that a process filter opened quits out
       ;; of the filter; the command loop would catch it, so this does.
-      (condition-case nil (sit-for 0.05) (quit nil)))
+      (condition-case nil (sit-for 0.05) (quit nil))
+      (e2e-idle))
     (unless (funcall pred) (error "timed out waiting for %s" what))))
 
 (defun e2e-messages ()
@@ -58,13 +69,22 @@
   (declare (indent 1))
   `(condition-case err
        (let ((start (float-time)))
+         (setq e2e-mark (length (e2e-messages)))
          ,@body
          (cl-incf e2e-passed)
          (e2e-say "ok   %s (%.1f s)" ,name (- (float-time) start)))
      (error (cl-incf e2e-failed)
             (e2e-say "FAIL %s: %s" ,name (error-message-string err))
             (e2e-say "  prompts: %S" e2e-prompts)
-            (e2e-say "  messages:\n%s" (e2e-messages)))))
+            (e2e-say "  messages:\n%s" (e2e-messages))
+            (e2e-say "  the server's log (stderr):\n%s" (e2e-server-log)))))
+
+(defun e2e-server-log ()
+  "The end of cb-ls's stderr, as eglot keeps it."
+  (let ((b (cl-find-if (lambda (b) (string-match-p (or (getenv "E2E_LOGBUF") "EGLOT.*stderr") (buffer-name b))) (buffer-list))))
+    (if (not b) "(none)"
+      (with-current-buffer b
+        (buffer-substring-no-properties (max (point-min) (- (point-max) 6000)) (point-max))))))
 
 ;;; The scripted model.
 
@@ -84,6 +104,14 @@
 (defun e2e-requests (model)
   (let ((f (cdr model)))
     (if (file-exists-p f) (with-temp-buffer (insert-file-contents f) (buffer-string)) "")))
+
+(defun e2e-told (model text)
+  "Wait until a request to MODEL carried TEXT (any case): the model
+server records a request once it has answered it."
+  (e2e-wait (format "the model to be told %S" text)
+            (lambda () (let ((case-fold-search t))
+                         (string-match-p (regexp-quote text) (e2e-requests model))))
+            5))
 
 (defun e2e-use (model)
   "Point the next runs at MODEL (pulled with workspace/configuration)."
@@ -125,8 +153,21 @@ the menu offered."
   (let ((menu (car (last e2e-prompts))))
     (nth 1 menu)))
 
+(defvar e2e-mark 0 "Where *Messages* stood when the case began.")
+
 (defun e2e-shown (text)
-  (e2e-wait (format "%S in *Messages*" text) (lambda () (string-search text (e2e-messages)))))
+  "Wait until TEXT is in *Messages*, said during this case."
+  (e2e-wait (format "%S in *Messages*" text)
+            (lambda () (string-search text (substring (e2e-messages) (min e2e-mark (length (e2e-messages))))))))
+
+(defun e2e-reply (file text)
+  "Reply TEXT to the most recent run on FILE, with the README's catbuddy-reply."
+  (let* ((runs (jsonrpc-request (eglot-current-server) :workspace/executeCommand
+                                '(:command "catbuddy.listRuns" :arguments [])))
+         (run (cl-find-if (lambda (r) (string-search file (or (plist-get r :file) "")))
+                          (append runs nil))))
+    (e2e-check (format "a run on %s in listRuns: %S" file runs) run)
+    (catbuddy-reply (plist-get run :runId) text)))
 
 ;;; The cases.
 
@@ -147,21 +188,25 @@ the menu offered."
                  (cl-some (lambda (p) (string-match-p "Server wants to" (car p))) e2e-prompts))
       (e2e-check (format "the buffer holds the fix: %S" (buffer-string))
                  (string-search "return a + b" (buffer-string)))
+      (e2e-check "cb-ls saw the accepted review land, and kept it"
+                 (not (string-match-p "still pending\\|discarded" (e2e-messages))))
       ;; eglot 1.16 and later (Emacs 30's) apply edits to open buffers
       ;; unasked by default: the first run's answer says what to set.
       (e2e-check "the note on eglot-confirm-server-edits comes with an eglot that needs it, only"
                  (eq (and (string-search "eglot-confirm-server-edits" (e2e-messages)) t)
                      (>= emacs-major-version 30)))))
 
-  (e2e-case "a fix refused leaves the buffer and tells the model"
-    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"edit_file\", \"args\": {\"path\": \"refuse.py\", \"old_string\": \"return a - b\", \"new_string\": \"return a + b\"}}]}, {\"text\": \"left as it was.\"}]")))
+  (e2e-case "a fix refused at the turn's review is discarded; the model hears it on reply"
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"edit_file\", \"args\": {\"path\": \"refuse.py\", \"old_string\": \"return a - b\", \"new_string\": \"return a + b\"}}]}, {\"text\": \"add subtracted; it now adds.\"}, {\"text\": \"understood, left as it was.\"}]")))
       (e2e-use model)
       (e2e-open "refuse.py" e2e-calc)
       (e2e-fix "n")
-      (e2e-shown "left as it was.")
+      (e2e-shown "you refused its changes, so they were discarded")
       (e2e-check "the buffer is unchanged" (equal (buffer-string) e2e-calc))
-      (e2e-check "the model was told the edit was not applied"
-                 (string-search "not applied" (e2e-requests model)))))
+      (e2e-check "no offer to keep them later" (not (string-search "still pending" (e2e-messages))))
+      (e2e-reply "refuse.py" "why did nothing change?")
+      (e2e-shown "understood, left as it was.")
+      (e2e-told model "the user discarded")))
 
   (e2e-case "a cancel is shown as soon as its answer comes"
     (let ((model (e2e-model "[{\"text\": \"thinking\", \"hang\": true, \"after\": 1}]")))
@@ -175,8 +220,10 @@ the menu offered."
       (e2e-check (format "the cancel is in *Messages* when catbuddy-cancel-all returns")
                  (string-search "Agent: Fix This: cancelled by the user." (e2e-messages)))))
 
+  ;; With pending review a command that writes runs over the run's own
+  ;; layer without a question; one that needs the network still asks.
   (e2e-case "the exec question offers Reject first; RET rejects"
-    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"exec\", \"args\": {\"command\": \"touch made.txt\", \"write\": true}}]}, {\"text\": \"did not run it.\"}]")))
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"exec\", \"args\": {\"command\": \"touch made.txt\", \"network\": true, \"reason\": \"fetch modules\"}}]}, {\"text\": \"did not run it.\"}]")))
       (e2e-use model)
       (e2e-open "exec.py" e2e-calc)
       (e2e-fix "\r")
@@ -186,18 +233,21 @@ the menu offered."
         (e2e-check (format "Reject comes first (eglot pre-fills the first): %S" q)
                    (equal (car (nth 1 q)) "Reject")))
       (e2e-check "nothing ran" (not (file-exists-p (expand-file-name "made.txt" e2e-dir))))
-      (e2e-check "the model was told" (string-search "the user rejected running this command" (e2e-requests model)))))
+      (e2e-check "no review of an empty change"
+                 (not (cl-some (lambda (p) (string-search "Server wants to edit" (car p))) e2e-prompts)))
+      (e2e-told model "the user rejected running this command")))
 
-  (e2e-case "a question left unanswered (C-g) is withdrawn after the bound"
-    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"exec\", \"args\": {\"command\": \"touch late.txt\", \"write\": true}}]}, {\"text\": \"nobody answered.\"}]")))
+  (e2e-case "a review left unanswered (C-g) is withdrawn after the bound and discarded"
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"edit_file\", \"args\": {\"path\": \"quit.py\", \"old_string\": \"return a - b\", \"new_string\": \"return a + b\"}}]}, {\"text\": \"add subtracted; it now adds.\"}, {\"text\": \"nobody answered.\"}]")))
       (e2e-use model)
       (e2e-open "quit.py" e2e-calc)
       (e2e-fix (kbd "C-g"))
+      (e2e-shown "no answer to the review of its changes, so they were discarded")
+      (e2e-check "the buffer is unchanged" (equal (buffer-string) e2e-calc))
+      (e2e-reply "quit.py" "what happened?")
       (e2e-shown "nobody answered.")
-      (e2e-check "nothing ran" (not (file-exists-p (expand-file-name "late.txt" e2e-dir))))
-      (e2e-check "the model was told nobody answered"
-                 (string-search "no answer from the user" (e2e-requests model))))))
-
+      (e2e-told model "no answer from the user")
+      (e2e-told model "the user discarded"))))
 (condition-case err
     (e2e-run)
   (error (cl-incf e2e-failed) (e2e-say "FAIL setup: %s" (error-message-string err))))

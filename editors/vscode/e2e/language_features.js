@@ -50,7 +50,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
 
       await ctx.waitFor('the references answer', 60000, () => requests(model.record).length >= first + 3);
       const refs = lastResult(requests(model.record)[first + 2]);
-      for (const want of [/^\s*src\/main\.ts:1: import \{ greet \} from '\.\/greet';$/m, /^\s*src\/main\.ts:4:\s+return '→ ' \+ greet\(name\) \+ ' → ' \+ greet\(name\);$/m]) {
+      for (const want of [/^\s*src\/main\.ts:1: import \{ greet \} from '\.\/greet';$/m, /^\s*src\/main\.ts:4:\s+return '→ ' \+ greet\(name\) \+ ' → ' \+ greet\(name\);  \[2 on this line, at columns 17, 39\]$/m, /^4 references to greet \(src\/greet\.ts:2\), the declaration included:$/m]) {
         assert.match(refs, want, 'references');
       }
 
