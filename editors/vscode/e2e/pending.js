@@ -29,9 +29,14 @@ function add({ files, script, tests, palette, openAt, idle }) {
       try {
         await idle(page).waitFor({ timeout: 30000 });
         await openAt(ctx, 'pend.go', 5, 'return a + b');
+        await palette(page, 'F1', '>Notifications: Clear All Notifications');
         await palette(page, 'F1', '>Agent: Fix This');
         const ended = page.locator('.notifications-toasts .notification-toast', { hasText: 'pending review' }).first();
         await ended.waitFor({ timeout: 60000 });
+        // Nothing is on disk yet: the end offers review, not Undo, and says it once.
+        const buttons = (await ended.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).map((t) => t.trim());
+        assert.deepEqual(buttons, ['Review', 'Keep All', 'Undo All'], 'the end of a pending run offers review only');
+        assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'Agent: done' }).count(), 0, 'no "done — changed" notification with Undo');
         assert.equal(await page.locator('.bulk-edit-panel').count(), 0, 'no Refactor Preview during the run');
         assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no modal dialog during the run');
         assert.equal(fs.readFileSync(file, 'utf8'), PEND_GO, 'nothing on disk while pending');

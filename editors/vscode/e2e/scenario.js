@@ -304,5 +304,6 @@ require('./typing').add({ files, script, tests, palette, openAt, idle, requests 
 require('./language_features').add({ files, script, tests, palette, openAt, idle, requests });
 require('./custom_commands').add({ script, tests, palette, openAt, idle, requests });
 require('./pending').add({ files, script, tests, palette, openAt, idle });
+require('./pending_view').add({ files, script, tests, palette, openAt, idle });
 
 module.exports = { scenario: { files, script, tests } };

@@ -9,7 +9,7 @@ import { clearedKeys, ignoredMessage, Mapped, serverConfig, ServerConfig, userSe
 import { DiagnosticsAnswerer } from './diagnosticsRequest';
 import { ChangedFile, keptMessage } from './filesChanged';
 import { endMessage, EndMessage, RunEvent, Runs } from './runs';
-import { PendingNotification, pendingEndMessage } from './pendingModel';
+import { PendingNotification } from './pendingModel';
 import { README, resolveServer } from './serverPath';
 
 /** SECRET_KEY is the SecretStorage key of the provider API key. */
@@ -250,24 +250,11 @@ export class Controller implements vscode.Disposable {
     this.emit();
     // A reply's turn, typed in the chat view the user is looking at, ends
     // there: a notification would say it twice. Failures are always said.
-    if (ended && !((ev.turn ?? 1) > 1 && ended.outcome !== 'error' && this.chatShows?.(ev.runId))) {
-      void this.showEnd(endMessage(ended.title, ev, ended.changed.size), ev.runId);
-    }
-    const files = ended ? (this.pendingFiles?.(ev.runId) ?? 0) : 0;
-    if (files > 0) {
-      void this.showPendingEnd(ended?.title ?? ev.runId, files, ev.runId);
-    }
-  }
-
-  /** showPendingEnd says a run ended with changes waiting for review. */
-  private async showPendingEnd(title: string, files: number, runId: string): Promise<void> {
-    const pick = await vscode.window.showInformationMessage(`${title}: ${pendingEndMessage(files)}`, 'Review', 'Keep All', 'Undo All');
-    if (pick === 'Review') {
-      await vscode.commands.executeCommand('catbuddy.pendingChanges');
-    } else if (pick === 'Keep All') {
-      await vscode.commands.executeCommand('catbuddy.keepAll', { runId });
-    } else if (pick === 'Undo All') {
-      await vscode.commands.executeCommand('catbuddy.undoAll', { runId });
+    // A run whose changes are pending ends with the one notification that
+    // offers to review them, even in the chat view: nothing is on disk yet.
+    const pending = ended ? (this.pendingFiles?.(ev.runId) ?? 0) : 0;
+    if (ended && (pending > 0 || !((ev.turn ?? 1) > 1 && ended.outcome !== 'error' && this.chatShows?.(ev.runId)))) {
+      void this.showEnd(endMessage(ended.title, ev, ended.changed.size, pending), ev.runId);
     }
   }
 
@@ -290,6 +277,12 @@ export class Controller implements vscode.Disposable {
       await this.showRun?.(runId);
     } else if (pick === 'Undo') {
       await vscode.commands.executeCommand('catbuddy.undoLastRun', { runId });
+    } else if (pick === 'Review') {
+      await vscode.commands.executeCommand('catbuddy.pending.focus');
+    } else if (pick === 'Keep All') {
+      await vscode.commands.executeCommand('catbuddy.keepAll', { runId });
+    } else if (pick === 'Undo All') {
+      await vscode.commands.executeCommand('catbuddy.undoAll', { runId });
     } else if (pick === 'Show Log') {
       this.log.show();
     } else if (pick === 'Open Transcript') {

@@ -20,6 +20,8 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const pending = new PendingView((command, arg) => c.execute(command, arg), (u) => c.asUri(u));
   c.onPending = (n) => (n.runId === '' ? pending.clear() : pending.update(n));
   c.pendingFiles = (runId) => pending.model.files(runId).length;
+  // The Pending Changes view names a run by its command's title.
+  const titles = c.onAnyRunEvent((ev) => ev.kind === 'start' && ev.title && pending.model.setTitle(ev.runId, ev.title));
   c.revealRun = (runId) => void chat.reveal(runId);
   c.showRun = (runId) => chat.show(runId);
   c.chatShows = (runId) => chat.shows(runId);
@@ -30,6 +32,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
     ...registerCommands(c),
     chat,
     pending,
+    titles,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand('catbuddy.showChat', () => chat.focus()),
     vscode.commands.registerCommand('catbuddy.pickRun', () => chat.pick()),

@@ -8,6 +8,7 @@
 // it is now, conflicts) stay in the server.
 import * as vscode from 'vscode';
 import { afterText, PendingModel, PendingNotification } from './pendingModel';
+import { PendingTree } from './pendingTree';
 
 /** Executor sends a server command (Controller.execute). */
 export type Executor = <T>(command: string, arg?: unknown) => Promise<T>;
@@ -35,6 +36,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   private readonly lensChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensChanged.event;
   private readonly status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 90);
+  private readonly tree = new PendingTree(this.model);
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly execute: Executor, private readonly asUri: (u: vscode.Uri) => string) {
@@ -42,6 +44,8 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     this.disposables.push(
       this.status,
       this.lensChanged,
+      this.tree,
+      vscode.window.createTreeView('catbuddy.pending', { treeDataProvider: this.tree, showCollapseAll: true }),
       vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this),
       vscode.languages.registerHoverProvider({ scheme: 'file' }, this),
       vscode.window.onDidChangeVisibleTextEditors(() => this.redraw()),
@@ -52,7 +56,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.commands.registerCommand('catbuddy.keepAll', (a?: vscode.Uri | RunArg) => this.all('catbuddy.keep', a)),
       vscode.commands.registerCommand('catbuddy.undoAll', (a?: vscode.Uri | RunArg) => this.all('catbuddy.discard', a)),
       vscode.commands.registerCommand('catbuddy.pendingChanges', () => this.pick()),
-      vscode.commands.registerCommand('catbuddy.reviewInDiff', (a?: vscode.Uri) => this.diff(a)),
+      vscode.commands.registerCommand('catbuddy.reviewInDiff', (a?: vscode.Uri | RunArg) => this.review(a)),
     );
   }
 
@@ -130,6 +134,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     this.status.tooltip = 'Agent: pending changes — click to review';
     count > 0 ? this.status.show() : this.status.hide();
     this.lensChanged.fire();
+    this.tree.refresh();
     this.setContext();
   }
 
@@ -187,10 +192,11 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     await this.send(command, { runId: arg.runId, hunks: [arg.hunk] });
   }
 
-  /** all keeps or discards every hunk of a file (default: the active editor's) or of a run. */
+  /** all keeps or discards every hunk of a file (default: the active
+   * editor's), of a run, or of a run's files (a Pending Changes view row). */
   private async all(command: string, a?: vscode.Uri | RunArg): Promise<void> {
     if (a && 'runId' in a) {
-      await this.send(command, { runId: a.runId });
+      await this.send(command, a.files ? { runId: a.runId, files: a.files } : { runId: a.runId });
       return;
     }
     const u = a instanceof vscode.Uri ? a : vscode.window.activeTextEditor?.document.uri;
@@ -240,14 +246,29 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     }
   }
 
-  /** diff opens VS Code's diff editor: the file as it is against it with every pending hunk kept. */
-  private async diff(a?: vscode.Uri): Promise<void> {
+  /** review opens the diff editor for a file (default: the active editor's),
+   * or for each file of a run or a run's file (a Pending Changes view row)
+   * with only that run's hunks. */
+  private async review(a?: vscode.Uri | RunArg): Promise<void> {
+    if (a && 'runId' in a) {
+      const files = a.files ?? this.model.files(a.runId).filter((f) => !f.file.group && f.file.kind === 'changed').map((f) => f.file.uri);
+      for (const f of files) {
+        await this.diff(vscode.Uri.parse(f), a.runId);
+      }
+      return;
+    }
+    await this.diff(a);
+  }
+
+  /** diff opens VS Code's diff editor: the file as it is against it with
+   * every pending hunk (of runId, when given) kept. */
+  private async diff(a?: vscode.Uri, runId?: string): Promise<void> {
     const u = a ?? vscode.window.activeTextEditor?.document.uri;
     if (!u) {
       return;
     }
     const doc = await vscode.workspace.openTextDocument(u);
-    const hs = this.model.hunks(this.asUri(u));
+    const hs = this.model.hunks(this.asUri(u)).filter((h) => !runId || h.runId === runId);
     const text = doc.getText();
     // Apply from the bottom so earlier offsets stay valid.
     let pending = text;
@@ -267,4 +288,5 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
 }
 
 interface HunkArg { uri: string; runId: string; hunk: string }
-interface RunArg { runId: string }
+/** RunArg names a run, or some of its files (a Pending Changes view row). */
+interface RunArg { runId: string; files?: string[] }

@@ -42,6 +42,8 @@ export function lines(text: string): string[] {
 /** PendingModel holds the last notification of each run. */
 export class PendingModel {
   private readonly runs = new Map<string, PendingNotification>();
+  /** titles names runs before their first notification (which has no title). */
+  private readonly titles = new Map<string, string>();
 
   /** update applies a notification; it returns the URIs whose hunks changed. */
   update(n: PendingNotification): Set<string> {
@@ -51,7 +53,7 @@ export class PendingModel {
     if (!Array.isArray(n.files) || n.files.length === 0) {
       this.runs.delete(n.runId);
     } else {
-      this.runs.set(n.runId, { ...n, title: n.title ?? prev?.title });
+      this.runs.set(n.runId, { ...n, title: n.title ?? prev?.title ?? this.titles.get(n.runId) });
       n.files.forEach((f) => touched.add(f.uri));
     }
     return touched;
@@ -59,6 +61,7 @@ export class PendingModel {
 
   /** setTitle names a run (from catbuddy.pendingChanges or its start event). */
   setTitle(runId: string, title: string): void {
+    this.titles.set(runId, title);
     const r = this.runs.get(runId);
     if (r) {
       r.title = title;

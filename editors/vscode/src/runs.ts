@@ -1,5 +1,6 @@
 // Run state from the server's catbuddy/runEvent notifications, and what the
 // status bar shows for it. Pure: the status bar item itself is in statusBar.ts.
+import { pendingEndMessage } from './pendingModel';
 
 /** RunEvent is a catbuddy/runEvent notification (docs/PROTOCOL.md); extra fields vary by kind. */
 export interface RunEvent {
@@ -178,7 +179,7 @@ export class Runs {
 }
 
 /** EndAction is a button of a run's end notification. */
-export type EndAction = 'Show' | 'Undo' | 'Show Log' | 'Open Transcript' | 'Set API Key…';
+export type EndAction = 'Show' | 'Undo' | 'Review' | 'Keep All' | 'Undo All' | 'Show Log' | 'Open Transcript' | 'Set API Key…';
 
 /** EndMessage is the one notification the extension shows when a run ends. */
 export interface EndMessage {
@@ -204,16 +205,23 @@ const MAX_END_TEXT = 140;
  * the log and the transcript. title is the command's title as the server gave it ("Agent:
  * Fix This"). The server sends nothing else for a run's end to this client
  * (the experimental capability catbuddy.runEnd), so this is the only
- * notification. changed counts the files the run changed.
+ * notification. changed counts the files the run changed. pending counts
+ * the run's files whose changes are still pending: they are not in the
+ * user's files, so there is nothing to Undo; the run says "3 files changed
+ * — pending review" and offers Review, Keep All and Undo All instead.
  */
-export function endMessage(title: string, ev: RunEvent, changed = 0): EndMessage {
-  const undo: EndAction[] = changed > 0 ? ['Undo'] : [];
+export function endMessage(title: string, ev: RunEvent, changed = 0, pending = 0): EndMessage {
+  const review: EndAction[] = pending > 0 ? ['Review', 'Keep All', 'Undo All'] : [];
+  const undo: EndAction[] = pending > 0 ? review : changed > 0 ? ['Undo'] : [];
   switch (ev.outcome ?? 'done') {
     case 'done':
+      if (pending > 0) {
+        return { severity: 'info', text: `${title}: ${pendingEndMessage(pending)}`, actions: review };
+      }
       return { severity: 'info', text: changed > 0 ? `Agent: done — ${changed} file${changed === 1 ? '' : 's'} changed` : firstLine(ev.answer) || 'Agent: done', actions: ['Show', ...undo] };
     case 'cancelled':
       // The reason already reads "cancelled by the user".
-      return { severity: 'info', text: `${title}: ${ev.error || 'cancelled'}.`, actions: ['Show', ...undo, 'Show Log'] };
+      return { severity: 'info', text: `${title}: ${ev.error || 'cancelled'}.${pendingNote(pending)}`, actions: ['Show', ...undo, 'Show Log'] };
     default: {
       const error = ev.error || 'unknown error';
       const actions: EndAction[] = [...undo];
@@ -224,9 +232,14 @@ export function endMessage(title: string, ev: RunEvent, changed = 0): EndMessage
       if (ev.transcriptUri) {
         actions.push('Open Transcript');
       }
-      return { severity: 'error', text: `${title} failed: ${error}`, actions };
+      return { severity: 'error', text: `${title} failed: ${error}${pendingNote(pending)}`, actions };
     }
   }
+}
+
+/** pendingNote tells, after a cancelled or failed run's reason, that its changes wait for review. */
+function pendingNote(pending: number): string {
+  return pending > 0 ? ` ${pendingEndMessage(pending)}.` : '';
 }
 
 /** firstLine is an answer's first non-empty line, cut to MAX_END_TEXT, with "…" when more follows. */

@@ -59,3 +59,14 @@ test('pending: files list +N −M and the end message counts files', () => {
   assert.equal(pendingEndMessage(3), '3 files changed — pending review');
   assert.equal(pendingEndMessage(1), '1 file changed — pending review');
 });
+
+test('pending: a run named at its start keeps the name through notifications without one', () => {
+  const m = new PendingModel();
+  m.setTitle('r9', 'Agent: Fix This');
+  const hunk = { id: 'h1', range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, oldText: 'a\n', newText: 'b\n' };
+  m.update({ runId: 'r9', files: [{ uri, path: 'calc.go', kind: 'changed', hunks: [hunk] }] });
+  assert.equal(m.run('r9')?.title, 'Agent: Fix This');
+  m.update({ runId: 'r9', files: [{ uri, path: 'calc.go', kind: 'changed', hunks: [hunk, { ...hunk, id: 'h2' }] }] });
+  assert.equal(m.run('r9')?.title, 'Agent: Fix This');
+  assert.deepEqual(m.files('r9').map((f) => [f.file.path, f.added, f.removed]), [['calc.go', 2, 2]]);
+});

@@ -108,3 +108,18 @@ test('Runs: the status bar tooltip counts tokens, cached input included', () => 
   r.apply({ runId: '1', kind: 'end', outcome: 'done' });
   assert.equal(r.view().tooltip, 'cb-ls: idle (last run: 6100 in (2900 cached) / 15 out tokens)');
 });
+
+test('endMessage: a run whose changes are pending offers review, not Undo', () => {
+  const title = 'Agent: Fix This';
+  const done = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, 1, 1);
+  assert.deepEqual(done, { severity: 'info', text: 'Agent: Fix This: 1 file changed — pending review', actions: ['Review', 'Keep All', 'Undo All'] });
+  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done' }, 3, 3).text, 'Agent: Fix This: 3 files changed — pending review');
+  const cancelled = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' }, 2, 2);
+  assert.equal(cancelled.text, 'Agent: Fix This: cancelled by the user. 2 files changed — pending review.');
+  assert.deepEqual(cancelled.actions, ['Show', 'Review', 'Keep All', 'Undo All', 'Show Log']);
+  const failed = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'error', error: 'HTTP 500' }, 1, 1);
+  assert.ok(!failed.actions.includes('Undo'), failed.actions.join());
+  assert.deepEqual(failed.actions.slice(0, 3), ['Review', 'Keep All', 'Undo All']);
+  // Nothing pending: the files are on disk, and Undo is offered as before.
+  assert.deepEqual(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done' }, 1, 0).actions, ['Show', 'Undo']);
+});

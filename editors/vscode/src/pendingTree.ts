@@ -1,0 +1,83 @@
+// The Pending Changes view in the Catbuddy side bar: per run, each file with
+// +added −removed lines, then its hunks; clicking a hunk opens it. Its rows
+// are the arguments of the same commands as the CodeLens and editor title
+// (catbuddy.keepHunk, catbuddy.keepAll, …), so the view only draws.
+import * as vscode from 'vscode';
+import { lines, PendingModel } from './pendingModel';
+
+/** PendingNode is a row: a run, one of its files, or one of that file's hunks. */
+export type PendingNode =
+  | { type: 'run'; runId: string }
+  | { type: 'file'; runId: string; uri: string; files: string[] }
+  | { type: 'hunk'; runId: string; uri: string; hunk: string };
+
+/** PendingTree provides the view's rows from the PendingModel. */
+export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly model: PendingModel) {}
+
+  /** refresh redraws the view after the model changed. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  getChildren(node?: PendingNode): PendingNode[] {
+    if (!node) {
+      return this.model.runIds().map((runId) => ({ type: 'run', runId }));
+    }
+    if (node.type === 'run') {
+      return this.model.files(node.runId).map(({ file }) => ({ type: 'file', runId: node.runId, uri: file.uri, files: [file.uri] }));
+    }
+    if (node.type === 'file') {
+      const file = this.model.run(node.runId)?.files.find((f) => f.uri === node.uri);
+      return (file?.hunks ?? []).map((h) => ({ type: 'hunk', runId: node.runId, uri: node.uri, hunk: h.id }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: PendingNode): vscode.TreeItem {
+    const run = this.model.run(node.runId);
+    if (node.type === 'run') {
+      const files = this.model.files(node.runId).length;
+      const it = new vscode.TreeItem(run?.title ?? node.runId, vscode.TreeItemCollapsibleState.Expanded);
+      it.id = `run:${node.runId}`;
+      it.description = `${files} file${files === 1 ? '' : 's'}`;
+      it.contextValue = 'catbuddyPendingRun';
+      it.iconPath = new vscode.ThemeIcon('sparkle');
+      return it;
+    }
+    if (node.type === 'file') {
+      const f = this.model.files(node.runId).find((x) => x.file.uri === node.uri);
+      const it = new vscode.TreeItem(f?.file.path ?? node.uri, f?.file.group ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded);
+      it.id = `file:${node.runId}:${node.uri}`;
+      it.resourceUri = vscode.Uri.parse(node.uri);
+      it.description = f?.file.group ? `${f.file.kind}, ${f.file.group.count} files` : `+${f?.added ?? 0} −${f?.removed ?? 0}`;
+      it.tooltip = `${f?.file.path ?? node.uri} (${f?.file.kind ?? 'changed'})`;
+      it.contextValue = 'catbuddyPendingFile';
+      return it;
+    }
+    const h = run?.files.find((f) => f.uri === node.uri)?.hunks?.find((x) => x.id === node.hunk);
+    const added = lines(h?.newText ?? '');
+    const removed = lines(h?.oldText ?? '');
+    const line = h ? h.range.start.line + 1 : 0;
+    // Under its file, a hunk is named by its line; the label says both.
+    const it = new vscode.TreeItem(`line ${line}`, vscode.TreeItemCollapsibleState.None);
+    it.id = `hunk:${node.runId}:${node.hunk}`;
+    it.description = `+${added.length} −${removed.length}${added[0] ? '  ' + added[0].trim() : ''}`;
+    it.tooltip = h?.conflict ? `Conflict: ${h.conflict}` : h?.label;
+    it.iconPath = new vscode.ThemeIcon(h?.conflict ? 'warning' : 'diff');
+    it.contextValue = 'catbuddyPendingHunk';
+    if (h) {
+      const s = h.range.start;
+      const e = h.range.end;
+      it.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.parse(node.uri), { selection: new vscode.Range(s.line, s.character, e.line, e.character) }] };
+    }
+    return it;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
