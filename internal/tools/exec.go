@@ -153,10 +153,7 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	if refusal != "" {
 		return Errorf("%s", refusal), nil
 	}
-	timeout := opts.Timeout
-	if in.Timeout > 0 {
-		timeout = min(time.Duration(in.Timeout)*time.Second, opts.MaxTimeout)
-	}
+	timeout := in.timeout(opts)
 	var before snapshot.Scan
 	if grant.Write {
 		// Inside a run the scan also keeps the files' content, so the
@@ -349,4 +346,13 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string
 // debugDropped logs the variables a command did not inherit.
 func debugDropped(names []string) {
 	slog.Debug("exec: variables not passed to the command", "names", names)
+}
+
+// timeout is how long the command may run: the one asked for, capped
+// at opts.MaxTimeout, or opts.Timeout when none was.
+func (in execInput) timeout(opts ExecOptions) time.Duration {
+	if in.Timeout > 0 {
+		return min(time.Duration(in.Timeout)*time.Second, opts.MaxTimeout)
+	}
+	return opts.Timeout
 }

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"time"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/shell"
@@ -41,10 +40,7 @@ func (tc *ToolContext) execOverLayer(ctx context.Context, l Layer, in execInput,
 	if refusal != "" {
 		return Errorf("%s", refusal), nil
 	}
-	timeout := opts.Timeout
-	if in.Timeout > 0 {
-		timeout = min(time.Duration(in.Timeout)*time.Second, opts.MaxTimeout)
-	}
+	timeout := in.timeout(opts)
 	layers, err := l.Prepare(ctx, tc.Guard.Boundaries())
 	if err != nil {
 		_, _ = l.Collect(context.WithoutCancel(ctx))
