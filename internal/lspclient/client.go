@@ -3,7 +3,6 @@ package lspclient
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -169,126 +167,6 @@ func (c *Client) serverFor(path string) string {
 	return ""
 }
 
-// get returns the running server called name, starting it if needed.
-// A server that could not start is withdrawn; one that crashed is
-// started once more, and withdrawn when it crashes again. The client's
-// lock is not held while a server starts: a slow start holds up only
-// the questions for that server.
-func (c *Client) get(ctx context.Context, name string) (*server, error) {
-	for {
-		c.mu.Lock()
-		if c.closed {
-			c.mu.Unlock()
-			return nil, errStopped
-		}
-		exts := c.opts.Servers[name].Extensions
-		if _, ok := c.withdrawn[name]; ok {
-			c.mu.Unlock()
-			return nil, stillWithdrawn(name, exts)
-		}
-		if ch := c.starting[name]; ch != nil {
-			c.mu.Unlock()
-			select {
-			case <-ch:
-				continue
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		state, text := StateStarting, "starting "+name+"…"
-		if s := c.started[name]; s != nil {
-			err := s.failed()
-			if err == nil {
-				c.mu.Unlock()
-				return s, nil
-			}
-			delete(c.started, name)
-			if c.restarts[name] > 0 {
-				var emit []Status
-				werr := c.withdraw(name, fmt.Errorf("it crashed again after a restart: %w", err), &emit)
-				c.mu.Unlock()
-				c.tell(emit)
-				return nil, werr
-			}
-			c.restarts[name]++
-			state, text = StateRestarting, fmt.Sprintf("restarting %s, which crashed…", name)
-			c.log.Warn("restarting language server", "server", name, "error", err)
-		}
-		done := make(chan struct{})
-		c.starting[name] = done
-		c.mu.Unlock()
-		return c.startServer(ctx, name, done, Status{Server: name, State: state, Text: text})
-	}
-}
-
-// startServer starts the server called name, then closes done.
-func (c *Client) startServer(ctx context.Context, name string, done chan struct{}, st Status) (*server, error) {
-	c.status(st)
-	sctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
-	defer cancel()
-	c.log.Info("starting language server", "server", name, "command", c.opts.Servers[name].Command)
-	s, err := start(sctx, name, c.opts.Servers[name], c.opts.Roots, c.log)
-	var emit []Status
-	c.mu.Lock()
-	delete(c.starting, name)
-	close(done)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		// The question was cancelled, not the server's fault.
-	case err != nil:
-		err = c.withdraw(name, err, &emit)
-	case c.closed:
-		go s.stop(context.Background())
-		s, err = nil, errStopped
-	default:
-		c.started[name] = s
-	}
-	c.mu.Unlock()
-	c.tell(emit)
-	return s, err
-}
-
-// tell reports statuses gathered under the lock.
-func (c *Client) tell(sts []Status) {
-	for _, st := range sts {
-		c.status(st)
-	}
-}
-
-// withdraw marks the server unusable for the session; c.mu is held. The
-// returned error names it and why, once; emit gets the user's line.
-func (c *Client) withdraw(name string, cause error, emit *[]Status) error {
-	c.withdrawn[name] = cause
-	err := withdrawal(name, c.opts.Servers[name].Extensions, cause)
-	c.log.Warn("language server withdrawn", "server", name, "error", cause)
-	*emit = append(*emit, Status{Server: name, State: StateUnavailable, Text: err.Error()})
-	return err
-}
-
-// withdrawRunning withdraws the started server s.
-func (c *Client) withdrawRunning(s *server, cause error) error {
-	var emit []Status
-	c.mu.Lock()
-	if c.started[s.name] == s {
-		delete(c.started, s.name)
-	}
-	err := c.withdraw(s.name, cause, &emit)
-	c.mu.Unlock()
-	c.tell(emit)
-	return err
-}
-
-// Withdrawn reports whether every configured server has been withdrawn:
-// then no language tool can answer.
-func (c *Client) Withdrawn() bool {
-	if c == nil {
-		return true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.withdrawn) == len(c.opts.Servers)
-}
-
 // serverOf returns the running server for path.
 func (c *Client) serverOf(ctx context.Context, path string) (*server, error) {
 	name := c.serverFor(path)
@@ -397,103 +275,6 @@ func (c *Client) Call(ctx context.Context, path, method string, params any) (jso
 		return nil, firstErr
 	}
 	return json.Marshal(merged)
-}
-
-// ask sends one question to s once it has loaded its project (or the
-// wait ran out: then the answer is marked). A server whose very first
-// answer is an error, and which fails a question any healthy server
-// answers as well, is broken (a missing installation) and withdrawn.
-func (c *Client) ask(ctx context.Context, s *server, path, method string, params any) (json.RawMessage, error) {
-	loading := !c.awaitReady(ctx, s)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	raw, err := c.callOne(ctx, s, method, params)
-	var re *lspfeatures.RequestError
-	switch {
-	case err == nil:
-		s.answered.Store(true)
-		if busy, _ := s.ready.indexing(); loading || busy {
-			tools.NoteLanguageAnswer(ctx, fmt.Sprintf(IndexingNote, s.name))
-		}
-	case errors.As(err, &re) && !s.answered.Load() && c.broken(ctx, s, path, method, params):
-		go s.stop(context.WithoutCancel(ctx))
-		return nil, c.withdrawRunning(s, fmt.Errorf("it fails every request: %s", re.Message))
-	case errors.Is(err, errExited):
-		c.mu.Lock()
-		again := c.restarts[s.name] == 0
-		c.mu.Unlock()
-		if again {
-			return nil, fmt.Errorf("%w; it will be restarted for the next question", err)
-		}
-		return nil, c.withdrawRunning(s, fmt.Errorf("it crashed again after a restart: %w", err))
-	}
-	return raw, err
-}
-
-// broken asks s a question every healthy server answers for an open
-// document (its outline), or the failed question again where it has no
-// outline: a second error means the server, not the question, is at
-// fault.
-func (c *Client) broken(ctx context.Context, s *server, path, method string, params any) bool {
-	probe, probeParams := method, params
-	if path != "" && method != protocol.MethodTextDocumentDocumentSymbol && s.supports(protocol.MethodTextDocumentDocumentSymbol) {
-		s.mu.Lock()
-		d := s.docs[path]
-		s.mu.Unlock()
-		if d != nil {
-			probe = protocol.MethodTextDocumentDocumentSymbol
-			probeParams = map[string]any{"textDocument": map[string]any{"uri": d.uri}}
-		}
-	}
-	_, err := c.callOne(ctx, s, probe, probeParams)
-	var re *lspfeatures.RequestError
-	if err == nil {
-		s.answered.Store(true)
-		return false
-	}
-	return errors.As(err, &re)
-}
-
-// awaitReady waits for s to load its project, up to the server's bound,
-// telling the front end how long it has been; it reports whether s is
-// ready.
-func (c *Client) awaitReady(ctx context.Context, s *server) bool {
-	if busy, _ := s.ready.indexing(); !busy {
-		return true
-	}
-	bound := s.cfg.IndexingWait
-	if bound <= 0 {
-		bound = c.opts.IndexingWait
-	}
-	told := false
-	ok := s.ready.wait(ctx, bound, func(elapsed time.Duration, doing string) {
-		told = true
-		c.status(Status{Server: s.name, State: StateIndexing, Text: indexingStatus(s.name, elapsed, doing)})
-	})
-	if ok && told {
-		c.status(Status{Server: s.name, State: StateReady, Text: s.name + ": ready"})
-	}
-	return ok
-}
-
-func (c *Client) callOne(ctx context.Context, s *server, method string, params any) (json.RawMessage, error) {
-	cctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
-	var res jsonrpc2.RawMessage
-	err := s.call(cctx, method, params, &res)
-	var rpcErr *jsonrpc2.Error
-	switch {
-	case err == nil:
-		return json.RawMessage(res), nil
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case cctx.Err() != nil:
-		return nil, fmt.Errorf("language server %s did not answer %s within %v (it may be loading the project or hung); the request was cancelled", s.name, method, c.opts.Timeout)
-	case errors.As(err, &rpcErr):
-		return nil, &lspfeatures.RequestError{Method: method, Code: int64(rpcErr.Code), Message: rpcErr.Message}
-	}
-	return nil, err
 }
 
 // Close shuts every started server down (shutdown, exit, then a kill
