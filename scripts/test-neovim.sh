@@ -3,7 +3,9 @@
 # scripted model server) in real headless Neovim, on Debian's 0.7.2 and on
 # 0.10.x from Debian trixie (scripts/get-nvim.sh), with gopls
 # (scripts/get-gopls.sh) for the language features. Installs what it needs, once.
+#   scripts/test-neovim.sh [NAME]   only the test files whose name contains NAME
 set -euo pipefail
+export CB_NVIM_TESTS=${1:-}
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 cache="$repo/.cache/neovim"
