@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pending.sh OUT.png — a run whose two edits stay pending (review =
 # 'pending'): the replaced lines highlighted, the new ones as virtual lines,
-# signs; then keeps one hunk and checks it landed on disk alone. Needs what
-# session.sh needs.
+# signs, the pending count in the statusline; then keeps one hunk and checks
+# it landed on disk alone. Needs what session.sh needs.
 set -euo pipefail
 . "$(dirname "$0")/session.sh"
 shot_begin pending "$1"
@@ -20,7 +20,8 @@ start_model
 start_nvim 92 16 SHOT=pending
 wait_for 'pending review'
 wait_for '+ // Add adds a and b.'
-render 770 330
+wait_for '2 pending'
+render 800 330
 # Keep the return's hunk (]c twice from the top, then :CatbuddyKeep).
 t send-keys -t "$session" gg ']c' ']c' ':CatbuddyKeep' Enter
 for _ in $(seq 200); do grep -qF 'return a + b' "$work/proj/calc.go" && break; sleep 0.1; done
