@@ -147,6 +147,17 @@ function E.teardown(model)
   vim.cmd('silent! %bwipe!')
 end
 
+--- with_model runs fn(model) with a scripted model on turns, then stops
+--- the clients and the model whatever happened, and fails with fn's error.
+function E.with_model(H, turns, fn)
+  local model = E.model(H, turns)
+  local ok, e = pcall(fn, model)
+  E.teardown(model)
+  if not ok then
+    error(e, 0)
+  end
+end
+
 --- body returns request i's JSON body as text.
 function E.body(req)
   return type(req.body) == 'string' and req.body or vim.json.encode(req.body)

@@ -71,8 +71,7 @@ end
 
 return function(H)
   H.test('e2e: pending flow (shared fixture): drawn, keep one lands only it, restart, undo all discards the rest', function()
-    local model = E.model(H, fx.turns)
-    local ok, e = pcall(function()
+    E.with_model(H, fx.turns, function(model)
       local dir = project(H, fx.files)
       E.setup(H, model, { review = 'pending' })
       local notes, restore = H.capture_notify()
@@ -148,16 +147,11 @@ return function(H)
       H.eq(fx.disk, disk(dir, fx.disk), 'the disk after undo all: the undone hunks never landed')
       H.eq(0, vim.g.catbuddy_pending, 'vim.g count after undo all')
     end)
-    E.teardown(model)
-    if not ok then
-      error(e, 0)
-    end
   end)
 
   H.test('e2e: pending flow (shared fixture): typing inside a pending hunk, then Keep, leaves it and keeps the typing', function()
     local cf = fx.conflict
-    local model = E.model(H, cf.turns)
-    local ok, e = pcall(function()
+    E.with_model(H, cf.turns, function(model)
       local dir = project(H, cf.files)
       E.setup(H, model, { review = 'pending' })
       local pending = require('catbuddy.pending')
@@ -187,20 +181,16 @@ return function(H)
       H.eq(1, pending.count(), 'the hunk stays pending')
       H.eq(cf.disk, disk(dir, cf.disk), 'nothing kept on disk')
     end)
-    E.teardown(model)
-    if not ok then
-      error(e, 0)
-    end
   end)
+
   H.test('e2e: two runs with pending hunks in one file are shown apart, each with its title', function()
-    local model = E.model(H, {
+    E.with_model(H, {
       { tool_calls = { { name = 'read_file', args = { path = 'calc.go' } } } },
       { tool_calls = { { name = 'edit_file', args = { path = 'calc.go', old_string = 'return a - b', new_string = 'return a + b' } } } },
       { text = 'Fixed.' },
       { tool_calls = { { name = 'edit_file', args = { path = 'calc.go', old_string = '// Add returns the sum of a and b.', new_string = '// Add adds a and b.' } } } },
       { text = 'Documented.' },
-    })
-    local ok, e = pcall(function()
+    }, function(model)
       local _, path = E.project(H)
       E.setup(H, model, {
         review = 'pending',
@@ -242,9 +232,5 @@ return function(H)
       end
       H.eq({ [3] = 'Agent: Document', [5] = 'Agent: Fix This' }, at, 'the hunks by line, with their run titles')
     end)
-    E.teardown(model)
-    if not ok then
-      error(e, 0)
-    end
   end)
 end
