@@ -84,9 +84,12 @@ type Turn struct {
 	// a wedged model server.
 	Stall bool `json:"stall,omitempty"`
 	// IntervalMS waits this long before each stream event after the
-	// first; not streaming, the body is sent in five pieces this far
+	// first; not streaming, the body is sent in Pieces pieces this far
 	// apart. A model that is slow but steady.
 	IntervalMS int `json:"interval_ms,omitempty"`
+	// Pieces is how many pieces a non-streamed body is sent in when
+	// IntervalMS is set; 0 means five.
+	Pieces int `json:"pieces,omitempty"`
 
 	// DelayMS waits this long before answering (never a test's way of
 	// synchronising: use it only to make progress visible in editors).
@@ -193,8 +196,8 @@ func (t Turn) validate() error {
 	if t.Cut && t.Hang || t.Stall && (t.Cut || t.Hang || t.Status != 0) {
 		return fmt.Errorf("cut, hang, stall and status are exclusive")
 	}
-	if t.IntervalMS < 0 || t.DelayMS < 0 {
-		return fmt.Errorf("delay_ms and interval_ms must not be negative")
+	if t.IntervalMS < 0 || t.DelayMS < 0 || t.Pieces < 0 {
+		return fmt.Errorf("delay_ms, interval_ms and pieces must not be negative")
 	}
 	if t.Status != 0 && (t.Status < 400 || t.Status > 599) {
 		return fmt.Errorf("status %d is not an error status", t.Status)

@@ -222,7 +222,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		flusher, _ := w.(http.Flusher)
-		size := (len(body) + 4) / 5
+		pieces := turn.Pieces
+		if pieces <= 0 {
+			pieces = 5
+		}
+		size := (len(body) + pieces - 1) / pieces
 		for i := 0; i < len(body); i += size {
 			if i > 0 && !s.pause(r, turn.IntervalMS) {
 				return
