@@ -43,5 +43,6 @@ func (a *App) pendingView(ctx context.Context, r *Run, cfg config.Config) (conte
 		return ctx, nil, "Changes are reviewed before they land: the run's change set could not be made (" + err.Error() + ")."
 	}
 	under := a.Tools.Workspace
-	return tools.WithRunView(ctx, tools.RunView{Workspace: set.Workspace(under), Layer: set.Layer(under), Search: set.Search, News: set.TakeNews}), set, ""
+	return tools.WithRunView(ctx, tools.RunView{ID: r.ID, Workspace: set.Workspace(under),
+		Layer: set.Layer(under), Search: set.Search, News: set.TakeNews, Files: set.ViewFiles}), set, ""
 }

@@ -26,6 +26,16 @@ func needsOverlay(t testing.TB) {
 // agent would, with nobody to ask: a question would fail the command.
 func (fx *fixture) exec(command string, write bool) string {
 	fx.t.Helper()
+	res := fx.execArgs(map[string]any{"command": command, "write": write})
+	if res.IsError {
+		fx.t.Fatalf("exec %q: %s", command, res.Output)
+	}
+	return res.Output
+}
+
+// execArgs runs the exec tool with args in the run's view.
+func (fx *fixture) execArgs(args map[string]any) tools.Result {
+	fx.t.Helper()
 	tc := &tools.ToolContext{Guard: fx.g, Workspace: tools.DiskWorkspace{}}
 	reg := tools.NewRegistry()
 	if err := reg.Register(tools.Exec(tc)); err != nil {
@@ -33,23 +43,33 @@ func (fx *fixture) exec(command string, write bool) string {
 	}
 	ctx := tools.WithRunView(context.Background(), tools.RunView{
 		Workspace: fx.view, Layer: fx.set.Layer(tools.DiskWorkspace{}), News: fx.set.TakeNews})
-	args, _ := json.Marshal(map[string]any{"command": command, "write": write})
-	res, err := reg.Execute(ctx, "exec", args)
+	raw, _ := json.Marshal(args)
+	res, err := reg.Execute(ctx, "exec", raw)
 	if err != nil {
 		fx.t.Fatal(err)
 	}
-	if res.IsError {
-		fx.t.Fatalf("exec %q: %s", command, res.Output)
-	}
-	return res.Output
+	return res
 }
 
 func TestExecRmRfIsPendingDeletions(t *testing.T) {
 	needsOverlay(t)
 	fx := newFixture(t, map[string]string{"calc.go": calc, "sub/a.txt": "a\n", "sub/deep/b.txt": "b\n", ".git/HEAD": "ref: refs/heads/main\n"})
-	out := fx.exec("rm -rf calc.go sub && ls -A", true)
+	// With the network the command reaches beyond the layer: the guard
+	// refuses the deletion as it does without one.
+	if res := fx.execArgs(map[string]any{"command": "rm -rf ./*", "network": true}); !res.IsError ||
+		!strings.Contains(res.Output, "deletes everything in the working directory") {
+		t.Fatalf("rm -rf ./* with the network was not refused: %s", res.Output)
+	}
+	if len(fx.set.Files()) != 0 {
+		t.Fatalf("a refused command left pending changes: %v", fx.set.Files())
+	}
+	// Over the layer the guard lets it run: nothing reaches the disk.
+	out := fx.exec("rm -rf ./* && ls -A", true)
 	if !strings.Contains(out, "Pending the user's review") || !strings.Contains(out, "deleted calc.go") {
 		t.Fatalf("the result does not say what is pending:\n%s", out)
+	}
+	if strings.Contains(out, "calc.go\n") || strings.Contains(out, "sub\n") {
+		t.Fatalf("the command still saw the files it deleted:\n%s", out)
 	}
 	for rel, want := range map[string]string{"calc.go": calc, "sub/a.txt": "a\n", "sub/deep/b.txt": "b\n", ".git/HEAD": "ref: refs/heads/main\n"} {
 		if got := fx.disk(rel); got != want {

@@ -34,6 +34,14 @@ type CommandGuard struct {
 	// DialectBash when exec runs bash; the zero value, DialectPOSIX,
 	// where it runs /bin/sh because bash is not installed.
 	Dialect Dialect
+	// Layered says the command runs over a run's copy-on-write layer
+	// of the workspace folders: what it deletes there is a pending
+	// deletion the user keeps or discards, never the user's files. A
+	// recursive deletion of a workspace folder, or of everything in a
+	// directory inside one, is then allowed; one of anything outside
+	// the folders (/, the home directory, a folder's parent) is refused
+	// as ever.
+	Layered bool
 }
 
 // maxDepth bounds nested `sh -c` / eval re-parsing.

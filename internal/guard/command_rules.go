@@ -122,7 +122,8 @@ func (g *CommandGuard) checkCall(c *syntax.CallExpr, cwd string, depth int, d Di
 }
 
 // checkRm refuses recursive deletion of /, ~, *, the workspace root or
-// anything above it.
+// anything above it; over a run's layer (Layered) that of a workspace
+// root or of what lies in one is only pending.
 func (g *CommandGuard) checkRm(line string, rest []string, cwd string) error {
 	if !recursiveFlag(rest) {
 		return nil
@@ -132,6 +133,9 @@ func (g *CommandGuard) checkRm(line string, rest []string, cwd string) error {
 			continue
 		}
 		if t == "*" || t == ".*" || t == "./*" {
+			if g.inLayer(cwd) {
+				continue
+			}
 			return refuse(line, "deletes everything in the working directory recursively")
 		}
 		dir, base := t, ""
@@ -142,6 +146,9 @@ func (g *CommandGuard) checkRm(line string, rest []string, cwd string) error {
 			}
 		}
 		abs := g.abs(dir, cwd)
+		if g.inLayer(abs) {
+			continue
+		}
 		if base == "*" && (g.systemWide(abs) || g.isRootOrAbove(abs)) {
 			return refuse(line, "deletes everything in "+abs+" recursively")
 		}
@@ -185,6 +192,21 @@ func (g *CommandGuard) systemWide(abs string) bool {
 	}
 	if g.Home != "" {
 		if _, ok := within(abs, g.Home); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// inLayer reports whether the command runs over a run's layer and abs
+// is a workspace root or lies in one (and is not the home directory or
+// above it): a deletion there is pending, not done.
+func (g *CommandGuard) inLayer(abs string) bool {
+	if !g.Layered || abs == "" || g.systemWide(abs) {
+		return false
+	}
+	for _, r := range g.Roots {
+		if _, ok := within(r, abs); ok {
 			return true
 		}
 	}

@@ -229,3 +229,42 @@ func TestCommandGuardInternalMode(t *testing.T) {
 		t.Errorf("reading the state dir from the internal workspace = %v, want refusal", err)
 	}
 }
+
+// TestCommandGuardOverTheLayer: over a run's copy-on-write layer a
+// recursive deletion in the workspace is only pending, so the guard
+// lets it run; one that reaches outside the folders is refused as ever,
+// and without the layer the refusals stay.
+func TestCommandGuardOverTheLayer(t *testing.T) {
+	layered := testCommandGuard()
+	layered.Layered = true
+	for _, c := range []struct{ cmd, cwd string }{
+		{"rm -rf ./*", ""},
+		{"rm -rf *", ""},
+		{"rm -Rf ./*", "/work/proj/sub"},
+		{"rm --recursive --force .", ""},
+		{"rm -rf /work/proj", ""},
+		{"rm -rf /work/proj/*", ""},
+		{"cd sub && rm -rf *", ""},
+		{"rm -rf ./* && go generate ./...", ""},
+	} {
+		if err := layered.Check(c.cmd, c.cwd); err != nil {
+			t.Errorf("over the layer %q (in %q) is refused: %v", c.cmd, c.cwd, err)
+		}
+		if err := testCommandGuard().Check(c.cmd, c.cwd); err == nil {
+			t.Errorf("without the layer %q is allowed", c.cmd)
+		}
+	}
+	for _, c := range []struct{ cmd, why string }{
+		{"rm -rf /", "deletes /"},
+		{"rm -rf ~", "deletes /home/u"},
+		{"rm -rf ..", "deletes /work recursively"},
+		{"rm -rf ../*", "everything in /work"},
+		{"cd .. && rm -rf *", "everything in the working directory"},
+		{"cd ~ && rm -rf *", "everything in the working directory"},
+		{"rm -rf .catbuddy", ".catbuddy/"},
+	} {
+		if err := layered.Check(c.cmd, ""); err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("over the layer %q: %v, want a refusal with %q", c.cmd, err, c.why)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func (s *Server) languageFeatures(timeout time.Duration) tools.LanguageFeatures 
 	if timeout <= 0 {
 		timeout = DefaultLanguageFeatureTimeout
 	}
-	return &lspfeatures.Features{Conn: &editorLanguage{s: s, methods: methods, timeout: timeout}}
+	return &pendingLanguage{Features: &lspfeatures.Features{Conn: &editorLanguage{s: s, methods: methods, timeout: timeout}}, s: s}
 }
 
 // Supports implements lspfeatures.Conn: the client answers for every

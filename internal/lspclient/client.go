@@ -131,22 +131,35 @@ func (f features) SameServer(path, other string) bool {
 }
 
 // LoadFiles implements tools.LanguageFileLoader: each file is opened
-// (didOpen) with its content on disk.
+// (didOpen) with its content on disk, or the run's pending content.
 func (f features) LoadFiles(ctx context.Context, paths []string) error {
 	for _, p := range paths {
-		content, err := os.ReadFile(p)
-		if err != nil {
-			continue // gone since the scan
-		}
-		s, err := f.c.serverOf(ctx, p)
-		if err != nil {
-			return err
-		}
-		if _, err := s.open(ctx, p, content); err != nil {
+		if err := f.loadFile(ctx, p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func (f features) loadFile(ctx context.Context, p string) error {
+	s, err := f.c.serverOf(ctx, p)
+	if err != nil {
+		return err
+	}
+	leave, deleted, err := f.c.enterView(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	if s.isShown(p) || slices.Contains(deleted, p) {
+		return nil // the view's
+	}
+	content, err := os.ReadFile(p)
+	if err != nil {
+		return nil // gone since the scan
+	}
+	_, err = s.open(ctx, p, content)
+	return err
 }
 
 // serverFor returns the name of the server for path's extension, or "".
@@ -212,12 +225,18 @@ func (c *Client) Supports(method, path string) bool {
 
 // Open implements lspfeatures.Conn: the server learns the file's content
 // (didOpen, or didChange when it changed), and the other files it has
-// open are brought up to date with the disk.
+// open are brought up to date with the disk, or with the pending view of
+// the run in ctx (view.go).
 func (c *Client) Open(ctx context.Context, path string, content []byte) (uri.URI, protocol.PositionEncodingKind, error) {
 	s, err := c.serverOf(ctx, path)
 	if err != nil {
 		return "", "", err
 	}
+	leave, _, err := c.enterView(ctx, s)
+	if err != nil {
+		return "", "", err
+	}
+	defer leave()
 	s.refresh(ctx, path)
 	u, err := s.open(ctx, path, content)
 	return u, s.encoding, err
@@ -239,14 +258,15 @@ func (c *Client) Encoding(path string) protocol.PositionEncodingKind {
 }
 
 // Call implements lspfeatures.Conn. A question about the workspace goes
-// to every configured server and their arrays are merged.
+// to every configured server and their arrays are merged. Each server is
+// asked under the view of the run in ctx (view.go).
 func (c *Client) Call(ctx context.Context, path, method string, params any) (json.RawMessage, error) {
 	if path != "" {
 		s, err := c.serverOf(ctx, path)
 		if err != nil {
 			return nil, err
 		}
-		return c.ask(ctx, s, path, method, params)
+		return c.askInView(ctx, s, path, method, params)
 	}
 	names := make([]string, 0, len(c.opts.Servers))
 	for n := range c.opts.Servers {
@@ -259,7 +279,7 @@ func (c *Client) Call(ctx context.Context, path, method string, params any) (jso
 		s, err := c.get(ctx, n)
 		if err == nil && s.supports(method) {
 			var raw json.RawMessage
-			if raw, err = c.ask(ctx, s, "", method, params); err == nil {
+			if raw, err = c.askInView(ctx, s, "", method, params); err == nil {
 				var items []json.RawMessage
 				if json.Unmarshal(raw, &items) == nil {
 					merged = append(merged, items...)
@@ -275,6 +295,20 @@ func (c *Client) Call(ctx context.Context, path, method string, params any) (jso
 		return nil, firstErr
 	}
 	return json.Marshal(merged)
+}
+
+// askInView asks s under the view of the run in ctx.
+func (c *Client) askInView(ctx context.Context, s *server, path, method string, params any) (json.RawMessage, error) {
+	leave, deleted, err := c.enterView(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	raw, err := c.ask(ctx, s, path, method, params)
+	if err == nil {
+		c.noteDeleted(ctx, raw, deleted)
+	}
+	return raw, err
 }
 
 // Close shuts every started server down (shutdown, exit, then a kill
@@ -306,8 +340,8 @@ func (c *Client) Changed(ctx context.Context, path string, content []byte, delet
 	c.mu.Lock()
 	s := c.started[c.serverFor(path)]
 	c.mu.Unlock()
-	if s == nil {
-		return
+	if s == nil || s.isShown(path) {
+		return // a view's file is brought back to the user's text when no view shows it
 	}
 	s.changed(ctx, path, content, deleted)
 }

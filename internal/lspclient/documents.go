@@ -82,11 +82,12 @@ func (s *server) didChange(ctx context.Context, u uri.URI, version int32, conten
 
 // refresh brings every open document but except up to date with the
 // disk: a command the agent ran (gofmt, a generator) may have changed it.
+// Those shown with a run's content are the view's (showView).
 func (s *server) refresh(ctx context.Context, except string) {
 	s.mu.Lock()
 	paths := make([]string, 0, len(s.docs))
 	for p := range s.docs {
-		if p != except {
+		if p != except && !s.shown[p] {
 			paths = append(paths, p)
 		}
 	}

@@ -41,8 +41,14 @@ type server struct {
 	// after that is about the question, not the server.
 	answered atomic.Bool
 
+	// gate shows one run's view at a time (view.go); viewMu makes the
+	// shows of one view one at a time.
+	gate   viewGate
+	viewMu sync.Mutex
+
 	mu    sync.Mutex
 	docs  map[string]*document // by absolute path
+	shown map[string]bool      // files the server has with a view's content
 	diags map[uri.URI]json.RawMessage
 	err   error // why the server is unusable (it exited)
 }
@@ -67,7 +73,7 @@ func start(ctx context.Context, name string, cfg ServerConfig, roots []string, l
 		return nil, err
 	}
 	s := &server{name: name, cfg: cfg, log: log.With("server", name), cmd: cmd, stderr: &tailBuffer{max: 4096},
-		exited: make(chan struct{}), docs: map[string]*document{}, diags: map[uri.URI]json.RawMessage{}, ready: newReadiness()}
+		exited: make(chan struct{}), docs: map[string]*document{}, shown: map[string]bool{}, diags: map[uri.URI]json.RawMessage{}, ready: newReadiness()}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start language server %s (%s): %w", name, cfg.Command[0], err)

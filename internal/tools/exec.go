@@ -140,10 +140,16 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 	if sh.Bash {
 		cg.Dialect = guard.DialectBash
 	}
+	v, layered := RunViewFrom(ctx)
+	// Over the run's layer a deletion in the workspace is pending, not
+	// done: `rm -rf ./*` is the user's to keep or discard. Not for a
+	// command with the network, which reaches beyond what can be taken
+	// back, nor where there is no layer (then nothing runs anyway).
+	cg.Layered = layered && v.Layer != nil && opts.SandboxInfo().Overlay && !in.Network
 	if err := cg.Check(in.Command, cwd); err != nil {
 		return Errorf("%v", err), nil
 	}
-	if v, ok := RunViewFrom(ctx); ok {
+	if layered {
 		return tc.execOverLayer(ctx, v.Layer, in, sh, cwd, opts)
 	}
 	grant, refusal, err := tc.decideExec(ctx, in, cwd, opts.SandboxInfo().Full)

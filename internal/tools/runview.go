@@ -19,6 +19,10 @@ import (
 
 // RunView is a run's own view of the workspace.
 type RunView struct {
+	// ID names the run (its change set's run ID): the language servers
+	// a headless session starts show one run's view at a time, and tell
+	// runs apart by it.
+	ID string
 	// Workspace is what the run's tools read and write instead of the
 	// ToolContext's: reads see the pending changes, writes become
 	// pending.
@@ -34,6 +38,18 @@ type RunView struct {
 	// last asked ("" if nothing): it is added to the run's next tool
 	// result, so the agent does not redo a discarded hunk.
 	News func() string
+	// Files, if set, lists the run's pending files (not the grouped
+	// ignored outputs), so that the language servers a headless session
+	// starts can be shown the run's view before each question.
+	Files func() []ViewFile
+}
+
+// ViewFile is one file of a run's view that differs from the user's.
+type ViewFile struct {
+	Path    string // absolute
+	Deleted bool   // the run deleted it (pending)
+	// Read returns the run's content of the file (not for Deleted).
+	Read func() ([]byte, error)
 }
 
 // Layer is a run's copy-on-write layer of the workspace folders, for
