@@ -34,6 +34,10 @@ type result struct {
 	Error            string  `json:"error,omitempty"` //
 }
 
+// exitWait is how long a server may take to exit after "exit" before it
+// is killed (-exitwait: a server under valgrind writes its profile then).
+var exitWait = 5 * time.Second
+
 // answerTimeout bounds every wait for the server, so a hung server fails the
 // run instead of the benchmark.
 const answerTimeout = 2 * time.Minute
@@ -71,7 +75,7 @@ func measure(s server, text string, n int, seed int64) (res result, err error) {
 		_ = stdin.Close()
 		select {
 		case <-exited:
-		case <-time.After(5 * time.Second):
+		case <-time.After(exitWait):
 			_ = cmd.Process.Kill()
 			<-exited
 		}
