@@ -7,9 +7,13 @@
 # unknown executeCommand), from internal/bench/lspdrive. The servers run
 # interleaved, RUNS times; printed: the medians of the server CPU per
 # keystroke+probe (summed over the process's threads in nanoseconds from
-# /proc/PID/task/*/schedstat) and of the peak RSS, and cb-ls's ratios to
-# the floor (targets: CPU ≤ 1.5×, RSS ≤ 1.2×). N is 10,000 so that even
-# the fallback counter of 10 ms ticks resolves the total within 2%.
+# /proc/PID/task/*/schedstat; split into user and system time, getrusage's
+# utime and stime, with the threads' wake-ups per keystroke) and of the
+# peak RSS, and cb-ls's ratios to the floor (targets: CPU ≤ 1.5×,
+# RSS ≤ 1.2×). On a loaded machine the CPU figures spread widely; the
+# lspdrive package comment shows how to count instructions instead. N is
+# 10,000 so that even the fallback counter of 10 ms ticks resolves the
+# total within 2%.
 #
 #   bash bench/keystroke.sh [RUNS] [N] [SIZE]     defaults: 5 10000 10MB
 set -euo pipefail

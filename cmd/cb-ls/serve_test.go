@@ -17,7 +17,7 @@ import (
 
 // TestServeExitsWithStdinOpen: editors may keep the pipe open after
 // "exit". The server must not sit in its drain timeout then: stdin is
-// switched to the poller so closing it ends the blocked read at once.
+// read so that closing it ends the blocked read at once.
 func TestServeExitsWithStdinOpen(t *testing.T) {
 	testenv.SkipIfShort(t, "builds and runs the cb-ls binary")
 	bin := filepath.Join(t.TempDir(), "cb-ls")

@@ -30,15 +30,9 @@ func (s *Server) registerCoreCommands() {
 // table. It runs off the read loop (async in methodTable), except for
 // params that name no command (unknownCommand).
 func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p struct {
-		Command   string            `json:"command"`
-		Arguments []json.RawMessage `json:"arguments"`
-	}
-	if len(raw) == 0 {
-		return nil, invalidParams("missing params")
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams("invalid executeCommand params: %v", err)
+	p, err := decodeExecuteCommand(raw)
+	if err != nil {
+		return nil, err
 	}
 	h, ok := s.commands[p.Command]
 	if !ok {
@@ -59,14 +53,40 @@ func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (a
 // of the table (or do not decode): their error is answered on the read
 // loop. Only the name is decoded; the arguments are scanned, not copied.
 func (s *Server) unknownCommand(raw jsonrpc2.RawMessage) bool {
-	var p struct {
-		Command string `json:"command"`
+	name, _, ok := fastExecuteCommand(raw)
+	if !ok {
+		var p struct {
+			Command string `json:"command"`
+		}
+		if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
+			return true
+		}
+		name = p.Command
 	}
-	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
-		return true
-	}
-	_, ok := s.commands[p.Command]
+	_, ok = s.commands[name]
 	return !ok
+}
+
+// executeCommandParams is what executeCommand reads of its params.
+type executeCommandParams struct {
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments"`
+}
+
+// decodeExecuteCommand decodes executeCommand params, the usual shape in
+// place (fastExecuteCommand) and anything else with encoding/json.
+func decodeExecuteCommand(raw []byte) (executeCommandParams, error) {
+	if name, args, ok := fastExecuteCommand(raw); ok {
+		return executeCommandParams{Command: name, Arguments: args}, nil
+	}
+	var p executeCommandParams
+	if len(raw) == 0 {
+		return p, invalidParams("missing params")
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, invalidParams("invalid executeCommand params: %v", err)
+	}
+	return p, nil
 }
 
 // codeRequestFailed is LSP's RequestFailed: a valid request refused in

@@ -93,29 +93,41 @@ func (b *Buffer) Matches(content []byte) (bool, int32) {
 // change is broadcast through Changed so that code waiting for an edit to
 // land can wait on a condition instead of polling.
 type Overlay struct {
-	mu      sync.RWMutex
-	byURI   map[uri.URI]*Buffer
-	byPath  map[string]*Buffer
+	mu     sync.RWMutex
+	byURI  map[uri.URI]*Buffer
+	byPath map[string]*Buffer
+
+	// changed is closed at the next open, change or close; it is made
+	// only when someone waits (Changed), so a keystroke that nobody
+	// waits for allocates no channel.
+	chMu    sync.Mutex
 	changed chan struct{}
 }
 
 // NewOverlay returns an empty overlay.
 func NewOverlay() *Overlay {
-	return &Overlay{byURI: map[uri.URI]*Buffer{}, byPath: map[string]*Buffer{}, changed: make(chan struct{})}
+	return &Overlay{byURI: map[uri.URI]*Buffer{}, byPath: map[string]*Buffer{}}
 }
 
 // Changed returns a channel closed at the next open, change or close.
 // Take it before checking the condition you wait for, then wait on it.
 func (o *Overlay) Changed() <-chan struct{} {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
+	o.chMu.Lock()
+	defer o.chMu.Unlock()
+	if o.changed == nil {
+		o.changed = make(chan struct{})
+	}
 	return o.changed
 }
 
 // broadcast wakes every waiter; o.mu must be held for writing.
 func (o *Overlay) broadcast() {
-	close(o.changed)
-	o.changed = make(chan struct{})
+	o.chMu.Lock()
+	if o.changed != nil {
+		close(o.changed)
+		o.changed = nil
+	}
+	o.chMu.Unlock()
 }
 
 // Open records a didOpen. Reopening an open URI replaces its buffer.

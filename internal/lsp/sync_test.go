@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/catbuddy/cb-ls/internal/lsp"
 )
 
 func TestToolsReadUnsavedBufferThenDisk(t *testing.T) {
@@ -172,5 +175,50 @@ func TestDesyncedBufferIsNotUsed(t *testing.T) {
 	change(3, &protocol.TextDocumentContentChangeWholeDocument{Text: "healed\n"})
 	if got := readProbe(t, e, path); got != "healed\n" {
 		t.Errorf("after a full sync: %q", got)
+	}
+}
+
+// TestOverlayChangedWakesWaiters: a channel taken from Changed is closed
+// by the next change; changes nobody waits for leave the next waiter a
+// fresh channel that the change after it closes.
+func TestOverlayChangedWakesWaiters(t *testing.T) {
+	o := lsp.NewOverlay()
+	u := uri.File(filepath.Join(t.TempDir(), "a.go"))
+	if _, err := o.Open(u, "go", 1, "a\n"); err != nil {
+		t.Fatal(err)
+	}
+	change := func(v int32) {
+		t.Helper()
+		at := protocol.Position{Line: 0, Character: 0}
+		if err := o.Change(u, v, []protocol.TextDocumentContentChangeEvent{
+			&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at, End: at}, Text: "x"},
+		}, protocol.PositionEncodingKindUTF16); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closed := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	first, again := o.Changed(), o.Changed()
+	if first != again || closed(first) {
+		t.Fatal("two waiters before a change must share one open channel")
+	}
+	change(2)
+	if !closed(first) {
+		t.Fatal("the change did not close the waiter's channel")
+	}
+	change(3) // nobody waits
+	next := o.Changed()
+	if closed(next) {
+		t.Fatal("a channel taken after the last change is already closed")
+	}
+	change(4)
+	if !closed(next) {
+		t.Fatal("the change did not close the later waiter's channel")
 	}
 }

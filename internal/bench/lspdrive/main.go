@@ -10,6 +10,13 @@
 //	go run ./internal/bench/lspdrive -size 10MB -n 1000 -runs 3 \
 //	    -server "cb-ls=bin/cb-ls serve" -server "peer=node bench/lsp/peer/server.js --stdio"
 //
+// For counts of instructions, which a loaded machine does not disturb, run
+// the servers under valgrind (Go's RDTSCP and asynchronous preemption
+// upset it) and compare -n 0 with -n 2000:
+//
+//	GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off go run ./internal/bench/lspdrive -exitwait 2m -n 2000 \
+//	    -server "cb-ls=valgrind --tool=callgrind --callgrind-out-file=cb-ls.2000 bin/cb-ls serve"
+//
 // With -floor LABEL it also prints each server's medians and their ratios
 // to that server (bench/keystroke.sh: cb-ls against internal/bench/lspfloor).
 //
@@ -55,6 +62,7 @@ func main() {
 		seed  = flag.Int64("seed", 1, "seed for the changes' positions")
 		floor = flag.String("floor", "", "label of the floor server: print medians and ratios to it on stderr")
 	)
+	flag.DurationVar(&exitWait, "exitwait", exitWait, "how long a server may take to exit before it is killed")
 	flag.Var(&list, "server", "LABEL=COMMAND ARGS… of a stdio language server (repeatable)")
 	flag.Parse()
 	bytes, err := parseSize(*size)

@@ -10,9 +10,10 @@ import (
 // change, the peak RSS and the latency p50, and their ratios to the server labelled floor
 // (measured in the same interleaved runs), one line each.
 func summarize(w io.Writer, results []result, floor string) {
-	type medians struct{ cpu, rss, p50 float64 }
+	type medians struct{ cpu, rss, p50, user, sys, wake float64 }
 	var order []string
 	cpu, rss, p50 := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
+	user, sys, wake := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 	for _, r := range results {
 		if r.Error != "" {
 			continue
@@ -23,14 +24,18 @@ func summarize(w io.Writer, results []result, floor string) {
 		cpu[r.Server] = append(cpu[r.Server], r.CPUPerChangeUs)
 		rss[r.Server] = append(rss[r.Server], float64(r.PeakRSSKB)/1024)
 		p50[r.Server] = append(p50[r.Server], r.LatencyP50Ms)
+		user[r.Server] = append(user[r.Server], r.UserPerChangeUs)
+		sys[r.Server] = append(sys[r.Server], r.SysPerChangeUs)
+		wake[r.Server] = append(wake[r.Server], r.WakeupsPerChange)
 	}
 	m := map[string]medians{}
 	for _, s := range order {
-		m[s] = medians{median(cpu[s]), median(rss[s]), median(p50[s])}
+		m[s] = medians{median(cpu[s]), median(rss[s]), median(p50[s]), median(user[s]), median(sys[s]), median(wake[s])}
 	}
 	f, haveFloor := m[floor]
 	for _, s := range order {
-		line := fmt.Sprintf("%-8s CPU per change+probe %7.1f µs  peak RSS %6.1f MB  latency p50 %.3f ms  (median of %d runs)", s, m[s].cpu, m[s].rss, m[s].p50, len(cpu[s]))
+		line := fmt.Sprintf("%-8s CPU per change+probe %7.1f µs (user %.1f, sys %.1f; %.2f wake-ups)  peak RSS %6.1f MB  latency p50 %.3f ms  (median of %d runs)",
+			s, m[s].cpu, m[s].user, m[s].sys, m[s].wake, m[s].rss, m[s].p50, len(cpu[s]))
 		if haveFloor && s != floor && f.cpu > 0 && f.rss > 0 {
 			line += fmt.Sprintf("  ×%s: CPU %.2f, RSS %.2f", floor, m[s].cpu/f.cpu, m[s].rss/f.rss)
 		}
