@@ -13,7 +13,7 @@
 #
 #   bench/replay.sh            # this tree only
 #   bench/replay.sh 355945c    # and that commit, built in a temporary worktree
-#   KEEP=1 bench/replay.sh     # keep the work directories (run.log, the edited trees)
+#   KEEP=1 bench/replay.sh     # keep the work directories (run.log, last-request.json, the edited trees)
 #
 # The figures do not depend on the machine's speed, only on what the
 # tools answer; exec's answers (test timings) vary by a few bytes.

@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/config"
-	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // SystemPrompt states the workspace, the environment and the rules that
 // make the tools work. readOnly is true for answer-only commands. The
-// tools are not listed: each request carries their definitions.
-func SystemPrompt(workRoot string, offered []tools.Spec, readOnly bool, env Environment) string {
+// tools are not listed: each request carries their definitions, and
+// what holds for one tool is said there.
+func SystemPrompt(workRoot string, readOnly bool, env Environment) string {
 	var b strings.Builder
 	if env.Headless {
 		b.WriteString("You are a coding agent run from the command line on the user's project; the user reads your final answer. ")
@@ -29,22 +29,16 @@ func SystemPrompt(workRoot string, offered []tools.Spec, readOnly bool, env Envi
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	// Each rule is said once: what belongs to one tool (edit_file's
+	// exact match, write_file for new files, exec's access, which
+	// depends on the run) is in that tool's description.
 	b.WriteString("Rules:\n")
 	if readOnly {
 		b.WriteString("- Answer only. Do not change any file; read what you need to answer precisely.\n")
 	} else {
 		b.WriteString("- Read a file (read_file) before you edit it, and edit the version you read.\n")
-		b.WriteString("- edit_file replaces old_string with new_string: old_string must match the file exactly, including indentation, and occur exactly once. Include enough surrounding lines to make it unique.\n")
-		b.WriteString("- Prefer edit_file (or multi_edit) over rewriting a whole file with write_file; use write_file for new files.\n")
 		b.WriteString("- Keep changes small and focused on the request. Do not reformat unrelated code.\n")
-		b.WriteString("- If an edit is rejected by the user, do not retry it: explain what you wanted to change and stop.\n")
-	}
-	if hasTool(offered, "exec") {
-		if readOnly {
-			b.WriteString("- exec commands are read-only; do not ask for write access.\n")
-		} else {
-			b.WriteString("- exec commands are read-only. Ask for write: true with a short reason only when a command must change files; prefer edit_file for source changes, which the user reviews.\n")
-		}
+		b.WriteString("- If the user rejects an edit, do not retry it: explain what you wanted to change and stop.\n")
 	}
 	b.WriteString("- When a tool fails, read the error and change your approach rather than repeating the same call.\n")
 	b.WriteString("- Line numbers shown next to code are not part of the file.\n")
@@ -151,13 +145,4 @@ func fenceFor(s string) string {
 		}
 	}
 	return strings.Repeat("`", max(3, longest+1))
-}
-
-func hasTool(offered []tools.Spec, name string) bool {
-	for _, t := range offered {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/config"
-	"github.com/catbuddy/cb-ls/internal/tools"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -82,18 +81,23 @@ func TestFenceOutgrowsBackticks(t *testing.T) {
 	}
 }
 
-func TestSystemPromptExecRules(t *testing.T) {
-	specs := []tools.Spec{{Name: "exec", Description: "Run a shell command."}, {Name: "edit_file", Description: "Edit."}}
-	p := SystemPrompt("/w", specs, false, Environment{})
-	for _, want := range []string{"exec commands are read-only", "write: true", "short reason", "prefer edit_file for source changes, which the user reviews"} {
+// TestSystemPromptSaysEachRuleOnce: what belongs to one tool is in its
+// description, not in the system prompt too: exec's access (which
+// depends on the run: its layer, the sandbox, the approval setting),
+// edit_file's exact match, write_file for new files.
+func TestSystemPromptSaysEachRuleOnce(t *testing.T) {
+	p := SystemPrompt("/w", false, Environment{})
+	for _, want := range []string{"Read a file (read_file) before you edit it", "do not retry it", "Line numbers shown next to code are not part of the file"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, p)
 		}
 	}
-	if p := SystemPrompt("/w", specs, true, Environment{}); !strings.Contains(p, "do not ask for write") || strings.Contains(p, "write: true") {
-		t.Errorf("read-only prompt:\n%s", p)
+	for _, tool := range []string{"write: true", "exec", "old_string", "write_file"} {
+		if strings.Contains(p, tool) {
+			t.Errorf("system prompt states a rule of one tool (%q):\n%s", tool, p)
+		}
 	}
-	if p := SystemPrompt("/w", specs[1:], false, Environment{}); strings.Contains(p, "exec commands") {
-		t.Errorf("exec rules without exec:\n%s", p)
+	if p := SystemPrompt("/w", true, Environment{}); !strings.Contains(p, "Answer only") || strings.Contains(p, "before you edit") {
+		t.Errorf("read-only prompt:\n%s", p)
 	}
 }

@@ -74,13 +74,13 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 		workRoot = r.WorkRoot()
 	}
 
-	specs, readOnly := r.toolSpecs(cmd)
+	specs, readOnly := r.toolSpecs(ctx, cmd)
 	l := &loop{
 		r: r, cfg: cfg, prov: prov, emit: emit, readOnly: readOnly,
 		failures: map[string]int{},
 	}
 	env := detectEnvironment(ctx, workRoot, r.Headless)
-	l.ctx = newRunContext(ctx, r.Files, workRoot, SystemPrompt(workRoot, specs, cmd.ReadOnly, env), task.Path)
+	l.ctx = newRunContext(ctx, r.Files, workRoot, SystemPrompt(workRoot, cmd.ReadOnly, env), task.Path)
 	req := ModelRequest{
 		System:   l.ctx.system(),
 		Messages: start(cmd, workRoot),
@@ -101,8 +101,9 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 }
 
 // toolSpecs lists the tools offered for cmd: all of them, or only the
-// read-only ones for answer-only commands. readOnly is the set offered.
-func (r *Runner) toolSpecs(cmd config.Command) ([]tools.Spec, map[string]bool) {
+// read-only ones for answer-only commands, each described for this run
+// (ctx carries its settings). readOnly is the set offered.
+func (r *Runner) toolSpecs(ctx context.Context, cmd config.Command) ([]tools.Spec, map[string]bool) {
 	var specs []tools.Spec
 	readOnly := map[string]bool{}
 	if r.Registry == nil {
@@ -112,7 +113,7 @@ func (r *Runner) toolSpecs(cmd config.Command) ([]tools.Spec, map[string]bool) {
 		if cmd.ReadOnly && !t.ReadOnly {
 			continue
 		}
-		specs = append(specs, t.Spec)
+		specs = append(specs, t.SpecFor(ctx))
 		if t.ReadOnly {
 			readOnly[t.Name] = true
 		}

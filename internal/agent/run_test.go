@@ -47,7 +47,7 @@ func TestParallelCallsAndResultsWithIDs(t *testing.T) {
 		if diff := cmp.Diff([]string{"ctx", "echo", "fail", "slow", "together", "write"}, reqs[0].ToolNames()); diff != "" {
 			t.Errorf("tools offered (-want +got):\n%s", diff)
 		}
-		if !strings.Contains(reqs[0].System(), "/work/proj") || !strings.Contains(reqs[0].System(), "old_string") {
+		if !strings.Contains(reqs[0].System(), "/work/proj") || !strings.Contains(reqs[0].System(), "before you edit it") {
 			t.Errorf("system prompt lacks the workspace or the edit rules:\n%s", reqs[0].System())
 		}
 		if reqs[0].LastUserText() == "" || !strings.Contains(reqs[0].LastUserText(), "do it") {

@@ -29,13 +29,14 @@ type layer struct {
 	roots  []string
 	before map[string]pendingEntry // by absolute path, as the command found it
 	start  time.Time               // when the command was prepared
+	recent map[string]upperState   // pending files the run wrote just before (layer_recent.go)
 	held   bool
 }
 
 // clockSlack is how far before Prepare a file's change time may lie
 // and still count as the command's: the kernel stamps files with a
-// coarse clock, up to a tick behind. A file changed just before is
-// then reported again, which is harmless.
+// coarse clock, up to a tick behind. A file the run changed just before
+// is reported only if the command changed it too (layer_recent.go).
 const clockSlack = 20 * time.Millisecond
 
 // Prepare implements tools.Layer. It holds the set's operations (keep,
@@ -49,6 +50,7 @@ func (l *layer) Prepare(ctx context.Context, roots []string) ([]sandbox.OverlayL
 	layers, err := s.layers(roots)
 	l.before = s.pendingByAbs()
 	l.start = time.Now().Add(-clockSlack)
+	l.recent = l.rememberRecent()
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -204,7 +206,7 @@ func (l *layer) touched(f *folder, rel string) bool {
 	if err != nil {
 		return false // only in the folder: a file beneath a deleted directory
 	}
-	return fi.ModTime().After(l.start)
+	return fi.ModTime().After(l.start) && !l.unchanged(f, rel)
 }
 
 // displayLocked names a path of the set for the agent: relative to its

@@ -13,7 +13,7 @@ import (
 var diagnosticsDescription string
 
 type diagnosticsInput struct {
-	Path string `json:"path,omitempty" jsonschema:"the file: relative to the workspace root, or absolute inside the workspace; omit for every open file"`
+	Path string `json:"path,omitempty" jsonschema:"the file (default: every open file)"`
 }
 
 // maxListedDiagnostics bounds the diagnostics tool's answer.

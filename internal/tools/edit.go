@@ -16,9 +16,9 @@ import (
 var editFileDescription string
 
 type editFileInput struct {
-	Path      string `json:"path" jsonschema:"the file to edit: relative to the workspace root, or absolute inside the workspace"`
-	OldString string `json:"old_string" jsonschema:"the exact text to replace; must occur exactly once in the file"`
-	NewString string `json:"new_string" jsonschema:"the text to put in its place (may be empty to delete)"`
+	Path      string `json:"path" jsonschema:"the file to edit"`
+	OldString string `json:"old_string" jsonschema:"the exact text to replace, found once in the file"`
+	NewString string `json:"new_string" jsonschema:"its replacement (empty deletes it)"`
 }
 
 // EditFile is the edit_file tool.

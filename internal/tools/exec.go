@@ -89,12 +89,12 @@ func (o ExecOptions) withDefaults() ExecOptions {
 }
 
 type execInput struct {
-	Command string `json:"command" jsonschema:"the command line, run with bash -c"`
-	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory, relative to the workspace root (default: the root)"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (default 120)"`
-	Write   bool   `json:"write,omitempty" jsonschema:"true when the command must change files in the workspace; the user is asked first"`
-	Network bool   `json:"network,omitempty" jsonschema:"true when the command needs the network or a unix socket (docker, its own); the user is asked first"`
-	Reason  string `json:"reason,omitempty" jsonschema:"with write or network: one short sentence telling the user why"`
+	Command string `json:"command" jsonschema:"the command line"`
+	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory (default: the workspace root)"`
+	Timeout int    `json:"timeout,omitempty" jsonschema:"seconds before every process is killed (default 120)"`
+	Write   bool   `json:"write,omitempty" jsonschema:"the command must change workspace files"`
+	Network bool   `json:"network,omitempty" jsonschema:"the command needs the network or a unix socket"`
+	Reason  string `json:"reason,omitempty" jsonschema:"with write or network: one short sentence for the user"`
 }
 
 var sandboxLogOnce sync.Once
@@ -102,9 +102,11 @@ var sandboxLogOnce sync.Once
 // Exec runs a shell command in the workspace, behind the command guard
 // and, where the kernel has it, inside a Landlock sandbox.
 func Exec(tc *ToolContext) Tool {
-	return NewTool("exec", execDescription, func(ctx context.Context, in execInput) (Result, error) {
+	t := NewTool("exec", execDescription, func(ctx context.Context, in execInput) (Result, error) {
 		return runExec(ctx, tc, in)
 	})
+	t.Describe = tc.describeExec
+	return t
 }
 
 func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error) {

@@ -13,11 +13,11 @@ var grepDescription string
 type grepInput struct {
 	Pattern         string `json:"pattern" jsonschema:"the regular expression (Go RE2) or, with literal, the text to find"`
 	Path            string `json:"path,omitempty" jsonschema:"file or directory to search; default the workspace root"`
-	Glob            string `json:"glob,omitempty" jsonschema:"only files matching this glob, e.g. *.go or src/**/*.{ts,tsx}"`
+	Glob            string `json:"glob,omitempty" jsonschema:"only files matching this glob, e.g. *.go or src/**/*.{ts,tsx}; without a slash, names at any depth"`
 	Include         string `json:"include,omitempty" jsonschema:"same as glob"`
 	CaseInsensitive bool   `json:"case_insensitive,omitempty" jsonschema:"ignore case"`
 	Literal         bool   `json:"literal,omitempty" jsonschema:"treat pattern as plain text, not a regular expression"`
-	Context         int    `json:"context,omitempty" jsonschema:"lines of context around each match (0-20)"`
+	Context         int    `json:"context,omitempty" jsonschema:"lines around each match (0-20)"`
 	OutputMode      string `json:"output_mode,omitempty" jsonschema:"content (default), files_with_matches or count"`
 	Limit           int    `json:"limit,omitempty" jsonschema:"most matches (content) or files to show; default 100 matches / 200 files"`
 	IncludeIgnored  bool   `json:"include_ignored,omitempty" jsonschema:"also search .gitignored files, node_modules and lockfiles"`

@@ -16,13 +16,13 @@ import (
 var multiEditDescription string
 
 type multiEditInput struct {
-	Path  string          `json:"path" jsonschema:"the file to edit: relative to the workspace root, or absolute inside the workspace"`
+	Path  string          `json:"path" jsonschema:"the file to edit"`
 	Edits []multiEditStep `json:"edits" jsonschema:"the edits, applied in order"`
 }
 
 type multiEditStep struct {
-	OldString string `json:"old_string" jsonschema:"the exact text to replace; must occur exactly once at this step"`
-	NewString string `json:"new_string" jsonschema:"the text to put in its place"`
+	OldString string `json:"old_string" jsonschema:"the exact text to replace, found once at this step"`
+	NewString string `json:"new_string" jsonschema:"its replacement"`
 }
 
 // MultiEdit is the multi_edit tool.

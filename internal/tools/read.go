@@ -32,9 +32,9 @@ const unchangedMessage = "File unchanged since last read at the same offset/limi
 var readFileDescription string
 
 type readFileInput struct {
-	Path   string `json:"path" jsonschema:"the file to read: relative to the workspace root, or absolute inside the workspace"`
-	Offset int    `json:"offset,omitempty" jsonschema:"1-based line number to start at (default 1)"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of lines to return (default 2000)"`
+	Path   string `json:"path" jsonschema:"the file to read"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first line, 1-based (default 1)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most lines to return (default 2000)"`
 }
 
 // ReadFile is the read_file tool.

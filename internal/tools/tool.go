@@ -25,6 +25,11 @@ type Tool struct {
 	// Run executes the tool with raw JSON arguments. A returned error is
 	// turned into an error result for the model by Registry.Execute.
 	Run func(ctx context.Context, args json.RawMessage) (Result, error)
+	// Describe, if set, is the description for the run whose settings
+	// ctx carries (its Options, its RunView): what applies in that run
+	// and not every case. Spec.Description is the description outside a
+	// run (`cb-ls tools list`, the editor's tool list). See SpecFor.
+	Describe func(ctx context.Context) string
 }
 
 // Result is what the model sees of one tool call.

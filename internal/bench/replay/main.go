@@ -114,6 +114,9 @@ func run(bin, taskPath, project, work string) (report, error) {
 	}
 	if len(reqs) > 0 {
 		rep.First = len(reqs[0].Raw)
+		// The last request holds the whole history: what each tool
+		// answered, for a reader of the kept work directory.
+		os.WriteFile(filepath.Join(work, "last-request.json"), reqs[len(reqs)-1].Raw, 0o644)
 		rep.Answered, rep.Errors = toolResults(reqs[len(reqs)-1])
 	}
 	return rep, nil
