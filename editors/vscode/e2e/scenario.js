@@ -323,6 +323,7 @@ add('chat_mention', { script, tests, palette, idle, requests });
 add('settings_scope', { script, tests, palette, openAt, idle, requests });
 add('typing', { files, script, tests, palette, openAt, idle, requests });
 add('language_features', { files, script, tests, palette, openAt, idle, requests });
+add('format_text', { files, script, tests, palette, openAt, idle, requests });
 add('custom_commands', { script, tests, palette, openAt, idle, requests });
 add('pending', { files, script, tests, palette, openAt, idle });
 add('pending_view', { files, script, tests, palette, openAt, idle });

@@ -24,7 +24,9 @@
 //    own slog level (serverLog.ts), not all of it at error level.
 // 6. The editor's language servers. The client declares
 //    catbuddy.languageFeatures and answers catbuddy/languageFeature through
-//    VS Code's providers (languageFeatures.ts).
+//    VS Code's providers (languageFeatures.ts); it declares
+//    catbuddy.formatText and formats the text of a change before review
+//    with VS Code's formatter, in a scratch document (formatText.ts).
 // 7. Settings. workspace/configuration for section "catbuddy" answers the
 //    extension's mapped settings for the scope asked (serverSettings, no
 //    secrets), not the raw settings.json object.
@@ -51,6 +53,7 @@ import {
 import { ServerConfig } from './config';
 import { NotificationProgressFeature } from './progress';
 import { registerLanguageFeatures } from './languageFeatures';
+import { registerFormatText } from './formatText';
 import { registerMessageRequest } from './messageRequest';
 import { handleApplyEdit } from './review';
 import { pipeServerLog } from './serverLog';
@@ -167,6 +170,7 @@ export function createClient(p: ClientParams): CatbuddyClient {
   skipOwnCommands(client, p.ownCommands);
   client.registerFeature(runEndCapability);
   registerLanguageFeatures(client);
+  registerFormatText(client);
   registerMessageRequest({ onRequest: (method, handler) => client.onRequest(method, handler) }, vscode.window, p.log);
   return client;
 }
