@@ -145,7 +145,7 @@ func TestEditorFormatsRenameGofmtClean(t *testing.T) {
 		t.Fatalf("want the rename and its formatting in one reviewed applyEdit, got %d", n)
 	}
 	reqs := e.FormatTextRequests()
-	if len(reqs) != 2 || reqs[0].URI != fileuri.FromPath(filepath.Join(dir, "entry.go")) || !strings.Contains(reqs[1].Text, "fieldErr: \"\",") {
+	if len(reqs) != 2 || reqs[0].URI != fileuri.FromPath(filepath.Join(dir, "entry.go")) || !strings.Contains(reqs[0].Text, "\t\terr:     \"\",") || !strings.Contains(reqs[1].Text, "\t\tfieldErr:     \"\",") {
 		t.Fatalf("want formatText of the file as it was, then as the rename leaves it; got %+v", reqs)
 	}
 	text := e.Text(fileuri.FromPath(filepath.Join(dir, "entry.go")))
@@ -217,7 +217,7 @@ func TestEditorFormatTextRefusals(t *testing.T) {
 	}
 }
 
-// TestEditorFormatTextWhole: an editor that answers the whole formatted
+// TestEditorFormatTextWholeAndEdits: an editor that answers the whole formatted
 // text (not edits) has it folded into the change; a text position in
 // UTF-16 edits lands right after non-ASCII text.
 func TestEditorFormatTextWholeAndEdits(t *testing.T) {
