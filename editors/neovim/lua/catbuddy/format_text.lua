@@ -93,6 +93,18 @@ function M.answer(params)
       errs[#errs + 1] = string.format('%s: %s', c.name, (res and res.err and (res.err.message or vim.inspect(res.err))) or err or 'no answer')
     end
   end)
+  -- 0.10+ starts semantic tokens for each client in a callback scheduled
+  -- at attach: let it run, then stop them, before the buffer goes.
+  local ticked = false
+  vim.schedule(function()
+    ticked = true
+  end)
+  vim.wait(1000, function()
+    return ticked
+  end, 5)
+  for _, c in ipairs(able) do
+    compat.stop_semantic_tokens(b, c.id)
+  end
   pcall(vim.api.nvim_buf_delete, b, { force = true })
   if not ok then
     return nil, { code = INTERNAL, message = 'catbuddy/formatText: ' .. tostring(result) }
