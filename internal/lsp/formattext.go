@@ -52,10 +52,12 @@ type FormatTextResult struct {
 	Whole *string `json:"whole,omitempty"`
 }
 
-// DefaultFormatTextTimeout bounds one catbuddy/formatText request: a
-// formatter answers in well under a second; one that hangs must not hold
-// the change.
-const DefaultFormatTextTimeout = 10 * time.Second
+// DefaultFormatTextTimeout bounds one catbuddy/formatText request, as
+// DefaultLanguageFeatureTimeout bounds the other questions: a formatter
+// answers in well under a second once its server is up, but the first
+// text of a language may wait for the server to start and load a
+// project; one that hangs must not hold the change.
+const DefaultFormatTextTimeout = 20 * time.Second
 
 // clientFormatsText reports whether the client declared
 // capabilities.experimental.catbuddy.formatText.

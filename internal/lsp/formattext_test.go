@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,7 +98,12 @@ func goplsEditor(t *testing.T, dir string) *fake.Editor {
 		}
 		return c.Call(ctx, path, method, raw)
 	})
+	// gopls is shown each text as the file itself, so the two texts cb-ls
+	// asks about at once are formatted one after the other.
+	var formatting sync.Mutex
 	e.SetFormatText(func(ctx context.Context, p lsp.FormatTextParams) (any, error) {
+		formatting.Lock()
+		defer formatting.Unlock()
 		path, err := fileuri.ToPath(p.URI)
 		if err != nil {
 			return nil, err
@@ -144,9 +151,12 @@ func TestEditorFormatsRenameGofmtClean(t *testing.T) {
 	if n := len(e.AppliedEdits()); n != 1 {
 		t.Fatalf("want the rename and its formatting in one reviewed applyEdit, got %d", n)
 	}
+	// The file as it was and as the rename leaves it are asked about at once.
 	reqs := e.FormatTextRequests()
-	if len(reqs) != 2 || reqs[0].URI != fileuri.FromPath(filepath.Join(dir, "entry.go")) || !strings.Contains(reqs[0].Text, "\t\terr:     \"\",") || !strings.Contains(reqs[1].Text, "\t\tfieldErr:     \"\",") {
-		t.Fatalf("want formatText of the file as it was, then as the rename leaves it; got %+v", reqs)
+	slices.SortFunc(reqs, func(a, b lsp.FormatTextParams) int { return strings.Compare(a.Text, b.Text) })
+	if len(reqs) != 2 || reqs[0].URI != fileuri.FromPath(filepath.Join(dir, "entry.go")) || reqs[1].URI != reqs[0].URI ||
+		!strings.Contains(reqs[0].Text, "\t\terr:     \"\",") || !strings.Contains(reqs[1].Text, "\t\tfieldErr:     \"\",") {
+		t.Fatalf("want formatText of the file as it was and as the rename leaves it; got %+v", reqs)
 	}
 	text := e.Text(fileuri.FromPath(filepath.Join(dir, "entry.go")))
 	if !strings.Contains(text, "\t\tfieldErr: \"\",\n") || !strings.Contains(text, "\t\tMessage:  msg,\n") {

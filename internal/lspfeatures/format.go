@@ -88,18 +88,28 @@ func (f *Features) Format(ctx context.Context, path string, before, after []byte
 // formatText formats the whole of after with a TextFormatter, when
 // before was formatted already (else formatting would rewrite lines the
 // change did not touch: tools.ErrUnformatted), and returns one edit
-// replacing after, or none when it is formatted as it is.
+// replacing after, or none when it is formatted as it is. Both texts are
+// asked about at once: each answer may take the editor's formatter a
+// while.
 func formatText(ctx context.Context, tf TextFormatter, path string, before, after []byte) ([]tools.TextEdit, error) {
 	opts := formattingOptions(after)
-	formatted, err := tf.FormatText(ctx, path, before, opts)
-	if err != nil {
-		return nil, err
+	type answer struct {
+		text []byte
+		err  error
 	}
-	if !bytes.Equal(formatted, before) {
+	was := make(chan answer, 1)
+	go func() {
+		text, err := tf.FormatText(ctx, path, before, opts)
+		was <- answer{text, err}
+	}()
+	formatted, err := tf.FormatText(ctx, path, after, opts)
+	b := <-was
+	switch {
+	case b.err != nil:
+		return nil, b.err
+	case !bytes.Equal(b.text, before):
 		return nil, tools.ErrUnformatted
-	}
-	formatted, err = tf.FormatText(ctx, path, after, opts)
-	if err != nil {
+	case err != nil:
 		return nil, err
 	}
 	tools.NoteLanguageChange(ctx, FormattedByEditor)

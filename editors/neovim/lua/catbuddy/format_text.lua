@@ -14,7 +14,7 @@ local features = require('catbuddy.language_features')
 local M = {}
 
 --- timeout_ms bounds one server's formatting answer; cb-ls gives up on
---- the whole request after 10 s.
+--- the whole request after 20 s.
 M.timeout_ms = 5000
 
 local INVALID_PARAMS = -32602
