@@ -92,7 +92,9 @@ func (f *Features) Format(ctx context.Context, path string, before, after []byte
 // asked about at once: each answer may take the editor's formatter a
 // while.
 func formatText(ctx context.Context, tf TextFormatter, path string, before, after []byte) ([]tools.TextEdit, error) {
-	opts := formattingOptions(after)
+	// The file's own indentation, not the one of the text the change
+	// brought: that is what the formatter is to restore.
+	opts := formattingOptions(before)
 	type answer struct {
 		text []byte
 		err  error

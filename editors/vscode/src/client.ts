@@ -53,7 +53,7 @@ import {
 import { ServerConfig } from './config';
 import { NotificationProgressFeature } from './progress';
 import { registerLanguageFeatures } from './languageFeatures';
-import { registerFormatText } from './formatText';
+import { closedScratch, isScratch, registerFormatText } from './formatText';
 import { registerMessageRequest } from './messageRequest';
 import { handleApplyEdit } from './review';
 import { pipeServerLog } from './serverLog';
@@ -132,6 +132,11 @@ export function createClient(p: ClientParams): CatbuddyClient {
     // The server pulls settings with workspace/configuration; it gets the
     // mapped, validated values rather than the raw settings.json object.
     middleware: {
+      // The scratch documents of catbuddy/formatText are cb-ls's own
+      // request, not the user's: cb-ls is not told of them.
+      didOpen: (doc, next) => (isScratch(doc) ? Promise.resolve() : next(doc)),
+      didChange: (e, next) => (isScratch(e.document) ? Promise.resolve() : next(e)),
+      didClose: (doc, next) => (closedScratch(doc) ? Promise.resolve() : next(doc)),
       workspace: {
         configuration: async (params, token, next) => {
           const raw = await next(params, token);

@@ -31,6 +31,32 @@ export interface FormatTextParams {
 
 const INVALID_PARAMS = -32602;
 
+/** scratch holds the URIs of the untitled documents being formatted. */
+const scratch = new Set<string>();
+/** opening holds the texts of scratch documents being opened, whose URIs are not known yet. */
+const opening: string[] = [];
+
+/**
+ * isScratch tells whether doc is a scratch document of formatText, kept
+ * from cb-ls's document sync. VS Code announces a new document before
+ * openTextDocument returns its URI, so one being opened is known by its text.
+ */
+export function isScratch(doc: vscode.TextDocument): boolean {
+  if (doc.uri.scheme !== 'untitled') {
+    return false;
+  }
+  if (scratch.has(doc.uri.toString())) {
+    return true;
+  }
+  const i = opening.indexOf(doc.getText());
+  if (i < 0) {
+    return false;
+  }
+  opening.splice(i, 1);
+  scratch.add(doc.uri.toString());
+  return true;
+}
+
 /** languageOf is the language of the file at uri: its open document's, else VS Code's guess from loading it. */
 async function languageOf(uri: vscode.Uri): Promise<string> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -56,15 +82,25 @@ export async function formatText(params: FormatTextParams): Promise<{ edits: con
     tabSize: editor.get<number>('tabSize', 4),
     insertSpaces: editor.get<boolean>('insertSpaces', true),
   };
-  const scratch = await vscode.workspace.openTextDocument({ language, content: params.text });
+  opening.push(params.text);
+  let doc: vscode.TextDocument;
   try {
-    const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', scratch.uri, options);
+    doc = await vscode.workspace.openTextDocument({ language, content: params.text });
+  } finally {
+    const i = opening.indexOf(params.text);
+    if (i >= 0) {
+      opening.splice(i, 1);
+    }
+  }
+  scratch.add(doc.uri.toString());
+  try {
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', doc.uri, options);
     if (edits === undefined || edits === null) {
       return null;
     }
     return { edits: convert.textEdits(edits) ?? [] };
   } finally {
-    await forget(scratch);
+    await forget(doc);
   }
 }
 
@@ -80,6 +116,12 @@ async function forget(doc: vscode.TextDocument): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   edit.delete(doc.uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end));
   await vscode.workspace.applyEdit(edit);
+  // It stays marked until VS Code drops it (closedScratch).
+}
+
+/** closedScratch tells whether doc, now closed, was a scratch document, and forgets it: VS Code reuses untitled names. */
+export function closedScratch(doc: vscode.TextDocument): boolean {
+  return doc.uri.scheme === 'untitled' && scratch.delete(doc.uri.toString());
 }
 
 /** registerFormatText declares the capability on client and answers its requests. */
