@@ -18,8 +18,26 @@ type ContentOpener interface {
 	OpensContent() bool
 }
 
-// errBuffersOnly is why a change is not formatted in the editor.
-var errBuffersOnly error = noFormatter("the editor's language servers format only its buffers, not a change before it is applied")
+// TextFormatter is implemented by a Conn that formats a text it is
+// given without any buffer or file taking it (the editor, through
+// catbuddy/formatText): the editor's servers format only buffers, so the
+// editor formats a scratch copy with its own formatter for the file's
+// language.
+type TextFormatter interface {
+	// FormatsText says whether FormatText can be asked at all.
+	FormatsText() bool
+	// FormatText returns content formatted as the file at path would be.
+	// An error that Is tools.ErrNoFormatter means there is no formatter.
+	FormatText(ctx context.Context, path string, content []byte, opts map[string]any) ([]byte, error)
+}
+
+// FormattedByEditor is the remark added to the answer of a change the
+// editor formatted.
+const FormattedByEditor = "formatted by the editor"
+
+// errBuffersOnly is why a change is not formatted in an editor that
+// cannot format a text for cb-ls.
+var errBuffersOnly error = noFormatter("the editor's language servers format only its buffers, and this editor does not format a text for cb-ls (catbuddy/formatText)")
 
 // noFormatter is an ErrNoFormatter with its own reason.
 type noFormatter string
@@ -33,6 +51,9 @@ func (e noFormatter) Is(target error) bool { return target == tools.ErrNoFormatt
 // before the change. The server is shown the file as it is again
 // afterwards: the change is not applied yet, and may be refused.
 func (f *Features) Format(ctx context.Context, path string, before, after []byte, changed [][2]int) ([]tools.TextEdit, error) {
+	if tf, ok := f.Conn.(TextFormatter); ok && tf.FormatsText() {
+		return formatText(ctx, tf, path, before, after)
+	}
 	if o, ok := f.Conn.(ContentOpener); !ok || !o.OpensContent() {
 		return nil, errBuffersOnly
 	}
@@ -62,6 +83,42 @@ func (f *Features) Format(ctx context.Context, path string, before, after []byte
 		return nil, tools.ErrUnformatted
 	}
 	return f.format(ctx, protocol.MethodTextDocumentFormatting, path, after, opts, nil)
+}
+
+// formatText formats the whole of after with a TextFormatter, when
+// before was formatted already (else formatting would rewrite lines the
+// change did not touch: tools.ErrUnformatted), and returns one edit
+// replacing after, or none when it is formatted as it is. Both texts are
+// asked about at once: each answer may take the editor's formatter a
+// while.
+func formatText(ctx context.Context, tf TextFormatter, path string, before, after []byte) ([]tools.TextEdit, error) {
+	// The file's own indentation, not the one of the text the change
+	// brought: that is what the formatter is to restore.
+	opts := formattingOptions(before)
+	type answer struct {
+		text []byte
+		err  error
+	}
+	was := make(chan answer, 1)
+	go func() {
+		text, err := tf.FormatText(ctx, path, before, opts)
+		was <- answer{text, err}
+	}()
+	formatted, err := tf.FormatText(ctx, path, after, opts)
+	b := <-was
+	switch {
+	case b.err != nil:
+		return nil, b.err
+	case !bytes.Equal(b.text, before):
+		return nil, tools.ErrUnformatted
+	case err != nil:
+		return nil, err
+	}
+	tools.NoteLanguageChange(ctx, FormattedByEditor)
+	if bytes.Equal(formatted, after) {
+		return nil, nil
+	}
+	return []tools.TextEdit{{Start: 0, End: len(after), NewText: string(formatted)}}, nil
 }
 
 // format asks one formatting method about content (the whole file, or

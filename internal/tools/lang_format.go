@@ -37,7 +37,7 @@ func (lt *langTools) formatChanges(ctx context.Context, cs []Change) []Change {
 		case errors.Is(err, ErrNoFormatter):
 			noteAfter(ctx, fmt.Sprintf("the change is not formatted: %v", err))
 		case errors.Is(err, ErrUnformatted):
-			noteAfter(ctx, fmt.Sprintf("%s is not formatted: it was not formatted before, and its language server formats only whole files", c.Path.Rel))
+			noteAfter(ctx, fmt.Sprintf("%s is not formatted: it was not formatted before, and its formatter formats only whole files", c.Path.Rel))
 		case err != nil:
 			if ctx.Err() == nil {
 				noteAfter(ctx, fmt.Sprintf("%s is not formatted: %v", c.Path.Rel, err))

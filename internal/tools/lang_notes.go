@@ -35,6 +35,15 @@ func NoteLanguageAnswer(ctx context.Context, note string) {
 	}
 }
 
+// NoteLanguageChange adds a remark about the change to the end of the
+// answer of the language tool call that ctx belongs to ("formatted by the
+// editor"). Outside such a call it does nothing.
+func NoteLanguageChange(ctx context.Context, note string) {
+	if note != "" {
+		noteAfter(ctx, note)
+	}
+}
+
 // noteAfter adds a remark to the end of the answer of the language
 // tool call in ctx: something about the change, not a doubt about the
 // answer.

@@ -24,7 +24,9 @@
 //    own slog level (serverLog.ts), not all of it at error level.
 // 6. The editor's language servers. The client declares
 //    catbuddy.languageFeatures and answers catbuddy/languageFeature through
-//    VS Code's providers (languageFeatures.ts).
+//    VS Code's providers (languageFeatures.ts); it declares
+//    catbuddy.formatText and formats the text of a change before review
+//    with VS Code's formatter, in a scratch document (formatText.ts).
 // 7. Settings. workspace/configuration for section "catbuddy" answers the
 //    extension's mapped settings for the scope asked (serverSettings, no
 //    secrets), not the raw settings.json object.
@@ -51,6 +53,7 @@ import {
 import { ServerConfig } from './config';
 import { NotificationProgressFeature } from './progress';
 import { registerLanguageFeatures } from './languageFeatures';
+import { closedScratch, isScratch, registerFormatText } from './formatText';
 import { registerMessageRequest } from './messageRequest';
 import { handleApplyEdit } from './review';
 import { pipeServerLog } from './serverLog';
@@ -129,6 +132,11 @@ export function createClient(p: ClientParams): CatbuddyClient {
     // The server pulls settings with workspace/configuration; it gets the
     // mapped, validated values rather than the raw settings.json object.
     middleware: {
+      // The scratch documents of catbuddy/formatText are cb-ls's own
+      // request, not the user's: cb-ls is not told of them.
+      didOpen: (doc, next) => (isScratch(doc) ? Promise.resolve() : next(doc)),
+      didChange: (e, next) => (isScratch(e.document) ? Promise.resolve() : next(e)),
+      didClose: (doc, next) => (closedScratch(doc) ? Promise.resolve() : next(doc)),
       workspace: {
         configuration: async (params, token, next) => {
           const raw = await next(params, token);
@@ -167,6 +175,7 @@ export function createClient(p: ClientParams): CatbuddyClient {
   skipOwnCommands(client, p.ownCommands);
   client.registerFeature(runEndCapability);
   registerLanguageFeatures(client);
+  registerFormatText(client);
   registerMessageRequest({ onRequest: (method, handler) => client.onRequest(method, handler) }, vscode.window, p.log);
   return client;
 }

@@ -436,6 +436,8 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return e.answerDiagnostics(params)
 	case lsp.MethodLanguageFeature:
 		return e.answerLanguageFeature(ctx, req.ID(), params)
+	case lsp.MethodFormatText:
+		return e.answerFormatText(ctx, params)
 	case protocol.MethodWorkspaceConfiguration:
 		var p protocol.ConfigurationParams
 		if err := protocol.Unmarshal(params, &p); err != nil {

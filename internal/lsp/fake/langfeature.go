@@ -41,6 +41,8 @@ type langState struct {
 	requests  []LanguageFeatureRequest
 	pending   map[jsonrpc2.ID]context.CancelFunc
 	cancelled []jsonrpc2.ID
+	format    FormatTextFunc         // catbuddy/formatText (formattext.go)
+	formats   []lsp.FormatTextParams // the formatText requests received
 }
 
 // SetLanguageFeatures makes the editor answer catbuddy/languageFeature

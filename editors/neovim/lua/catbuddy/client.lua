@@ -154,6 +154,9 @@ local function handlers()
     ['catbuddy/languageFeature'] = function(_, params)
       return require('catbuddy.language_features').answer(params)
     end,
+    ['catbuddy/formatText'] = function(_, params)
+      return require('catbuddy.format_text').answer(params)
+    end,
     ['window/showMessage'] = function(err, params, ctx, hcfg)
       if params and params.type == 1 then
         return default_show_message(err, params, ctx, hcfg)
@@ -188,11 +191,13 @@ end
 -- the methods the plugin answers by asking the buffer's other language
 -- servers (language_features.lua). pendingChanges: the plugin draws a
 -- run's pending changes in the buffers and keeps or discards them
--- (pending.lua), so runs never stop for a review.
+-- (pending.lua), so runs never stop for a review. formatText: the plugin
+-- formats the text of a change before review with the file's language
+-- servers, in a hidden scratch buffer (format_text.lua).
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.catbuddy = { runEnd = true, pendingChanges = true, languageFeatures = require('catbuddy.language_features').methods }
+  caps.experimental.catbuddy = { runEnd = true, pendingChanges = true, formatText = true, languageFeatures = require('catbuddy.language_features').methods }
   return caps
 end
 

@@ -135,6 +135,17 @@ function M.buf_version(bufnr)
   return v
 end
 
+--- stop_semantic_tokens stops the semantic token requests 0.10+ makes
+--- for client_id on bufnr, a scratch buffer about to be wiped: wiping it
+--- drops the buffer's LspDetach autocommand that would stop them, and an
+--- answer arriving later would read the wiped buffer. 0.7 has none.
+function M.stop_semantic_tokens(bufnr, client_id)
+  local st = vim.lsp.semantic_tokens
+  if st and st.stop then
+    pcall(st.stop, bufnr, client_id)
+  end
+end
+
 --- health returns start/ok/warn/error/info for :checkhealth on 0.7
 --- (require'health'.report_*) and 0.10+ (vim.health.*).
 function M.health()

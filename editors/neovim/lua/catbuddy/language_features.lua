@@ -94,7 +94,7 @@ local function under(path, root)
   return type(root) == 'string' and root ~= '' and (path == root or path:sub(1, #root + 1) == root .. '/')
 end
 
--- buffer returns the loaded buffer of uri and the clients attached to it.
+--- buffer returns the loaded buffer of uri and the clients attached to it.
 -- A file the agent read but the user never opened is loaded, and the
 -- servers already serving files of its filetype in its project are
 -- attached to it (as the user's setup would on opening it), so that they
@@ -128,6 +128,11 @@ local function buffer(uri)
   end
   return bufnr, others({ bufnr = bufnr })
 end
+
+M.buffer = buffer
+
+--- supports reports whether client's server answers method.
+M.supports = supports
 
 -- wait_for returns once done() holds or after ms: yielding when Neovim
 -- runs this handler in a coroutine (0.10+), with vim.wait otherwise
