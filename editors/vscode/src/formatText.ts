@@ -94,13 +94,36 @@ export async function formatText(params: FormatTextParams): Promise<{ edits: con
   }
   scratch.add(doc.uri.toString());
   try {
-    const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', doc.uri, options);
+    const edits = await formatOnceProvided(doc.uri, options);
     if (edits === undefined || edits === null) {
       return null;
     }
     return { edits: convert.textEdits(edits) ?? [] };
   } finally {
     await forget(doc);
+  }
+}
+
+/** How long formatText waits for a language's formatter to be registered. */
+const PROVIDER_WAIT_MS = 5000;
+const PROVIDER_POLL_MS = 250;
+
+/**
+ * formatOnceProvided runs the document formatters on uri. Opening the
+ * scratch document may be what activates the language's extension (its
+ * activation event is onLanguage), and until that extension has
+ * registered its formatter VS Code answers undefined, as it does for a
+ * language with no formatter at all; so an undefined answer is asked
+ * again for a few seconds before it is believed.
+ */
+async function formatOnceProvided(uri: vscode.Uri, options: vscode.FormattingOptions): Promise<vscode.TextEdit[] | undefined> {
+  const deadline = Date.now() + PROVIDER_WAIT_MS;
+  for (;;) {
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', uri, options);
+    if ((edits !== undefined && edits !== null) || Date.now() >= deadline) {
+      return edits ?? undefined;
+    }
+    await new Promise((resolve) => setTimeout(resolve, PROVIDER_POLL_MS));
   }
 }
 
