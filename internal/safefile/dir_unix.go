@@ -78,9 +78,17 @@ func (d *Dir) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error
 
 func (d *Dir) open(name string, flag int, perm os.FileMode) (*os.File, error) {
 	flag |= unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := openat2Beneath(d.Fd(), name, flag, uint32(perm.Perm()))
-	if errors.Is(err, errNoOpenat2) {
-		fd, err = openatEach(d.Fd(), name, flag, uint32(perm.Perm()))
+	var fd int
+	var err error
+	if oneComponent(name) {
+		// An entry of d itself: openat with O_NOFOLLOW refuses all that
+		// openat2's resolve flags would (no separator, no "..").
+		fd, err = openatRetry(d.Fd(), name, flag, uint32(perm.Perm()))
+	} else {
+		fd, err = openat2Beneath(d.Fd(), name, flag, uint32(perm.Perm()))
+		if errors.Is(err, errNoOpenat2) {
+			fd, err = openatEach(d.Fd(), name, flag, uint32(perm.Perm()))
+		}
 	}
 	if err != nil {
 		return nil, pathErr("open", name, err)

@@ -61,7 +61,7 @@ func (d *Dir) openRegularFd(name string, limit int64) (int, int64, error) {
 	var fd int
 	var err error
 	if oneComponent(name) {
-		fd, err = openatRetry(d.Fd(), name, flag)
+		fd, err = openatRetry(d.Fd(), name, flag, 0)
 	} else {
 		fd, err = openat2Beneath(d.Fd(), name, flag, 0)
 		if errors.Is(err, errNoOpenat2) {
@@ -93,9 +93,9 @@ func oneComponent(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
 }
 
-func openatRetry(dirfd int, name string, flag int) (int, error) {
+func openatRetry(dirfd int, name string, flag int, perm uint32) (int, error) {
 	for {
-		fd, err := unix.Openat(dirfd, name, flag, 0)
+		fd, err := unix.Openat(dirfd, name, flag, perm)
 		if !errors.Is(err, unix.EINTR) {
 			return fd, err
 		}
