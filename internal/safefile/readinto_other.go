@@ -44,3 +44,6 @@ func (d *Dir) ReadMapped(name string, buf []byte, limit int64) (content []byte, 
 
 // Unmap releases content that ReadMapped mapped: nothing here.
 func Unmap([]byte) error { return nil }
+
+// Prefault maps in content ahead of a read: nothing here.
+func Prefault([]byte) {}

@@ -51,6 +51,11 @@ func (d *Dir) ReadMapped(name string, buf []byte, limit int64) (content []byte, 
 // Unmap releases content that ReadMapped mapped.
 func Unmap(content []byte) error { return unix.Munmap(content) }
 
+// Prefault maps in every page of content, which ReadMapped mapped, in
+// one call, for a caller about to read it all: a fault per page (or per
+// few pages) costs more. It is advice; errors are ignored.
+func Prefault(content []byte) { prefault(content) }
+
 // openRegularFd opens the regular file name inside d (no symlink,
 // non-blocking) and returns its descriptor and size. A name of one
 // component, what a directory listing gives, is opened with openat and

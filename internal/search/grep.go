@@ -156,11 +156,11 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 			afterRead(e.Rel)
 		}
 		if !mapped {
-			g.searchContent(col, content, &scratch[w], &matched, disp, e.Rel)
+			g.searchContent(col, content, false, &scratch[w], &matched, disp, e.Rel)
 			return
 		}
 		// A mapped file truncated underneath faults past its new end.
-		err := safefile.CatchFault(func() { g.searchContent(col, content, &scratch[w], &matched, disp, e.Rel) })
+		err := safefile.CatchFault(func() { g.searchContent(col, content, true, &scratch[w], &matched, disp, e.Rel) })
 		safefile.Unmap(content)
 		if err != nil {
 			col.unreadable.Add(1)
@@ -180,9 +180,9 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 // and its search.
 var afterRead func(rel string)
 
-// searchContent searches one file's content and adds its matches to
-// col. matched tells whether any file matched yet.
-func (g *Grep) searchContent(col *grepCollector, content []byte, scratch *[]byte, matched *atomic.Bool, disp Display, rel string) {
+// searchContent searches one file's content (mapped, or read) and adds
+// its matches to col. matched tells whether any file matched yet.
+func (g *Grep) searchContent(col *grepCollector, content []byte, mapped bool, scratch *[]byte, matched *atomic.Bool, disp Display, rel string) {
 	// A file with a NUL byte is binary and its matches are dropped. The
 	// scan for one costs as much as a literal search, so it is done
 	// after the search: for a file that matched, or while nothing has
@@ -193,6 +193,9 @@ func (g *Grep) searchContent(col *grepCollector, content []byte, scratch *[]byte
 	if len(content) > binarySniff*8 && safefile.HasNUL(content[:binarySniff]) {
 		col.binary.Add(1)
 		return
+	}
+	if mapped {
+		safefile.Prefault(content) // all of it is read now
 	}
 	h := searchBuffer(g.q, "", content, col.keep(), scratch)
 	if h.count == 0 {
