@@ -3,6 +3,8 @@ package safefile
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -45,7 +47,7 @@ func (d *Dir) List(ents []DirEnt, buf *[]byte) ([]DirEnt, error) {
 			continue
 		}
 		if err != nil {
-			return ents, &fs.PathError{Op: "getdents", Path: d.f.Name(), Err: err}
+			return ents, &fs.PathError{Op: "getdents", Path: d.name, Err: err}
 		}
 		if n <= 0 {
 			return ents, nil
@@ -120,3 +122,32 @@ func statType(m uint32) fs.FileMode {
 	}
 	return 0
 }
+
+// entries lists d, unsorted, as fs.DirEntry values.
+func (d *Dir) entries() ([]fs.DirEntry, error) {
+	var buf []byte
+	ents, err := d.List(nil, &buf)
+	out := make([]fs.DirEntry, len(ents))
+	for i, e := range ents {
+		out[i] = dirEntry{dir: d.name, DirEnt: e}
+	}
+	return out, err
+}
+
+// dirEntry is a DirEnt as an fs.DirEntry.
+type dirEntry struct {
+	dir string
+	DirEnt
+}
+
+func (e dirEntry) Name() string      { return e.DirEnt.Name }
+func (e dirEntry) IsDir() bool       { return e.DirEnt.Type.IsDir() }
+func (e dirEntry) Type() fs.FileMode { return e.DirEnt.Type }
+
+// Info stats the entry by its path, without following a symlink, as
+// the entries of os.File.ReadDir do.
+func (e dirEntry) Info() (fs.FileInfo, error) {
+	return os.Lstat(filepath.Join(e.dir, e.DirEnt.Name))
+}
+
+func (e dirEntry) String() string { return fs.FormatDirEntry(e) }
