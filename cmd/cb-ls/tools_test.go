@@ -12,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 func TestToolsList(t *testing.T) {
@@ -45,6 +48,33 @@ func TestToolsList(t *testing.T) {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools list lacks %s: %v", want, names)
 		}
+	}
+}
+
+// TestToolsListSameAsBuilt: the tools are registered lazily, yet "tools
+// list" prints exactly what building every built-in tool gives.
+func TestToolsListSameAsBuilt(t *testing.T) {
+	root := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"tools", "list", "--root", root}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	g, err := guard.New([]string{root}, guard.ModeAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := &tools.ToolContext{Guard: g, Workspace: tools.DiskWorkspace{}}
+	var built []tools.Tool
+	for _, b := range tools.Builtins {
+		built = append(built, b.New(tc))
+	}
+	slices.SortFunc(built, func(a, b tools.Tool) int { return strings.Compare(a.Name, b.Name) })
+	want, err := json.MarshalIndent(tools.Specs(built), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSuffix(out.String(), "\n"); got != string(want) {
+		t.Errorf("tools list differs from the built tools' specs:\n got %s\nwant %s", got, want)
 	}
 }
 

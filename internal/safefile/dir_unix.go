@@ -5,55 +5,61 @@ package safefile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
 
 // Dir is an open directory that was reached without following a
 // symlink. Everything below it is opened relative to its descriptor.
+// It holds the raw descriptor, not an *os.File: a search opens and
+// closes thousands of directories, and an *os.File costs a system call
+// more to make (the non-blocking check) and the poller's work to close.
 type Dir struct {
-	f *os.File
+	fd      int
+	name    string // for errors and the names of files opened below
+	closed  atomic.Bool
+	cleanup runtime.Cleanup // closes fd if the Dir is dropped unclosed
 
-	mu     sync.Mutex // one listing at a time: they share f's offset
+	mu     sync.Mutex // one listing at a time: they share fd's offset
 	listed bool
 }
 
-func (d *Dir) Fd() int { return int(d.f.Fd()) }
-
-// entries lists d, unsorted, from d's own descriptor: a search lists
-// thousands of directories, and opening each a second time to list it
-// cost three system calls more per directory. A listing moves the
-// descriptor's offset, which opening names relative to it ignores; a
-// second listing seeks back to the start.
-func (d *Dir) entries() ([]fs.DirEntry, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.listed {
-		if _, err := d.f.Seek(0, io.SeekStart); err != nil {
-			return nil, err
-		}
-	}
-	d.listed = true
-	return d.f.ReadDir(-1)
+// newDir wraps the directory descriptor fd, opened as name.
+func newDir(fd int, name string) *Dir {
+	d := &Dir{fd: fd, name: name}
+	d.cleanup = runtime.AddCleanup(d, func(fd int) { unix.Close(fd) }, fd)
+	return d
 }
 
-// Close closes the directory.
-func (d *Dir) Close() error { return d.f.Close() }
+func (d *Dir) Fd() int { return d.fd }
+
+// Close closes the directory; closing it again does nothing.
+func (d *Dir) Close() error {
+	if d.closed.Swap(true) {
+		return nil
+	}
+	d.cleanup.Stop()
+	return unix.Close(d.fd)
+}
 
 // OpenBeneath opens the directory rel (slash-separated, "." for root)
 // below the real directory root, following no symlink.
 func OpenBeneath(root, rel string) (*Dir, error) {
-	r, err := os.OpenFile(root, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	for errors.Is(err, unix.EINTR) {
+		fd, err = unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	}
-	d := &Dir{f: r}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
+	}
+	d := newDir(fd, root)
 	if rel == "." || rel == "" {
 		return d, nil
 	}
@@ -63,11 +69,11 @@ func OpenBeneath(root, rel string) (*Dir, error) {
 
 // openDir opens the directory name (one or more components) below d.
 func (d *Dir) OpenDir(name string) (*Dir, error) {
-	f, err := d.open(name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	fd, err := d.openFd(name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &Dir{f: f}, nil
+	return newDir(fd, filepath.Join(d.name, name)), nil
 }
 
 // openFile opens the file name below d; a symlink anywhere on the way,
@@ -77,15 +83,31 @@ func (d *Dir) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error
 }
 
 func (d *Dir) open(name string, flag int, perm os.FileMode) (*os.File, error) {
+	fd, err := d.openFd(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), filepath.Join(d.name, name)), nil
+}
+
+func (d *Dir) openFd(name string, flag int, perm os.FileMode) (int, error) {
 	flag |= unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := openat2Beneath(d.Fd(), name, flag, uint32(perm.Perm()))
-	if errors.Is(err, errNoOpenat2) {
-		fd, err = openatEach(d.Fd(), name, flag, uint32(perm.Perm()))
+	var fd int
+	var err error
+	if oneComponent(name) {
+		// An entry of d itself: openat with O_NOFOLLOW refuses all that
+		// openat2's resolve flags would (no separator, no "..").
+		fd, err = openatRetry(d.Fd(), name, flag, uint32(perm.Perm()))
+	} else {
+		fd, err = openat2Beneath(d.Fd(), name, flag, uint32(perm.Perm()))
+		if errors.Is(err, errNoOpenat2) {
+			fd, err = openatEach(d.Fd(), name, flag, uint32(perm.Perm()))
+		}
 	}
 	if err != nil {
-		return nil, pathErr("open", name, err)
+		return -1, pathErr("open", name, err)
 	}
-	return os.NewFile(uintptr(fd), filepath.Join(d.f.Name(), name)), nil
+	return fd, nil
 }
 
 // openatEach opens name one component at a time with O_NOFOLLOW, for

@@ -35,3 +35,15 @@ func (d *Dir) ReadInto(name string, buf []byte, limit int64) ([]byte, error) {
 	}
 	return content, nil
 }
+
+// ReadMapped is ReadInto where files are not mapped: mapped is false.
+func (d *Dir) ReadMapped(name string, buf []byte, limit int64) (content []byte, mapped bool, err error) {
+	content, err = d.ReadInto(name, buf, limit)
+	return content, false, err
+}
+
+// Unmap releases content that ReadMapped mapped: nothing here.
+func Unmap([]byte) error { return nil }
+
+// Prefault maps in content ahead of a read: nothing here.
+func Prefault([]byte) {}

@@ -142,7 +142,7 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 			return
 		}
 		col.searched.Add(1)
-		content, skip := readForGrep(dir, e.Name, &bufs[w])
+		content, mapped, skip := readForGrep(dir, e.Name, &bufs[w])
 		switch skip {
 		case skipNone:
 		case skipLarge:
@@ -152,32 +152,19 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 			col.unreadable.Add(1)
 			return
 		}
-		// A file with a NUL byte is binary and its matches are dropped.
-		// The scan for one costs as much as a literal search, so it is
-		// done after the search: for a file that matched, or while
-		// nothing has (then the count of skipped binary files is shown).
-		// A large file is first checked for one in its first bytes, where
-		// most binary files show one, so that it is not searched at all.
-		if len(content) > binarySniff*8 && safefile.HasNUL(content[:binarySniff]) {
-			col.binary.Add(1)
+		if afterRead != nil {
+			afterRead(e.Rel)
+		}
+		if !mapped {
+			g.searchContent(col, content, false, &scratch[w], &matched, disp, e.Rel)
 			return
 		}
-		h := searchBuffer(q, "", content, col.keep(), &scratch[w])
-		if h.count == 0 {
-			if !matched.Load() && safefile.HasNUL(content) {
-				col.binary.Add(1)
-			}
-			return
+		// A mapped file truncated underneath faults past its new end.
+		err := safefile.CatchFault(func() { g.searchContent(col, content, true, &scratch[w], &matched, disp, e.Rel) })
+		safefile.Unmap(content)
+		if err != nil {
+			col.unreadable.Add(1)
 		}
-		if safefile.HasNUL(content) {
-			col.binary.Add(1)
-			return
-		}
-		matched.Store(true)
-		// The displayed path is made only for a file that matched: most
-		// do not, and making it costs more than searching a small file.
-		h.path = disp(e.Rel)
-		col.add(h)
 	})
 	if err != nil {
 		return "", err
@@ -187,6 +174,45 @@ func (g *Grep) Tree(ctx context.Context, p guard.Path, disp Display, where strin
 	col.deps = stats.Dependencies.Load()
 	col.negated = q.globs.Negated()
 	return g.note + col.render(g.pattern, where), nil
+}
+
+// afterRead, when set (by tests), is called between the read of a file
+// and its search.
+var afterRead func(rel string)
+
+// searchContent searches one file's content (mapped, or read) and adds
+// its matches to col. matched tells whether any file matched yet.
+func (g *Grep) searchContent(col *grepCollector, content []byte, mapped bool, scratch *[]byte, matched *atomic.Bool, disp Display, rel string) {
+	// A file with a NUL byte is binary and its matches are dropped. The
+	// scan for one costs as much as a literal search, so it is done
+	// after the search: for a file that matched, or while nothing has
+	// (then the count of skipped binary files is shown). A large file is
+	// first checked for one in its first bytes, where most binary files
+	// show one, so that it is not searched at all (nor, when mapped,
+	// read beyond them).
+	if len(content) > binarySniff*8 && safefile.HasNUL(content[:binarySniff]) {
+		col.binary.Add(1)
+		return
+	}
+	if mapped {
+		safefile.Prefault(content) // all of it is read now
+	}
+	h := searchBuffer(g.q, "", content, col.keep(), scratch)
+	if h.count == 0 {
+		if !matched.Load() && safefile.HasNUL(content) {
+			col.binary.Add(1)
+		}
+		return
+	}
+	if safefile.HasNUL(content) {
+		col.binary.Add(1)
+		return
+	}
+	matched.Store(true)
+	// The displayed path is made only for a file that matched: most do
+	// not, and making it costs more than searching a small file.
+	h.path = disp(rel)
+	col.add(h)
 }
 
 // walkWorkers is the size of the search pool: one goroutine per CPU,
@@ -206,19 +232,20 @@ const (
 )
 
 // readForGrep reads the regular file name of dir into *buf (reused
-// across files of one worker) and returns its content.
-func readForGrep(dir *safefile.Dir, name string, buf *[]byte) ([]byte, skipReason) {
-	content, err := dir.ReadInto(name, *buf, grepMaxFileSize)
+// across files of one worker), or maps it when it is large (then the
+// caller unmaps it), and returns its content.
+func readForGrep(dir *safefile.Dir, name string, buf *[]byte) ([]byte, bool, skipReason) {
+	content, mapped, err := dir.ReadMapped(name, *buf, grepMaxFileSize)
 	switch {
 	case errors.Is(err, safefile.ErrTooLarge):
-		return nil, skipLarge
+		return nil, false, skipLarge
 	case err != nil:
-		return nil, skipUnreadable
+		return nil, false, skipUnreadable
 	}
-	if cap(content) > cap(*buf) {
+	if !mapped && cap(content) > cap(*buf) {
 		*buf = content[:0]
 	}
-	return content, skipNone
+	return content, mapped, skipNone
 }
 
 // relTo returns rel (below the boundary root) relative to the search

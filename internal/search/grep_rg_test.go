@@ -155,6 +155,18 @@ func genTree(t *testing.T, dir string, r *rand.Rand) {
 		}
 		write(fmt.Sprintf("%s/f%03d%s", d, i, ext), []byte(s))
 	}
+	// Files large enough to be mapped rather than read: text, in long
+	// lines so that the output of "." stays under its cap, and binary
+	// with a NUL byte in its first block.
+	var big strings.Builder
+	for big.Len() < 300<<10 {
+		for range 1000 {
+			big.WriteString(genLine(r) + " ~ ")
+		}
+		big.WriteString("\n")
+	}
+	write("a/big.txt", []byte(big.String()+genLine(r)))
+	write("big.bin", []byte("\x00"+big.String()))
 	write(".gitignore", []byte("*.log\n/build/\n!a/keep.log\n"))
 	write("a/.gitignore", []byte("b/c/\n*.md\n!important.md\n"))
 	write("a/keep.log", []byte("foo kept\n"))

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -81,7 +82,8 @@ func Walk(ctx context.Context, start guard.Path, opt Options, visit Visit) (*Sta
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, skipDeps: opt.SkipDependencies, visit: visit, ignored: opt.Ignored, stats: &Stats{}}
+	w := &walker{ctx: ctx, root: root, noIgnore: opt.NoIgnore, skipDeps: opt.SkipDependencies, visit: visit, ignored: opt.Ignored, stats: &Stats{},
+		listBufs: make([][]byte, workers), ents: make([][]safefile.DirEnt, workers)}
 	w.cond = sync.NewCond(&w.mu)
 	w.push(walkJob{rel: start.Rel, chain: chain})
 	var wg sync.WaitGroup
@@ -101,6 +103,10 @@ func Walk(ctx context.Context, start guard.Path, opt Options, visit Visit) (*Sta
 type walkJob struct {
 	rel   string
 	chain *ignoreChain
+	// For a directory below the start: its parent, open (one reference,
+	// released once the directory is opened), and its name there.
+	parent *sharedRoot
+	name   string
 	// For a file batch:
 	dir   *sharedRoot
 	files []Entry
@@ -126,6 +132,9 @@ type walker struct {
 	visit    Visit
 	ignored  func(Entry)
 	stats    *Stats
+	// Per worker: the listing buffer and entries, reused.
+	listBufs [][]byte
+	ents     [][]safefile.DirEnt
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -179,9 +188,22 @@ const batchSize = 64
 
 func (w *walker) list(id int, j walkJob) {
 	if w.ctx.Err() != nil {
+		if j.parent != nil {
+			j.parent.release()
+		}
 		return
 	}
-	dir, err := w.root.OpenDir(filepath.FromSlash(j.rel))
+	var dir *safefile.Dir
+	var err error
+	if j.parent != nil {
+		// Opened by its name in its parent (openat, no symlink followed),
+		// not by its path from the root: one lookup instead of one per
+		// level.
+		dir, err = j.parent.OpenDir(j.name)
+		j.parent.release()
+	} else {
+		dir, err = w.root.OpenDir(filepath.FromSlash(j.rel))
+	}
 	if err != nil {
 		w.stats.Unreadable.Add(1)
 		return
@@ -189,15 +211,17 @@ func (w *walker) list(id int, j walkJob) {
 	shared := &sharedRoot{Dir: dir}
 	shared.refs.Store(1)
 	defer shared.release()
-	ents, err := dir.ReadDir()
-	if err != nil {
+	ents, err := dir.List(w.ents[id][:0], &w.listBufs[id])
+	w.ents[id] = ents[:0]
+	if err != nil && len(ents) == 0 {
 		w.stats.Unreadable.Add(1)
 		return
 	}
+	slices.SortFunc(ents, func(a, b safefile.DirEnt) int { return strings.Compare(a.Name, b.Name) })
 	chain := j.chain
 	if !w.noIgnore {
 		for _, e := range ents {
-			if e.Name() == ".gitignore" && e.Type().IsRegular() {
+			if e.Name == ".gitignore" && e.Type.IsRegular() {
 				chain = chain.push(loadIgnore(dir, ".gitignore", RelJoin(j.rel, "")))
 				break
 			}
@@ -205,8 +229,8 @@ func (w *walker) list(id int, j walkJob) {
 	}
 	var files []Entry
 	for _, e := range ents {
-		name := e.Name()
-		t := e.Type()
+		name := e.Name
+		t := e.Type
 		rel := RelJoin(j.rel, name)
 		if alwaysSkipped(name) {
 			continue
@@ -224,7 +248,8 @@ func (w *walker) list(id int, j walkJob) {
 		we := Entry{Rel: rel, Name: name, Type: t}
 		if t.IsDir() {
 			w.visit(id, dir, we)
-			w.push(walkJob{rel: rel, chain: chain})
+			shared.refs.Add(1)
+			w.push(walkJob{rel: rel, chain: chain, parent: shared, name: name})
 			continue
 		}
 		files = append(files, we)

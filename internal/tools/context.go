@@ -74,28 +74,37 @@ func (tc *ToolContext) notify(ctx context.Context, e EditEvent) {
 // Factory builds one built-in tool over the shared context.
 type Factory func(tc *ToolContext) Tool
 
+// Builtin is a built-in tool: its name, known without building it, and
+// its factory.
+type Builtin struct {
+	Name string
+	New  Factory
+}
+
 // Builtins lists the built-in tools. Adding a tool is one new file plus
 // one line here.
-var Builtins = []Factory{
-	ReadFile,
-	EditFile,
-	WriteFile,
-	MultiEdit,
-	ListDir,
-	Glob,
-	Grep,
-	Exec,
-	WebFetch,
-	ApplyPatch,
-	UpdatePlan,
+var Builtins = []Builtin{
+	{"read_file", ReadFile},
+	{"edit_file", EditFile},
+	{"write_file", WriteFile},
+	{"multi_edit", MultiEdit},
+	{"list_dir", ListDir},
+	{"glob", Glob},
+	{"grep", Grep},
+	{"exec", Exec},
+	{"web_fetch", WebFetch},
+	{"apply_patch", ApplyPatch},
+	{"update_plan", UpdatePlan},
 }
 
 // RegisterBuiltins registers every built-in tool over tc, the language
 // tools tc.Language can answer, and the diagnostics tool when tc has a
-// source of diagnostics (an editor).
+// source of diagnostics (an editor). The built-in tools are registered
+// lazily: each is built when it is first listed or run, so a process
+// that runs one tool ("cb-ls tools run") builds only that one.
 func RegisterBuiltins(r *Registry, tc *ToolContext) error {
-	for _, f := range Builtins {
-		if err := r.Register(f(tc)); err != nil {
+	for _, b := range Builtins {
+		if err := r.RegisterLazy(b.Name, func() Tool { return b.New(tc) }); err != nil {
 			return err
 		}
 	}

@@ -16,10 +16,17 @@ import (
 type Registry struct {
 	mu    sync.RWMutex
 	tools map[string]Tool
+	// lazy holds the tools registered by RegisterLazy and not built yet.
+	lazy map[string]*lazyTool
 }
 
+// lazyTool builds a tool once.
+type lazyTool struct{ get func() Tool }
+
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{tools: map[string]Tool{}} }
+func NewRegistry() *Registry {
+	return &Registry{tools: map[string]Tool{}, lazy: map[string]*lazyTool{}}
+}
 
 // Register adds t. A name already present is an error.
 func (r *Registry) Register(t Tool) error {
@@ -28,17 +35,73 @@ func (r *Registry) Register(t Tool) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, dup := r.tools[t.Name]; dup {
+	if r.has(t.Name) {
 		return fmt.Errorf("register tool %q: already registered", t.Name)
 	}
 	r.tools[t.Name] = t
 	return nil
 }
 
+// RegisterLazy adds the tool called name, built by build when it is
+// first needed (Get, Execute, List) and only then: building a tool
+// infers its input schema by reflection, and "cb-ls tools run" would
+// otherwise build every tool to run one. build must return a tool
+// called name; it is called at most once.
+func (r *Registry) RegisterLazy(name string, build func() Tool) error {
+	if name == "" || build == nil {
+		return fmt.Errorf("register tool %q: name and a builder are required", name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.has(name) {
+		return fmt.Errorf("register tool %q: already registered", name)
+	}
+	r.lazy[name] = &lazyTool{get: sync.OnceValue(func() Tool {
+		t := build()
+		if t.Name != name || t.Run == nil {
+			panic(fmt.Sprintf("tool %q: the builder returned %q (Run set: %t)", name, t.Name, t.Run != nil))
+		}
+		return t
+	})}
+	return nil
+}
+
+// has reports whether name is registered; r.mu is held.
+func (r *Registry) has(name string) bool {
+	_, dup := r.tools[name]
+	_, lazy := r.lazy[name]
+	return dup || lazy
+}
+
+// build returns the tool name, building it if it is a lazy one.
+func (r *Registry) build(name string) (Tool, bool) {
+	r.mu.RLock()
+	t, built := r.tools[name]
+	f, ok := r.lazy[name]
+	r.mu.RUnlock()
+	if built || !ok {
+		return t, built
+	}
+	t = f.get() // outside the lock: a builder may be slow, or use r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lazy[name] != f {
+		// Unregistered (or replaced) while it was built.
+		if t, ok := r.tools[name]; ok {
+			return t, true
+		}
+		return Tool{}, false
+	}
+	delete(r.lazy, name)
+	r.tools[name] = t
+	return t, true
+}
+
 // Unregister removes the tool called name, if present.
 func (r *Registry) Unregister(name string) {
 	r.mu.Lock()
 	delete(r.tools, name)
+	delete(r.lazy, name)
 	r.mu.Unlock()
 }
 
@@ -54,25 +117,39 @@ func (r *Registry) UnregisterPrefix(prefix string) int {
 			n++
 		}
 	}
+	for name := range r.lazy {
+		if strings.HasPrefix(name, prefix) {
+			delete(r.lazy, name)
+			n++
+		}
+	}
 	return n
 }
 
-// Get returns the tool called exactly name.
+// Get returns the tool called exactly name, building it if it was
+// registered lazily.
 func (r *Registry) Get(name string) (Tool, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	t, ok := r.tools[name]
-	return t, ok
+	return r.build(name)
 }
 
-// List returns all tools sorted by name.
+// List returns all tools sorted by name, building those registered
+// lazily.
 func (r *Registry) List() []Tool {
 	r.mu.RLock()
-	out := make([]Tool, 0, len(r.tools))
+	out := make([]Tool, 0, len(r.tools)+len(r.lazy))
 	for _, t := range r.tools {
 		out = append(out, t)
 	}
+	lazy := make([]string, 0, len(r.lazy))
+	for name := range r.lazy {
+		lazy = append(lazy, name)
+	}
 	r.mu.RUnlock()
+	for _, name := range lazy {
+		if t, ok := r.build(name); ok {
+			out = append(out, t)
+		}
+	}
 	slices.SortFunc(out, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
@@ -85,16 +162,16 @@ func (r *Registry) Execute(ctx context.Context, name string, args json.RawMessag
 	if err := ctx.Err(); err != nil {
 		return Errorf("cancelled before %s ran", name), err
 	}
-	t, ok := r.Get(name)
-	if !ok {
-		return Errorf("unknown tool %q", name), nil
-	}
 	defer func() {
 		if p := recover(); p != nil {
 			slog.Error("tool panicked", "tool", name, "panic", p, "stack", string(debug.Stack()))
 			res, err = Errorf("tool %s failed internally: %v", name, p), nil
 		}
 	}()
+	t, ok := r.Get(name) // builds a lazy tool, which may panic
+	if !ok {
+		return Errorf("unknown tool %q", name), nil
+	}
 	res, err = t.Run(ctx, args)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {

@@ -4,8 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
 type echoInput struct {
@@ -150,5 +155,146 @@ func TestSchemaInferred(t *testing.T) {
 	var wire map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &wire); err != nil || len(wire) != 3 || wire["name"] == nil || wire["description"] == nil || string(wire["input_schema"]) != string(tool.InputSchema) {
 		t.Errorf("Spec as JSON = %s, want name, description and input_schema", raw)
+	}
+}
+
+// TestRegisterLazy: a lazily registered tool is built when it is first
+// run, got or listed, once, and not before; its name is taken at once.
+func TestRegisterLazy(t *testing.T) {
+	r := echoRegistry(t)
+	builds := map[string]int{}
+	lazy := func(name string) {
+		t.Helper()
+		if err := r.RegisterLazy(name, func() Tool {
+			builds[name]++
+			return NewTool(name, "lazy "+name, func(ctx context.Context, in echoInput) (Result, error) {
+				return Text(name + ":" + in.Path), nil
+			})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lazy("lazy_a")
+	lazy("lazy_b")
+	lazy("lazy_c")
+	if err := r.RegisterLazy("echo", func() Tool { return Tool{} }); err == nil {
+		t.Error("RegisterLazy of a name Register took succeeded")
+	}
+	if err := r.Register(NewTool("lazy_a", "eager", func(ctx context.Context, in struct{}) (Result, error) { return Text(""), nil })); err == nil {
+		t.Error("Register of a name RegisterLazy took succeeded")
+	}
+	if len(builds) != 0 {
+		t.Fatalf("built before use: %v", builds)
+	}
+
+	res, err := r.Execute(t.Context(), "lazy_a", json.RawMessage(`{"path":"x"}`))
+	if err != nil || res.Output != "lazy_a:x" {
+		t.Fatalf("Execute(lazy_a) = %+v, %v", res, err)
+	}
+	if _, err := r.Execute(t.Context(), "lazy_a", json.RawMessage(`{"path":"y"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if builds["lazy_a"] != 1 || builds["lazy_b"] != 0 || builds["lazy_c"] != 0 {
+		t.Fatalf("after two runs of lazy_a, builds = %v; want lazy_a once, no other", builds)
+	}
+
+	r.Unregister("lazy_c")
+	var names []string
+	for _, tool := range r.List() {
+		names = append(names, tool.Name+"="+tool.Description)
+	}
+	if got, want := strings.Join(names, ","), "boom=panics,echo=echoes,fails=returns an error,lazy_a=lazy lazy_a,lazy_b=lazy lazy_b"; got != want {
+		t.Errorf("List = %s\nwant   %s", got, want)
+	}
+	if builds["lazy_b"] != 1 || builds["lazy_c"] != 0 {
+		t.Errorf("after List, builds = %v; want lazy_b built, lazy_c (unregistered) not", builds)
+	}
+	if _, ok := r.Get("lazy_c"); ok {
+		t.Error("lazy_c is still there after Unregister")
+	}
+	lazy("lazy_p1")
+	lazy("lazy_p2")
+	if n := r.UnregisterPrefix("lazy_p"); n != 2 {
+		t.Errorf("UnregisterPrefix removed %d lazy tools, want 2", n)
+	}
+	if len(r.List()) != 5 || builds["lazy_p1"]+builds["lazy_p2"] != 0 {
+		t.Errorf("after UnregisterPrefix: %d tools, builds %v", len(r.List()), builds)
+	}
+}
+
+// TestRegisterLazyConcurrent: concurrent first uses build a tool once.
+func TestRegisterLazyConcurrent(t *testing.T) {
+	r := NewRegistry()
+	var builds atomic.Int32
+	if err := r.RegisterLazy("once", func() Tool {
+		builds.Add(1)
+		return NewTool("once", "", func(ctx context.Context, in struct{}) (Result, error) { return Text("ok"), nil })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			if i%2 == 0 {
+				r.List()
+				return
+			}
+			if res, err := r.Execute(t.Context(), "once", nil); err != nil || res.Output != "ok" {
+				t.Errorf("Execute = %+v, %v", res, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := builds.Load(); n != 1 {
+		t.Errorf("built %d times, want once", n)
+	}
+}
+
+// TestRegisterLazyWrongName: a builder that returns another tool is a
+// programming error, reported as a failed call rather than run as the
+// wrong tool.
+func TestRegisterLazyWrongName(t *testing.T) {
+	r := NewRegistry()
+	if err := r.RegisterLazy("right", func() Tool { return echoRegistry(t).tools["echo"] }); err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Execute(t.Context(), "right", json.RawMessage(`{"path":"x"}`))
+	if err != nil || !res.IsError || !strings.Contains(res.Output, `the builder returned "echo"`) {
+		t.Errorf("Execute = %+v, %v; want an internal failure naming the wrong tool", res, err)
+	}
+}
+
+// TestBuiltinsLazySameSpecs: the built-in tools, registered lazily, list
+// exactly the specs (and read-only marks) their factories build, so
+// what the model is offered and "cb-ls tools list" print are unchanged.
+func TestBuiltinsLazySameSpecs(t *testing.T) {
+	g, err := guard.New([]string{t.TempDir()}, guard.ModeAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := &ToolContext{Guard: g, Workspace: DiskWorkspace{}}
+	reg := NewRegistry()
+	if err := RegisterBuiltins(reg, tc); err != nil {
+		t.Fatal(err)
+	}
+	var want []Tool
+	for _, b := range Builtins {
+		tool := b.New(tc)
+		if tool.Name != b.Name {
+			t.Errorf("Builtins names %q for the tool %q", b.Name, tool.Name)
+		}
+		want = append(want, tool)
+	}
+	slices.SortFunc(want, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	got := reg.List()
+	gotJSON, _ := json.Marshal(Specs(got))
+	wantJSON, _ := json.Marshal(Specs(want))
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("lazy specs differ from the factories':\n got %s\nwant %s", gotJSON, wantJSON)
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i].ReadOnly != want[i].ReadOnly {
+			t.Errorf("%s: ReadOnly %t, the factory says %t", got[i].Name, got[i].ReadOnly, want[i].ReadOnly)
+		}
 	}
 }
