@@ -4,6 +4,9 @@
 # (code-server + Chromium, installed by scripts/setup-vscode-e2e.sh on first
 # use into the test cache outside the clone: ~5 min once, then ~1 min a run).
 #   SKIP_E2E=1  unit tests only      E2E_DIR=…  use another such install
+#   E2E_ONLY=pending_diff,pending_chat  only those e2e test files (editors/vscode/e2e/NAME.js;
+#               "scenario" is run.js's own; the first test, the API key, always runs);
+#               E2E_ONLY=pending_host runs the benchmark bench/pending_host.js
 # Artifacts (screenshots, cb-ls and code-server logs): .artifacts/vscode/.
 set -euo pipefail
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || (cd "$(dirname "$0")/.." && pwd))
@@ -49,4 +52,4 @@ trap 'rm -rf "$BIN"' EXIT
 (cd "$ROOT" && go build -o "$BIN/cb-ls" ./cmd/cb-ls && go build -o "$BIN/scriptmodel" ./internal/agent/agenttest/cmd/scriptmodel)
 
 E2E_DIR=$E2E_DIR CBLS=$BIN/cb-ls SCRIPTMODEL=$BIN/scriptmodel VSIX=$EXT/out/cb-ls.vsix ART=$ART \
-  DOCS_SHOT=${DOCS_SHOT:-} node "$EXT/e2e/run.js"
+  DOCS_SHOT=${DOCS_SHOT:-} E2E_ONLY=${E2E_ONLY:-} node "$EXT/e2e/run.js"

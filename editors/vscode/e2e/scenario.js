@@ -18,11 +18,15 @@ const files = {
   'node_modules/calc-helper/calc.js': 'module.exports = (a, b) => a + b;\n',
 };
 
-const script = {
-  // Requests without this key get 401: the runs below succeed only if the key
-  // typed into "Agent: Set API Key…" reached the server.
-  api_key: API_KEY,
-  turns: [
+// ONLY is E2E_ONLY: a comma-separated list of the test files to run
+// ("pending_diff,pending_chat"; "scenario" names this file's own tests).
+// The first test (the server starts, the API key) always runs: the model
+// answers nothing without the key. Each file's script turns are added only
+// when its tests run, so that each file's requests keep their order.
+const ONLY = (process.env.E2E_ONLY || '').split(',').map((s) => s.trim().replace(/\.js$/, '')).filter(Boolean);
+const selected = (name) => ONLY.length === 0 || ONLY.includes(name);
+
+const baseTurns = [
     // fix accepted
     { tool_calls: [{ name: 'read_file', args: { path: 'calc.go' } }] },
     { tool_calls: [{ name: 'edit_file', args: { path: 'calc.go', old_string: 'return a - b', new_string: 'return a + b' } }] },
@@ -38,7 +42,13 @@ const script = {
     { hang: true, after: 0 },
     // diagnostics from every source travel with Fix This
     { text: 'A comma is missing after "calc".' },
-  ],
+];
+
+const script = {
+  // Requests without this key get 401: the runs below succeed only if the key
+  // typed into "Agent: Set API Key…" reached the server.
+  api_key: API_KEY,
+  turns: selected('scenario') ? baseTurns : [],
 };
 
 function requests(record) {
@@ -289,21 +299,41 @@ const tests = [
   },
 ];
 
-require('./newcomer').add({ script, tests, palette, openAt, closeAll, idle, requests });
-require('./diagnostics').add({ files, script, tests, openAt, idle, requests, fixAndWaitForPreview });
-require('./restart').add({ tests });
-require('./review_hunks').add({ files, script, tests, palette, openAt, idle, requests });
-require('./chat').add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview });
-require('./trust').add({ tests, palette });
-require('./exec').add({ script, tests, palette, openAt, closeAll, idle, requests });
-require('./mention').add({ script, tests, palette, openAt, idle, requests });
-require('./files_changed').add({ files, script, tests, palette, closeAll, idle });
-require('./chat_mention').add({ script, tests, palette, idle, requests });
-require('./settings_scope').add({ script, tests, palette, openAt, idle, requests });
-require('./typing').add({ files, script, tests, palette, openAt, idle, requests });
-require('./language_features').add({ files, script, tests, palette, openAt, idle, requests });
-require('./custom_commands').add({ script, tests, palette, openAt, idle, requests });
-require('./pending').add({ files, script, tests, palette, openAt, idle });
-require('./pending_view').add({ files, script, tests, palette, openAt, idle });
+// This file's own tests run when selected; the first always does (above).
+if (!selected('scenario')) {
+  tests.splice(1);
+}
+const known = ['scenario', 'pending_host'];
+const add = (name, args) => {
+  known.push(name);
+  if (selected(name)) {
+    require(`./${name}`).add(args);
+  }
+};
+add('newcomer', { script, tests, palette, openAt, closeAll, idle, requests });
+add('diagnostics', { files, script, tests, openAt, idle, requests, fixAndWaitForPreview });
+add('restart', { tests });
+add('review_hunks', { files, script, tests, palette, openAt, idle, requests });
+add('chat', { files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview });
+add('trust', { tests, palette });
+add('exec', { script, tests, palette, openAt, closeAll, idle, requests });
+add('mention', { script, tests, palette, openAt, idle, requests });
+add('files_changed', { files, script, tests, palette, closeAll, idle });
+add('chat_mention', { script, tests, palette, idle, requests });
+add('settings_scope', { script, tests, palette, openAt, idle, requests });
+add('typing', { files, script, tests, palette, openAt, idle, requests });
+add('language_features', { files, script, tests, palette, openAt, idle, requests });
+add('custom_commands', { script, tests, palette, openAt, idle, requests });
+add('pending', { files, script, tests, palette, openAt, idle });
+add('pending_view', { files, script, tests, palette, openAt, idle });
+
+// Benchmarks run only when E2E_ONLY names them: they measure and assert no time.
+if (ONLY.includes('pending_host')) {
+  require('../bench/pending_host').add({ files, script, tests, palette, openAt, idle });
+}
+const unknown = ONLY.filter((n) => !known.includes(n));
+if (unknown.length > 0) {
+  throw new Error(`E2E_ONLY names no test file: ${unknown.join(', ')} (known: ${known.join(', ')})`);
+}
 
 module.exports = { scenario: { files, script, tests } };
