@@ -2,8 +2,8 @@
 // in a file with pending changes, in a real VS Code through the e2e
 // harness: E2E_ONLY=pending_host bash scripts/test-vscode.sh.
 //
-// A run leaves 200 pending hunks in a 5,000-line file (one multi_edit,
-// every 25th line). Then the test types in the file, in bursts of a few
+// Five runs leave 200 pending hunks in a 5,000-line file (each a
+// multi_edit of every 125th line, every 25th line in all). Then the test types in the file, in bursts of a few
 // keys (every fourth burst a new line, which moves every hunk below), with
 // the pauses of someone typing, so that after each burst the extension
 // asks the server for the hunks again, as it does. The extension measures
@@ -25,16 +25,22 @@ const assert = require('node:assert/strict');
 
 const LINES = 5000;
 const EVERY = 25;
+const RUNS = 5;
 const line = (i) => `\tx${i} := compute(${i}) // line ${i + 1}`;
 const BIG = 'package big\n\nfunc f() {\n' + Array.from({ length: LINES }, (_, i) => line(i)).join('\n') + '\n}\n';
 
 function add({ files, script, tests, palette, openAt, idle }) {
   files['big.go'] = BIG;
-  const edits = [];
-  for (let i = EVERY - 1; i < LINES; i += EVERY) {
-    edits.push({ old_string: line(i) + '\n', new_string: line(i).replace('compute', 'computeFast') + '\n' });
+  // The server's line diff stops looking for matches after about 100
+  // changed lines, so one run's 200 hunks would come as 50 and one large
+  // one: five runs leave 40 hunks each, on lines of their own.
+  for (let run = 0; run < RUNS; run++) {
+    const edits = [];
+    for (let i = EVERY - 1 + run * EVERY; i < LINES; i += EVERY * RUNS) {
+      edits.push({ old_string: line(i) + '\n', new_string: line(i).replace('compute', 'computeFast') + '\n' });
+    }
+    script.turns.push({ tool_calls: [{ name: 'multi_edit', args: { path: 'big.go', edits } }] }, { text: `Made ${edits.length} calls fast.` });
   }
-  script.turns.push({ tool_calls: [{ name: 'multi_edit', args: { path: 'big.go', edits } }] }, { text: 'Made 200 calls fast.' });
 
   // timings runs catbuddy.pendingTimings (its key) and reads what it logged.
   async function timings(ctx, key) {
@@ -64,8 +70,11 @@ function add({ files, script, tests, palette, openAt, idle }) {
       try {
         await idle(page).waitFor({ timeout: 30000 });
         await openAt(ctx, 'big.go', 2500, 'line 1');
-        await palette(page, 'F1', '>Agent: Fix This');
-        await page.locator('.statusbar-item', { hasText: '200 pending' }).first().waitFor({ timeout: 120000 });
+        for (let run = 1; run <= RUNS; run++) {
+          await palette(page, 'F1', '>Agent: Fix This');
+          await page.locator('.statusbar-item', { hasText: `${run * 40} pending` }).first().waitFor({ timeout: 120000 });
+          await idle(page).waitFor({ timeout: 30000 });
+        }
         await page.locator('.codelens-decoration a', { hasText: 'Keep' }).first().waitFor({ timeout: 30000 });
         await timings(ctx, 'Control+Alt+Shift+F10'); // the binding works
         await page.keyboard.press('Control+Alt+Shift+F9'); // reset

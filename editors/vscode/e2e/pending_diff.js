@@ -16,10 +16,9 @@ function add({ files, script, tests, palette, openAt, idle }) {
   files['diff.go'] = DIFF;
   script.turns.push(
     { tool_calls: [{ name: 'edit_file', args: { path: 'diff.go', old_string: '\tif a > b {', new_string: '\tif a < b {' } }] },
-    { tool_calls: [{ name: 'edit_file', args: { path: 'diff.go', old_string: '\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n', new_string: '\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n' } }] },
+    { tool_calls: [{ name: 'edit_file', args: { path: 'diff.go', old_string: 'func Max(a, b int) int {\n\tif a < b {', new_string: 'func Max(a, b int) int {\n\tif a > b {' } }] },
     { text: 'Min and Max compare the right way round now.' },
   );
-  // The second edit_file matches Max only: Min's line was already changed in the run's view.
   const kept = DIFF.replace('\tif a > b {', '\tif a < b {');
 
   tests.push({
