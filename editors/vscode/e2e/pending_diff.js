@@ -48,6 +48,8 @@ function add({ files, script, tests, palette, openAt, idle }) {
         });
         const left = (await original.first().innerText()).replace(/\s+/g, ' ');
         assert.ok(left.includes('Min(a, b int) int { if a > b {'), `the left side is the file as it is: ${left}`);
+        // The inline decorations stay out of the diff's left side.
+        await ctx.waitFor('no inline pending text on the left', 10000, async () => !(await original.first().innerText()).includes('+ if a < b'));
         await page.waitForTimeout(300); // let the diff render for the screenshot; nothing is synchronised on it
         await page.screenshot({ path: path.join(ctx.art, 'vscode-pending-diff.png') });
 
@@ -59,7 +61,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
 
         // Keep the hunk under the cursor (Min's line, on the pending side): only it lands.
         await modified.locator('.view-line', { hasText: 'if a < b' }).first().click();
-        await palette(page, 'F1', '>Agent: Keep Pending Change');
+        await page.keyboard.press('Control+Alt+Y'); // Agent: Keep Pending Change
         await ctx.waitFor('Min\'s hunk alone on disk', 20000, () => fs.readFileSync(file, 'utf8') === kept);
         await ctx.waitFor('the left side follows', 20000, async () => (await original.first().innerText()).replace(/\s+/g, ' ').includes('Min(a, b int) int { if a < b {'));
         await tab.waitFor({ timeout: 5000 });
@@ -73,6 +75,11 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await ctx.waitFor('the diff editor closed', 20000, async () => (await tab.count()) === 0);
         assert.equal(fs.readFileSync(file, 'utf8'), kept, 'the discarded hunk never reached the disk');
         await ctx.waitFor('nothing pending', 20000, async () => (await page.locator('.statusbar-item', { hasText: /\d+ pending/ }).count()) === 0);
+      } catch (e) {
+        // Leave nothing pending for the tests after this one.
+        await openAt(ctx, 'diff.go', 1, 'package calc').catch(() => {});
+        await palette(page, 'F1', '>Agent: Undo All Pending Changes').catch(() => {});
+        throw e;
       } finally {
         fs.writeFileSync(ctx.userSettings, before);
       }

@@ -18,7 +18,11 @@ function add({ files, script, tests, palette, openAt, idle }) {
     { text: 'Sub subtracts the right way round now.' },
   );
   const keep = (page) => page.locator('.codelens-decoration a', { hasText: 'Keep' });
-  const count = (page) => page.locator('.statusbar-item', { hasText: '1 pending' }).first();
+  // pending reads the status bar's count (0 when it shows none).
+  async function pending(page) {
+    const items = await page.locator('.statusbar-item', { hasText: /\d+ pending/ }).allInnerTexts();
+    return items.length === 0 ? 0 : Number(/(\d+) pending/.exec(items[0])[1]);
+  }
 
   tests.push({
     name: 'pending changes after a window reload: the hunk is shown again and can be kept',
@@ -34,7 +38,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await palette(page, 'F1', '>Agent: Fix This');
         await page.locator('.notifications-toasts .notification-toast', { hasText: '1 file changed — pending review' }).first().waitFor({ timeout: 60000 });
         await ctx.waitFor('one Keep CodeLens', 20000, async () => (await keep(page).count()) === 1);
-        await count(page).waitFor({ timeout: 10000 });
+        const shown = await ctx.waitFor('the status bar count', 10000, () => pending(page));
 
         const logFile = path.join(ctx.run, 'cb-ls.log');
         const inits = () => (fs.readFileSync(logFile, 'utf8').match(/msg=initialized/g) || []).length;
@@ -47,7 +51,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
 
         await openAt(ctx, 'reload.go', 5, 'return b - a');
         await ctx.waitFor('the Keep CodeLens again', 30000, async () => (await keep(page).count()) === 1);
-        await count(page).waitFor({ timeout: 20000 });
+        await ctx.waitFor(`the status bar count again (${shown})`, 20000, async () => (await pending(page)) === shown);
         // The Pending Changes view names the run by its title, which the set found at start lacks.
         await palette(page, 'F1', '>Focus on Pending Changes View');
         const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Pending Changes' }) }).first();

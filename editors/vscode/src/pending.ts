@@ -150,11 +150,12 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
    * touched, when given, are the files whose open diff editors change. */
   redraw(touched?: Set<string>): void {
     const several = this.model.severalRuns();
+    const originals = this.diffs.originals(vscode.window.visibleTextEditors);
     for (const ed of vscode.window.visibleTextEditors) {
       if (ed.document.uri.scheme === PENDING_SCHEME) {
         continue;
       }
-      if (this.diffs.isOriginalSide(ed)) {
+      if (originals.has(`${ed.viewColumn}|${ed.document.uri.toString()}`)) {
         // The diff editor shows the hunks itself.
         ed.setDecorations(removedLine, []);
         ed.setDecorations(conflictLine, []);

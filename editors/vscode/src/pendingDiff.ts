@@ -122,13 +122,20 @@ export class PendingDiff implements vscode.TextDocumentContentProvider, vscode.D
   }
 
   /**
-   * isOriginalSide tells whether ed is the left side of one of these diff
-   * editors: the inline decorations stay out of it, the diff says it all.
+   * originals names the left sides of these diff editors among editors:
+   * "column|uri" of each file a visible pending document shows, since the
+   * two sides of a diff editor share its column. The inline decorations
+   * stay out of them: the diff says it all.
    */
-  isOriginalSide(ed: vscode.TextEditor): boolean {
-    const tab = vscode.window.tabGroups.all.find((g) => g.viewColumn === ed.viewColumn)?.activeTab;
-    const input = tab?.input;
-    return input instanceof vscode.TabInputTextDiff && input.modified.scheme === PENDING_SCHEME && input.original.toString() === ed.document.uri.toString();
+  originals(editors: readonly vscode.TextEditor[]): Set<string> {
+    const out = new Set<string>();
+    for (const ed of editors) {
+      const t = targetOf(ed.document.uri);
+      if (t) {
+        out.add(`${ed.viewColumn}|${t.file.toString()}`);
+      }
+    }
+    return out;
   }
 
   /** open shows file as it is against it with its pending hunks (of runId) kept. */
