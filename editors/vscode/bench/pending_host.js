@@ -81,7 +81,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
           await ctx.waitFor(`${run * 40} hunks pending in big.go`, 120000, async () => (await pending()) === base + run * 40);
           await idle(page).waitFor({ timeout: 30000 });
         }
-        await page.locator('.codelens-decoration a', { hasText: 'Keep' }).first().waitFor({ timeout: 30000 });
+        await page.locator('.codelens-decoration a', { hasText: 'Keep' }).first().waitFor({ state: 'attached', timeout: 30000 });
         await timings(ctx, 'Control+Alt+Shift+F10'); // the binding works
         await page.keyboard.press('Control+Alt+Shift+F9'); // reset
         await page.locator('.monaco-editor .view-line', { hasText: 'line 2510' }).first().click();
