@@ -7,7 +7,7 @@
 // keys (every fourth burst a new line, which moves every hunk below), with
 // the pauses of someone typing, so that after each burst the extension
 // asks the server for the hunks again, as it does. The extension measures
-// its own work (catbuddy.pendingTimings, bound to a key here):
+// its own work (Agent: Pending Changes Timings, catbuddy.pendingTimings):
 //   keystroke  its handler of the document change
 //   update     a set from the server (notification or catbuddy.pendingChanges
 //              answer) into the model, the decorations of every visible
@@ -42,15 +42,15 @@ function add({ files, script, tests, palette, openAt, idle }) {
     script.turns.push({ tool_calls: [{ name: 'multi_edit', args: { path: 'big.go', edits } }] }, { text: `Made ${edits.length} calls fast.` });
   }
 
-  // timings runs catbuddy.pendingTimings (its key) and reads what it logged.
-  async function timings(ctx, key) {
+  // timings runs Agent: Pending Changes Timings and reads what it logged
+  // (the work measured since it last ran).
+  async function timings(ctx) {
     const dir = path.join(ctx.run, 'ud/logs');
     const read = () => fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('cb-ls.log'))
       .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n')).filter((l) => l.includes('pending timings: '));
     const before = read().length;
-    // The key binding is read from keybindings.json when it changes: press until it answers.
-    return ctx.waitFor('catbuddy.pendingTimings to log', 30000, async () => {
-      await ctx.page.keyboard.press(key);
+    await palette(ctx.page, 'F1', '>Agent: Pending Changes Timings');
+    return ctx.waitFor('catbuddy.pendingTimings to log', 30000, () => {
       const lines = read();
       return lines.length > before ? JSON.parse(lines[lines.length - 1].split('pending timings: ')[1]) : null;
     });
@@ -60,11 +60,6 @@ function add({ files, script, tests, palette, openAt, idle }) {
     name: 'benchmark: the extension host\'s work per keystroke with 200 pending hunks in a 5,000-line file',
     async fn(ctx) {
       const { page } = ctx;
-      const keys = path.join(ctx.run, 'ud/User/keybindings.json');
-      fs.writeFileSync(keys, JSON.stringify([
-        { key: 'ctrl+alt+shift+f9', command: 'catbuddy.pendingTimings', args: 'reset' },
-        { key: 'ctrl+alt+shift+f10', command: 'catbuddy.pendingTimings' },
-      ]));
       const before = fs.readFileSync(ctx.userSettings, 'utf8');
       fs.writeFileSync(ctx.userSettings, JSON.stringify({ ...JSON.parse(before), 'catbuddy.review': 'pending' }, null, 2));
       try {
@@ -82,8 +77,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
           await idle(page).waitFor({ timeout: 30000 });
         }
         await page.locator('.codelens-decoration a', { hasText: 'Keep' }).first().waitFor({ state: 'attached', timeout: 30000 });
-        await timings(ctx, 'Control+Alt+Shift+F10'); // the binding works
-        await page.keyboard.press('Control+Alt+Shift+F9'); // reset
+        await timings(ctx); // from here on
         await page.locator('.monaco-editor .view-line', { hasText: 'line 2510' }).first().click();
         await page.keyboard.press('End');
         for (let burst = 0; burst < 40; burst++) {
@@ -94,7 +88,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
           // A typist's pause: longer than the extension's 300 ms, so it asks for the hunks again.
           await page.waitForTimeout(450);
         }
-        const r = await timings(ctx, 'Control+Alt+Shift+F10');
+        const r = await timings(ctx);
         assert.ok(r.update && r.update.count >= 20, `updates measured: ${JSON.stringify(r)}`);
         assert.equal(r.update.hunks, base + 200, 'the updates handled the 200 hunks (and those left before)');
         assert.ok(r.keystroke && r.keystroke.count >= 120, `keystrokes measured: ${JSON.stringify(r.keystroke)}`);

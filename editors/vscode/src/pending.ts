@@ -71,7 +71,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.commands.registerCommand('catbuddy.undoAll', (a?: vscode.Uri | RunArg) => this.all('catbuddy.discard', a)),
       vscode.commands.registerCommand('catbuddy.pendingChanges', () => this.pick()),
       vscode.commands.registerCommand('catbuddy.reviewInDiff', (a?: vscode.Uri | RunArg) => this.review(a)),
-      vscode.commands.registerCommand('catbuddy.pendingTimings', (a?: string) => this.report(a)),
+      vscode.commands.registerCommand('catbuddy.pendingTimings', () => this.report()),
     );
   }
 
@@ -95,15 +95,13 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   }
 
   /**
-   * report is catbuddy.pendingTimings, for benchmarks: the medians of the
-   * work measured since the last "reset", logged and returned.
+   * report is catbuddy.pendingTimings (Agent: Pending Changes Timings),
+   * for benchmarks: the medians of the work measured since the last
+   * report, logged and returned; it starts the next measurement.
    */
-  private report(a?: string): unknown {
-    if (a === 'reset') {
-      this.timings.reset();
-      return undefined;
-    }
+  private report(): unknown {
     const r = this.timings.report();
+    this.timings.reset();
     this.log?.info(`pending timings: ${JSON.stringify(r)}`);
     return r;
   }
