@@ -19,6 +19,10 @@ type Ledger struct {
 	mu    sync.Mutex
 	files map[string]*LedgerEntry
 	order []string
+	// seq counts the records; touched is each file's last one, so that a
+	// turn can tell the files it changed itself (Mark, ChangedSince).
+	seq     uint64
+	touched map[string]uint64
 }
 
 // LedgerEntry is one file a run changed.
@@ -43,7 +47,43 @@ type LedgerEntry struct {
 }
 
 // NewLedger returns an empty Ledger.
-func NewLedger() *Ledger { return &Ledger{files: map[string]*LedgerEntry{}} }
+func NewLedger() *Ledger {
+	return &Ledger{files: map[string]*LedgerEntry{}, touched: map[string]uint64{}}
+}
+
+// Mark returns a point in the ledger's records, for ChangedSince.
+func (l *Ledger) Mark() uint64 {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seq
+}
+
+// ChangedSince returns the files recorded after mark (Mark), in the
+// order the run first changed them: what one turn of the run changed in
+// the user's files.
+func (l *Ledger) ChangedSince(mark uint64) []string {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, p := range l.order {
+		if l.touched[p] > mark {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// touch records that path was recorded now. Called with l.mu held.
+func (l *Ledger) touch(path string) {
+	l.seq++
+	l.touched[path] = l.seq
+}
 
 // RecordWrite notes that a file tool changed path from prior (existed
 // false: the file was new) to result (deleted: removed). Only the first
@@ -54,6 +94,7 @@ func (l *Ledger) RecordWrite(path string, existed bool, prior, result []byte, de
 	defer l.mu.Unlock()
 	e := l.entry(path, existed, prior)
 	e.Result, e.Known, e.Deleted = result, true, deleted
+	l.touch(path)
 }
 
 // RecordPrior notes, before a command the user approved runs, what path
@@ -66,6 +107,7 @@ func (l *Ledger) RecordPrior(path string, prior []byte, existed bool) {
 	defer l.mu.Unlock()
 	e := l.entry(path, existed, prior)
 	e.Known = false
+	l.touch(path)
 }
 
 // RecordUnrestorable notes that a command changed path and its content
@@ -73,6 +115,7 @@ func (l *Ledger) RecordPrior(path string, prior []byte, existed bool) {
 func (l *Ledger) RecordUnrestorable(path, why string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.touch(path)
 	if _, ok := l.files[path]; ok {
 		l.files[path].Known = false // the older record still holds the content before the run
 		return

@@ -68,8 +68,13 @@ func TestPendingRunNeverWaits(t *testing.T) {
 		agenttest.TextTurn("Noted."),
 	}}, true)
 	runID := f.start(t, "catbuddy.fix", f.fixArgs())
-	if end := f.awaitEnd(t, runID); end.Outcome != "done" {
+	end := f.awaitEnd(t, runID)
+	if end.Outcome != "done" {
 		t.Fatalf("run ended %+v", end)
+	}
+	// Nothing reached the user's files; both files wait for review.
+	if len(end.Changed) != 0 || end.Pending == nil || *end.Pending != 2 {
+		t.Errorf("end says changed %v, pending %v; want none changed, 2 pending", end.Changed, end.Pending)
 	}
 	if n := len(f.ed.AppliedEdits()); n != 0 {
 		t.Errorf("the run sent %d applyEdits while it worked, want none", n)
@@ -220,6 +225,49 @@ func TestPendingDiscardMidRunIsNamed(t *testing.T) {
 	}
 	if got := f.ed.Text(f.uri); got != calcGo || len(f.ed.AppliedEdits()) != 0 {
 		t.Errorf("a discarded edit reached the buffer:\n%s", got)
+	}
+}
+
+// TestPendingSettledEndSaysWhatLanded: the user keeps one file and
+// discards the other while the run works. The run's end says that
+// nothing is pending and names the kept file alone as changed, so a
+// client says neither "pending review" nor that the discarded file
+// changed (nor offers to undo it).
+func TestPendingSettledEndSaysWhatLanded(t *testing.T) {
+	turns := []agenttest.Turn{
+		editCall(),
+		agenttest.CallTurn(agenttest.Call("write_file", map[string]any{"path": "notes.txt", "content": "notes\n"})),
+		agenttest.TextTurn("Fixed, with notes."),
+	}
+	f := newPendingFixture(t, agenttest.Script{Turns: turns}, true)
+	open := gate(f.model, turns, 2)
+	defer open()
+	runID := f.start(t, "catbuddy.fix", f.fixArgs())
+	f.ed.AwaitPending(runID, "calc.go and notes.txt", func(fs []lsp.PendingFile) bool {
+		return hasFile(fs, "calc.go", "changed") && hasFile(fs, "notes.txt", "created")
+	})
+	if _, err := f.model.WaitRequests(t.Context(), 3); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := f.ed.Keep(runID, []uri.URI{f.uri}, nil); err != nil || len(res.Kept) != 1 {
+		t.Fatalf("keep calc.go = %+v, %v", res, err)
+	}
+	if _, err := f.ed.Discard(runID, nil, nil); err != nil {
+		t.Fatalf("discard the rest: %v", err)
+	}
+	open()
+	end := f.awaitEnd(t, runID)
+	if end.Outcome != "done" {
+		t.Fatalf("run ended %+v", end)
+	}
+	if end.Pending == nil || *end.Pending != 0 {
+		t.Errorf("end says %v pending, want 0", end.Pending)
+	}
+	if !slices.Equal(end.Changed, []string{"calc.go"}) {
+		t.Errorf("end says changed %v, want [calc.go] (kept; notes.txt was discarded)", end.Changed)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "notes.txt")); !os.IsNotExist(err) {
+		t.Errorf("the discarded notes.txt is on disk: %v", err)
 	}
 }
 

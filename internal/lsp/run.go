@@ -229,6 +229,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 	// A client that cannot show pending changes reviews them now, before
 	// it hears that the turn ended.
 	told := rs.reviewTurn(s.baseCtx, r)
+	files := rep.files()
 	// The document is free before anyone hears that the run ended, so a
 	// client may start the next run as soon as it sees the end, or reply
 	// as soon as it reads how the review went.
@@ -236,7 +237,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 	for _, m := range told {
 		s.showMessage(ctx, m.Type, m.Message)
 	}
-	rep.end(ctx, res.Status, res.Outcome, res.Err, res.TranscriptPath)
+	rep.end(ctx, res.Status, res.Outcome, res.Err, res.TranscriptPath, files)
 }
 
 // release frees r's document and records where its transcript went, if

@@ -36,12 +36,15 @@ type runReporter struct {
 	pr       *progressReporter
 	stopWait func()            // ends the waiting messages
 	lastCall map[string]string // call id → "tool target", for the result's report
+	// mark is the run's ledger at the turn's start: the files recorded
+	// after it are the ones this turn changed in the user's files.
+	mark uint64
 }
 
 // newRunReporter reports r's current turn. It must be called before the
 // turn can end (a reply may then start the next one on the same r).
 func newRunReporter(s *Server, r *run) *runReporter {
-	return &runReporter{s: s, r: r, command: r.Command, turn: r.Turn, lastCall: map[string]string{}}
+	return &runReporter{s: s, r: r, command: r.Command, turn: r.Turn, lastCall: map[string]string{}, mark: r.ledger.Mark()}
 }
 
 // runEvent is the payload of catbuddy/runEvent; see docs/PROTOCOL.md.
@@ -76,6 +79,22 @@ type runEvent struct {
 	Answer        string  `json:"answer,omitempty"`
 	Error         string  `json:"error,omitempty"`
 	TranscriptURI uri.URI `json:"transcriptUri,omitempty"`
+	// Changed (end) are the files the turn changed in the user's files
+	// (what catbuddy.undoRun puts back): edits accepted, hunks kept,
+	// commands that wrote; left out when there are none.
+	Changed []string `json:"changed,omitempty"`
+	// Pending (end) counts the run's files whose changes are still
+	// pending. Never nil on an end event: its presence says that Changed
+	// is the server's account.
+	Pending *int `json:"pending,omitempty"`
+}
+
+// turnFiles is what an end event says of the files: those the turn
+// changed in the user's files, and how many of the run's files are still
+// pending.
+type turnFiles struct {
+	changed []string
+	pending int
 }
 
 // runEventEdit is the diff metadata of a write, as clients render it.
@@ -159,13 +178,18 @@ func (rep *runReporter) event(ctx context.Context, ev agent.Event) {
 
 // end closes the progress, shows the answer, offers the transcript and
 // sends the final runEvent.
-func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcome, err error, transcriptPath string) {
+func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcome, err error, transcriptPath string, files turnFiles) {
 	s, r, title := rep.s, rep.r, rep.command.Title
 	var tURI uri.URI
 	if transcriptPath != "" {
 		tURI = fileuri.FromPath(transcriptPath)
 	}
-	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps, Turn: rep.turn}
+	var changed []string
+	for _, p := range files.changed {
+		changed = append(changed, s.displayPath(p))
+	}
+	ev := runEvent{Kind: "end", Outcome: status, Answer: out.Answer, TranscriptURI: tURI, Step: out.Steps, Turn: rep.turn,
+		Changed: changed, Pending: &files.pending}
 	var progressMsg, shown string
 	typ := protocol.MessageTypeInfo
 	switch status {
@@ -209,6 +233,18 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 	// The end event comes last: a client that waits for it has seen
 	// everything the run sent, and may reply at once.
 	rep.send(ctx, ev)
+}
+
+// files is what the turn's end event says of the files: read before the
+// run is released, so that a reply's next turn cannot add to it.
+func (rep *runReporter) files() turnFiles {
+	tf := turnFiles{changed: rep.r.ledger.ChangedSince(rep.mark)}
+	if st := rep.s.pendingStore(); st != nil {
+		if set, ok := st.Get(rep.r.ID); ok && set.Count() > 0 {
+			tf.pending = len(set.Files())
+		}
+	}
+	return tf
 }
 
 // toolLabel is a short description of a tool call for progress reports:

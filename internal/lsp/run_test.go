@@ -106,15 +106,17 @@ func (f *runFixture) fixArgs() map[string]any {
 
 // runEvent is the catbuddy/runEvent payload as a client decodes it.
 type runEvent struct {
-	RunID         string `json:"runId"`
-	Kind          string `json:"kind"`
-	Tool          string `json:"tool"`
-	Output        string `json:"output"`
-	IsError       bool   `json:"isError"`
-	Outcome       string `json:"outcome"`
-	Answer        string `json:"answer"`
-	Error         string `json:"error"`
-	TranscriptURI string `json:"transcriptUri"`
+	RunID         string   `json:"runId"`
+	Kind          string   `json:"kind"`
+	Tool          string   `json:"tool"`
+	Output        string   `json:"output"`
+	IsError       bool     `json:"isError"`
+	Outcome       string   `json:"outcome"`
+	Answer        string   `json:"answer"`
+	Error         string   `json:"error"`
+	TranscriptURI string   `json:"transcriptUri"`
+	Changed       []string `json:"changed"`
+	Pending       *int     `json:"pending"`
 	Edit          *struct {
 		Path    string `json:"path"`
 		Added   int    `json:"added"`

@@ -115,6 +115,9 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await ctx.waitFor('nothing pending', 20000, async () => (await rows(page, 'conf.go').count()) === 0 && (await keep.count()) === 0);
         assert.equal(await page.locator('.monaco-editor .view-line', { hasText: 'return a // mine' }).count(), 1, 'the typing is still there');
         assert.equal(fs.readFileSync(file, 'utf8'), CONF, 'the discarded hunk never reached the disk');
+        // Leave the typing unsaved no longer: closing a dirty editor asks, which would hold the tests after.
+        await palette(page, 'F1', '>File: Revert File');
+        await ctx.waitFor('the editor clean', 10000, async () => (await page.locator('.tabs-container .tab.dirty').count()) === 0);
       });
     },
   });

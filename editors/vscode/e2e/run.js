@@ -188,6 +188,7 @@ async function main() {
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => m.type() === 'error' && fs.appendFileSync(path.join(run, 'browser-console.log'), m.text() + '\n'));
+    // Under load the first page takes long to load, as the workbench does to show (below).
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`, { timeout: 120000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 120000 });
     log('workbench visible');

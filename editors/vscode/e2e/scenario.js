@@ -327,6 +327,9 @@ add('format_text', { files, script, tests, palette, openAt, idle, requests });
 add('custom_commands', { script, tests, palette, openAt, idle, requests });
 add('pending', { files, script, tests, palette, openAt, idle });
 add('pending_view', { files, script, tests, palette, openAt, idle });
+add('pending_chat', { files, script, tests, palette, openAt, idle });
+add('pending_diff', { files, script, tests, palette, openAt, idle });
+add('pending_reload', { files, script, tests, palette, openAt, idle });
 
 // Benchmarks run only when E2E_ONLY names them: they measure and assert no time.
 if (ONLY.includes('pending_host')) {

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { Controller } from './controller';
 import { completePaths, listFiles } from './mentionInput';
+import { PendingSummary } from './pendingModel';
 import { reportFailure } from './refusal';
 import { RunEvent } from './runs';
 
@@ -43,6 +44,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   /** files is the workspace listing the open @-path list ranks, read again for each new list. */
   private files?: Promise<string[]>;
   private readonly subs: vscode.Disposable[] = [];
+  /** pendingOf, when set, counts a run's pending changes (the PendingView's model). */
+  pendingOf?: (runId: string) => PendingSummary | undefined;
 
   constructor(
     private readonly c: Controller,
@@ -157,15 +160,39 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     }
   }
 
+  /** lastPending is the count the page shows, so that an unchanged one is not posted again. */
+  private lastPending = '';
+
   private post(): void {
     const id = this.current;
     const run = id
-      ? { runId: id, title: `${this.titles.get(id) ?? 'Agent'} (${id})`, history: this.histories.get(id), events: this.events.get(id) ?? [] }
+      ? { runId: id, title: `${this.titles.get(id) ?? 'Agent'} (${id})`, history: this.histories.get(id), events: this.events.get(id) ?? [], pending: this.pendingOf?.(id) ?? null }
       : null;
+    this.lastPending = run ? `${id}:${JSON.stringify(run.pending)}` : '';
     void this.view?.webview.postMessage({ type: 'show', run });
   }
 
-  private async onMessage(m: { type: string; runId?: string; text?: string; callId?: string; id?: number; partial?: string; fresh?: boolean }): Promise<void> {
+  /** pendingChanged tells the page the shown run's pending count (after every catbuddy/pendingChanges). */
+  pendingChanged(): void {
+    const id = this.current;
+    const pending = id ? (this.pendingOf?.(id) ?? null) : null;
+    const key = `${id}:${JSON.stringify(pending)}`;
+    if (!id || key === this.lastPending) {
+      return;
+    }
+    this.lastPending = key;
+    void this.view?.webview.postMessage({ type: 'pending', runId: id, pending });
+  }
+
+  /** pendingAction runs a button of the run's pending bar: the same commands as the Pending Changes view. */
+  private async pendingAction(runId: string, action?: string): Promise<void> {
+    const command = { keep: 'catbuddy.keepAll', undo: 'catbuddy.undoAll', review: 'catbuddy.reviewInDiff' }[action ?? ''];
+    if (command) {
+      await vscode.commands.executeCommand(command, { runId });
+    }
+  }
+
+  private async onMessage(m: { type: string; runId?: string; text?: string; callId?: string; id?: number; partial?: string; fresh?: boolean; action?: string }): Promise<void> {
     switch (m.type) {
       case 'ready':
         this.post();
@@ -189,6 +216,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return this.openDiff(m.runId, m.callId);
       case 'mentions':
         return this.mentions(m.id ?? 0, m.partial ?? '', !!m.fresh);
+      case 'pending':
+        return m.runId ? this.pendingAction(m.runId, m.action) : undefined;
     }
   }
 

@@ -252,7 +252,9 @@ export class Controller implements vscode.Disposable {
     // there: a notification would say it twice. Failures are always said.
     // A run whose changes are pending ends with the one notification that
     // offers to review them, even in the chat view: nothing is on disk yet.
-    const pending = ended ? (this.pendingFiles?.(ev.runId) ?? 0) : 0;
+    // The server says how many files are pending (an older one does not:
+    // then the Pending Changes view's count).
+    const pending = !ended ? 0 : typeof ev.pending === 'number' ? ev.pending : (this.pendingFiles?.(ev.runId) ?? 0);
     if (ended && (pending > 0 || !((ev.turn ?? 1) > 1 && ended.outcome !== 'error' && this.chatShows?.(ev.runId)))) {
       void this.showEnd(endMessage(ended.title, ev, ended.changed.size, pending), ev.runId);
     }

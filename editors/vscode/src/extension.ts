@@ -17,11 +17,14 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   const c = new Controller(ctx, log, new Set(contributed.map((x) => x.command)));
   controller = c;
   const chat = new ChatView(c, ctx.extensionUri);
-  const pending = new PendingView((command, arg) => c.execute(command, arg), (u) => c.asUri(u));
+  const pending = new PendingView((command, arg) => c.execute(command, arg), (u) => c.asUri(u), log);
+  // Each run's chat message shows its pending count, redrawn on every update.
+  chat.pendingOf = (runId) => pending.model.summary(runId);
   c.onPending = (n) => (n.runId === '' ? pending.clear() : pending.update(n));
   c.pendingFiles = (runId) => pending.model.files(runId).length;
   // The Pending Changes view names a run by its command's title.
   const titles = c.onAnyRunEvent((ev) => ev.kind === 'start' && ev.title && pending.model.setTitle(ev.runId, ev.title));
+  const counts = pending.onDidUpdate(() => chat.pendingChanged());
   c.revealRun = (runId) => void chat.reveal(runId);
   c.showRun = (runId) => chat.show(runId);
   c.chatShows = (runId) => chat.shows(runId);
@@ -33,6 +36,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
     chat,
     pending,
     titles,
+    counts,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand('catbuddy.showChat', () => chat.focus()),
     vscode.commands.registerCommand('catbuddy.pickRun', () => chat.pick()),

@@ -4,11 +4,13 @@
 // not in the document (the document holds the user's text), so the lines it
 // replaces are highlighted as removed, and the lines keeping it puts in are
 // shown after them as read-only text (VS Code has no virtual lines), in
-// full on hover and in the diff editor. The rules (what is pending, where
-// it is now, conflicts) stay in the server.
+// full on hover and in the diff editor (pendingDiff.ts). The rules (what
+// is pending, where it is now, conflicts) stay in the server.
 import * as vscode from 'vscode';
 import { afterText, PendingModel, PendingNotification } from './pendingModel';
+import { PENDING_SCHEME, PendingDiff, targetOf } from './pendingDiff';
 import { PendingTree } from './pendingTree';
+import { Timings } from './timings';
 
 /** Executor sends a server command (Controller.execute). */
 export type Executor = <T>(command: string, arg?: unknown) => Promise<T>;
@@ -37,17 +39,29 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   readonly onDidChangeCodeLenses = this.lensChanged.event;
   private readonly status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 90);
   private readonly tree = new PendingTree(this.model);
+  private readonly diffs: PendingDiff;
+  private readonly updated = new vscode.EventEmitter<void>();
+  /** onDidUpdate fires after each change of what is pending (the chat view's counts). */
+  readonly onDidUpdate = this.updated.event;
+  /** timings measures the host's work per update and keystroke (catbuddy.pendingTimings). */
+  readonly timings = new Timings();
+  /** titled holds the runs whose title was asked of the server (a set found at start has none). */
+  private readonly titled = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly execute: Executor, private readonly asUri: (u: vscode.Uri) => string) {
+  constructor(private readonly execute: Executor, private readonly asUri: (u: vscode.Uri) => string, private readonly log?: vscode.LogOutputChannel) {
     this.status.command = 'catbuddy.pendingChanges';
+    this.diffs = new PendingDiff(this.model, asUri);
+    const docs = [{ scheme: 'file' }, { scheme: PENDING_SCHEME }];
     this.disposables.push(
       this.status,
       this.lensChanged,
+      this.updated,
       this.tree,
+      this.diffs,
       vscode.window.createTreeView('catbuddy.pending', { treeDataProvider: this.tree, showCollapseAll: true }),
-      vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this),
-      vscode.languages.registerHoverProvider({ scheme: 'file' }, this),
+      vscode.languages.registerCodeLensProvider(docs, this),
+      vscode.languages.registerHoverProvider(docs, this),
       vscode.window.onDidChangeVisibleTextEditors(() => this.redraw()),
       vscode.window.onDidChangeActiveTextEditor(() => this.setContext()),
       vscode.workspace.onDidChangeTextDocument((e) => this.typed(e.document)),
@@ -57,13 +71,21 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.commands.registerCommand('catbuddy.undoAll', (a?: vscode.Uri | RunArg) => this.all('catbuddy.discard', a)),
       vscode.commands.registerCommand('catbuddy.pendingChanges', () => this.pick()),
       vscode.commands.registerCommand('catbuddy.reviewInDiff', (a?: vscode.Uri | RunArg) => this.review(a)),
+      vscode.commands.registerCommand('catbuddy.pendingTimings', () => this.report()),
     );
   }
 
   /** update applies a catbuddy/pendingChanges notification. */
   update(n: PendingNotification): void {
-    this.model.update(n);
-    this.redraw();
+    const t = this.timings.start();
+    const touched = this.model.update(n);
+    this.redraw(touched);
+    this.timings.stop('update', t, this.model.hunksOfRun(n.runId));
+    if (n.files.length > 0 && !this.model.run(n.runId)?.title && !this.titled.has(n.runId)) {
+      // A set found at start comes without its run's title: the list has it.
+      this.titled.add(n.runId);
+      void this.refresh();
+    }
   }
 
   /** clear forgets everything (the server stopped; the next one notifies again). */
@@ -72,43 +94,72 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     this.redraw();
   }
 
+  /**
+   * report is catbuddy.pendingTimings (Agent: Pending Changes Timings),
+   * for benchmarks: the medians of the work measured since the last
+   * report, logged and returned; it starts the next measurement.
+   */
+  private report(): unknown {
+    const r = this.timings.report();
+    this.timings.reset();
+    this.log?.info(`pending timings: ${JSON.stringify(r)}`);
+    return r;
+  }
+
   private typingTimer?: ReturnType<typeof setTimeout>;
 
   /** typed asks the server for the hunks again once typing in a document
    * with pending hunks pauses: it sends a set when the set changes, not on
    * every didChange, and the ranges and conflicts are its to say. */
   private typed(doc: vscode.TextDocument): void {
-    if (this.model.hunks(this.asUri(doc.uri)).length === 0) {
+    const t = this.timings.start();
+    if (!this.model.has(this.asUri(doc.uri))) {
       return;
     }
     clearTimeout(this.typingTimer);
     this.typingTimer = setTimeout(() => void this.refresh(), 300);
+    this.timings.stop('keystroke', t);
   }
 
   /** refresh replaces what is shown by catbuddy.pendingChanges' answer. */
   async refresh(): Promise<void> {
     try {
       const res = await this.execute<{ runs?: PendingNotification[] }>('catbuddy.pendingChanges', {});
+      const t = this.timings.start();
       const seen = new Set<string>();
+      const touched = new Set<string>();
       for (const r of res?.runs ?? []) {
         seen.add(r.runId);
-        this.model.update(r);
+        this.model.update(r).forEach((u) => touched.add(u));
       }
       for (const id of this.model.runIds()) {
         if (!seen.has(id)) {
-          this.model.update({ runId: id, files: [] });
+          this.model.update({ runId: id, files: [] }).forEach((u) => touched.add(u));
         }
       }
-      this.redraw();
+      this.redraw(touched);
+      this.timings.stop('update', t, this.model.count());
     } catch {
       // The server is gone or restarting: its successor notifies what is pending.
     }
   }
 
-  /** redraw decorates every visible editor; it is the per-keystroke cost. */
-  redraw(): void {
+  /** redraw decorates every visible editor; it is the per-keystroke cost.
+   * touched, when given, are the files whose open diff editors change. */
+  redraw(touched?: Set<string>): void {
     const several = this.model.severalRuns();
+    const originals = this.diffs.originals(vscode.window.visibleTextEditors);
     for (const ed of vscode.window.visibleTextEditors) {
+      if (ed.document.uri.scheme === PENDING_SCHEME) {
+        continue;
+      }
+      if (originals.has(`${ed.viewColumn}|${ed.document.uri.toString()}`)) {
+        // The diff editor shows the hunks itself.
+        ed.setDecorations(removedLine, []);
+        ed.setDecorations(conflictLine, []);
+        ed.setDecorations(addedAfter, []);
+        continue;
+      }
       const removed: vscode.Range[] = [];
       const conflicts: vscode.Range[] = [];
       const after: vscode.DecorationOptions[] = [];
@@ -135,16 +186,48 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     count > 0 ? this.status.show() : this.status.hide();
     this.lensChanged.fire();
     this.tree.refresh();
+    this.diffs.refresh(touched);
     this.setContext();
+    this.updated.fire();
   }
+
+  /** shownFile is the file an editor's document shows: a pending document's file, else its own. */
+  private shownFile(doc: vscode.TextDocument): vscode.Uri {
+    return targetOf(doc.uri)?.file ?? doc.uri;
+  }
+
+  private hasContext?: boolean;
 
   private setContext(): void {
     const ed = vscode.window.activeTextEditor;
-    const has = !!ed && this.model.hunks(this.asUri(ed.document.uri)).length > 0;
-    void vscode.commands.executeCommand('setContext', 'catbuddy.fileHasPending', has);
+    const has = !!ed && this.model.has(this.asUri(this.shownFile(ed.document)));
+    if (has !== this.hasContext) {
+      this.hasContext = has;
+      void vscode.commands.executeCommand('setContext', 'catbuddy.fileHasPending', has);
+    }
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const p = this.diffs.placed(doc);
+    if (p) {
+      // The pending side of a diff editor: each hunk where its new lines are.
+      const last = Math.max(0, doc.lineCount - 1);
+      return p.placed.flatMap(({ hunk: h, first }) => {
+        const range = new vscode.Range(Math.min(first, last), 0, Math.min(first, last), 0);
+        const arg: HunkArg = { uri: p.target.file.toString(), runId: h.runId, hunk: h.hunk.id };
+        return [
+          new vscode.CodeLens(range, { title: 'Keep', command: 'catbuddy.keepHunk', arguments: [arg] }),
+          new vscode.CodeLens(range, { title: 'Undo', command: 'catbuddy.undoHunk', arguments: [arg] }),
+        ];
+      });
+    }
+    const t = this.timings.start();
+    const out = this.fileLenses(doc);
+    this.timings.stop('codeLens', t, out.length / 2);
+    return out;
+  }
+
+  private fileLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const uri = this.asUri(doc.uri);
     const out: vscode.CodeLens[] = [];
     const several = this.model.severalRuns();
@@ -160,11 +243,11 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   }
 
   provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
-    const h = this.model.at(this.asUri(doc.uri), pos.line);
+    const h = doc.uri.scheme === PENDING_SCHEME ? this.diffs.hunkAt(doc, pos.line)?.hunk : this.model.at(this.asUri(doc.uri), pos.line);
     if (!h) {
       return undefined;
     }
-    const arg = encodeURIComponent(JSON.stringify([{ uri: doc.uri.toString(), runId: h.runId, hunk: h.hunk.id }]));
+    const arg = encodeURIComponent(JSON.stringify([{ uri: this.shownFile(doc).toString(), runId: h.runId, hunk: h.hunk.id }]));
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: ['catbuddy.keepHunk', 'catbuddy.undoHunk'] };
     md.appendMarkdown(`**Pending change** of ${h.title}${h.hunk.label ? ` · ${h.hunk.label}` : ''}\n\n`);
@@ -182,12 +265,14 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     let arg = a;
     if (!arg) {
       const ed = vscode.window.activeTextEditor;
-      const h = ed && this.model.at(this.asUri(ed.document.uri), ed.selection.active.line);
+      const line = ed?.selection.active.line ?? 0;
+      // In the diff editor's pending side, the cursor's line is in the pending text.
+      const h = !ed ? undefined : ed.document.uri.scheme === PENDING_SCHEME ? this.diffs.hunkAt(ed.document, line)?.hunk : this.model.at(this.asUri(ed.document.uri), line);
       if (!ed || !h) {
         void vscode.window.showInformationMessage('No pending change under the cursor.');
         return;
       }
-      arg = { uri: ed.document.uri.toString(), runId: h.runId, hunk: h.hunk.id };
+      arg = { uri: this.shownFile(ed.document).toString(), runId: h.runId, hunk: h.hunk.id };
     }
     await this.send(command, { runId: arg.runId, hunks: [arg.hunk] });
   }
@@ -203,7 +288,13 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     if (!u) {
       return;
     }
-    const uri = this.asUri(u);
+    // A diff editor's pending side stands for its file, and for its run when it shows one.
+    const t = targetOf(u);
+    const uri = this.asUri(t?.file ?? u);
+    if (t?.runId) {
+      await this.send(command, { runId: t.runId, files: [uri] });
+      return;
+    }
     const runs = new Set(this.model.hunks(uri).map((h) => h.runId));
     for (const runId of runs) {
       await this.send(command, { runId, files: [uri] });
@@ -252,33 +343,18 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   private async review(a?: vscode.Uri | RunArg): Promise<void> {
     if (a && 'runId' in a) {
       const files = a.files ?? this.model.files(a.runId).filter((f) => !f.file.group && f.file.kind === 'changed').map((f) => f.file.uri);
+      const title = this.model.severalRuns() ? this.model.run(a.runId)?.title : undefined;
       for (const f of files) {
-        await this.diff(vscode.Uri.parse(f), a.runId);
+        // The server's URI of an open document is the editor's own.
+        const doc = vscode.workspace.textDocuments.find((d) => this.asUri(d.uri) === f);
+        await this.diffs.open(doc?.uri ?? vscode.Uri.parse(f), a.runId, title);
       }
       return;
     }
-    await this.diff(a);
-  }
-
-  /** diff opens VS Code's diff editor: the file as it is against it with
-   * every pending hunk (of runId, when given) kept. */
-  private async diff(a?: vscode.Uri, runId?: string): Promise<void> {
     const u = a ?? vscode.window.activeTextEditor?.document.uri;
-    if (!u) {
-      return;
+    if (u) {
+      await this.diffs.open(targetOf(u)?.file ?? u);
     }
-    const doc = await vscode.workspace.openTextDocument(u);
-    const hs = this.model.hunks(this.asUri(u)).filter((h) => !runId || h.runId === runId);
-    const text = doc.getText();
-    // Apply from the bottom so earlier offsets stay valid.
-    let pending = text;
-    for (const h of [...hs].reverse()) {
-      const start = doc.offsetAt(new vscode.Position(h.hunk.range.start.line, h.hunk.range.start.character));
-      const end = doc.offsetAt(new vscode.Position(h.hunk.range.end.line, h.hunk.range.end.character));
-      pending = pending.slice(0, start) + h.hunk.newText + pending.slice(end);
-    }
-    const right = await vscode.workspace.openTextDocument({ content: pending, language: doc.languageId });
-    await vscode.commands.executeCommand('vscode.diff', u, right.uri, `${vscode.workspace.asRelativePath(u)}: current ↔ pending`);
   }
 
   dispose(): void {

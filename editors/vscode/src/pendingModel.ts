@@ -20,6 +20,14 @@ export interface PendingFile {
 }
 export interface PendingNotification { runId: string; title?: string; files: PendingFile[] }
 
+/** PendingSummary is what a run's chat message says of its pending changes. */
+export interface PendingSummary { files: number; hunks: number }
+
+/** pendingSummaryText is "3 changes pending in 2 files". */
+export function pendingSummaryText(p: PendingSummary): string {
+  return `${p.hunks} change${p.hunks === 1 ? '' : 's'} pending in ${p.files} file${p.files === 1 ? '' : 's'}`;
+}
+
 /** ShownHunk is a hunk with its run and the lines it covers in the buffer now. */
 export interface ShownHunk {
   runId: string;
@@ -91,6 +99,34 @@ export class PendingModel {
     return n;
   }
 
+  /** has tells whether uri has pending hunks (cheaper than hunks(uri), per keystroke). */
+  has(uri: string): boolean {
+    for (const r of this.runs.values()) {
+      if (r.files.some((f) => f.uri === uri && (f.hunks?.length ?? 0) > 0)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** hunksOfRun counts run runId's pending hunks (a group counts one). */
+  hunksOfRun(runId: string): number {
+    return this.summary(runId)?.hunks ?? 0;
+  }
+
+  /** summary counts run runId's pending files and hunks (a group counts one); undefined when nothing is pending. */
+  summary(runId: string): PendingSummary | undefined {
+    const r = this.runs.get(runId);
+    if (!r || r.files.length === 0) {
+      return undefined;
+    }
+    let hunks = 0;
+    for (const f of r.files) {
+      hunks += f.group ? 1 : (f.hunks?.length ?? 0);
+    }
+    return { files: r.files.length, hunks };
+  }
+
   /** hunks returns the pending hunks of uri, sorted by line. */
   hunks(uri: string): ShownHunk[] {
     const out: ShownHunk[] = [];
@@ -145,4 +181,62 @@ export function afterText(h: ShownHunk, several: boolean): string {
   const more = h.added.length > 1 ? `  (+${h.added.length - 1} more line${h.added.length > 2 ? 's' : ''})` : '';
   const what = h.added.length === 0 ? '− remove these lines' : `+ ${first.trim()}${more}`;
   return `${several ? `[${h.title}] ` : ''}${h.hunk.conflict ? '⚠ conflict: ' + h.hunk.conflict + ' · ' : ''}${what}`;
+}
+
+/** PlacedHunk is a hunk and the lines it fills in the text with the hunks kept. */
+export interface PlacedHunk {
+  hunk: ShownHunk;
+  /** first and last (exclusive) lines of its new text there; equal for a removal. */
+  first: number;
+  last: number;
+}
+
+/**
+ * withHunks is text (the document as it is now) with hunks kept: what the
+ * diff editor shows as pending. The hunks' ranges are in text's
+ * coordinates (UTF-16, as the server sends them to VS Code); a hunk that
+ * overlaps the one before it (another run's, on the same lines) is left
+ * out. It also says where each hunk's new lines are in the result, so
+ * that a line there finds its hunk.
+ */
+export function withHunks(text: string, hunks: ShownHunk[]): { text: string; placed: PlacedHunk[] } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    starts.push(i + 1);
+  }
+  const offset = (p: Position) => (p.line >= starts.length ? text.length : Math.min(starts[p.line] + p.character, p.line + 1 < starts.length ? starts[p.line + 1] : text.length));
+  const sorted = hunks
+    .map((h) => ({ h, start: offset(h.hunk.range.start), end: offset(h.hunk.range.end) }))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: string[] = [];
+  const placed: PlacedHunk[] = [];
+  let at = 0;
+  let line = 0; // lines of the result so far
+  for (const { h, start, end } of sorted) {
+    if (start < at || end < start) {
+      continue;
+    }
+    const before = text.slice(at, start);
+    out.push(before, h.hunk.newText);
+    line += newlines(before);
+    const first = line;
+    line += newlines(h.hunk.newText);
+    placed.push({ hunk: h, first, last: first + h.added.length });
+    at = end;
+  }
+  out.push(text.slice(at));
+  return { text: out.join(''), placed };
+}
+
+/** placedAt finds the placed hunk on line of the pending text (a removal from its line and the one above). */
+export function placedAt(placed: PlacedHunk[], line: number): PlacedHunk | undefined {
+  return placed.find((p) => (line >= p.first && line < p.last) || (p.first === p.last && (line === p.first || line === p.first - 1)));
+}
+
+function newlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) {
+    n++;
+  }
+  return n;
 }

@@ -26,6 +26,14 @@ export interface RunEvent {
   turn?: number;
   /** usage is set on a usage event. */
   usage?: Usage;
+  /**
+   * changed (end) are the files the turn changed in the user's files, as
+   * the server counts them: accepted edits, kept hunks, commands that
+   * wrote; not what is still pending or was discarded. Left out when none.
+   */
+  changed?: string[];
+  /** pending (end) counts the run's files whose changes still wait for review. */
+  pending?: number;
 }
 
 /** Usage is a usage event's token counts; inputTokens includes the cached ones. */
@@ -125,6 +133,13 @@ export class Runs {
       case 'end': {
         const r = this.active.get(ev.runId) ?? { runId: ev.runId, title: ev.command || 'agent', changed: new Set<string>() };
         this.active.delete(ev.runId);
+        if (typeof ev.pending === 'number') {
+          // The server's account (it sends pending with every end, and
+          // changed when there are any): a pending edit the user
+          // discarded, or one still pending, is not a change of the
+          // user's files.
+          r.changed = new Set(ev.changed ?? []);
+        }
         this.lastTokens = r.tokens ? tokenText(r.tokens) : undefined;
         if (ev.transcriptUri) {
           this.lastTranscript = ev.transcriptUri;

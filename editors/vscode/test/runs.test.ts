@@ -98,6 +98,26 @@ test('endMessage: a run that changed files counts them and offers Undo', () => {
   assert.equal(r.apply({ runId: 'r1', kind: 'end', outcome: 'done', turn: 2 }).ended?.changed.size, 0);
 });
 
+test('endMessage: the server\'s account of a pending run\'s end replaces the edits seen', () => {
+  const r = new Runs();
+  r.apply({ runId: 'r1', kind: 'start', title: 'Agent: Fix This' });
+  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'edit_file', edit: { path: 'calc.go' } });
+  r.apply({ runId: 'r1', kind: 'tool_result', tool: 'write_file', edit: { path: 'notes.txt' } });
+  // Both were pending; the user discarded both before the run ended.
+  const end = { runId: 'r1', kind: 'end', outcome: 'done' as const, answer: 'Fixed, with notes.', pending: 0 };
+  const { ended } = r.apply(end);
+  assert.equal(ended?.changed.size, 0);
+  const m = endMessage('Agent: Fix This', end, ended?.changed.size, end.pending);
+  assert.deepEqual(m, { severity: 'info', text: 'Fixed, with notes.', actions: ['Show'] }, 'no "done — 2 files changed" and no Undo');
+  // calc.go kept, notes.txt discarded: one file changed, and Undo puts it back.
+  r.apply({ runId: 'r2', kind: 'start', title: 'Agent: Fix This' });
+  r.apply({ runId: 'r2', kind: 'tool_result', tool: 'edit_file', edit: { path: 'calc.go' } });
+  r.apply({ runId: 'r2', kind: 'tool_result', tool: 'write_file', edit: { path: 'notes.txt' } });
+  const kept = r.apply({ runId: 'r2', kind: 'end', outcome: 'done', changed: ['calc.go'], pending: 0 }).ended;
+  assert.deepEqual([...(kept?.changed ?? [])], ['calc.go']);
+  assert.deepEqual(endMessage('Agent: Fix This', { runId: 'r2', kind: 'end', outcome: 'done' }, kept?.changed.size, 0), { severity: 'info', text: 'Agent: done — 1 file changed', actions: ['Show', 'Undo'] });
+});
+
 test('Runs: the status bar tooltip counts tokens, cached input included', () => {
   const r = new Runs();
   r.server = 'running';

@@ -22,14 +22,20 @@ interface Ev {
   answer?: string;
   error?: string;
 }
+interface Pending {
+  files: number;
+  hunks: number;
+}
 interface Shown {
   runId: string;
   title: string;
   history?: string;
   events: Ev[];
+  pending?: Pending | null;
 }
 type Msg =
   | { type: 'show'; run: Shown | null }
+  | { type: 'pending'; runId: string; pending: Pending | null }
   | { type: 'event'; runId: string; ev: Ev }
   | { type: 'focus' }
   | { type: 'mentions'; id: number; paths: string[] };
@@ -51,6 +57,7 @@ let running = false;
 let used = { in: 0, out: 0 };
 let text: { el: HTMLElement; md: string } | null = null; // the assistant text streaming in
 const rows = new Map<string, HTMLElement>(); // tool rows by call id
+const pendingBar = makePendingBar();
 const calls = new Map<string, Record<string, unknown> | undefined>();
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, content?: string): HTMLElementTagNameMap[K] {
@@ -70,6 +77,55 @@ function label(tool: string, args?: Record<string, unknown>): string {
     }
   }
   return tool;
+}
+
+/**
+ * makePendingBar is the run's pending changes under its last message:
+ * "3 changes pending in 2 files" with Keep All, Undo All and Review (the
+ * diff editor), the same commands as the Pending Changes view. It is
+ * kept last in the log while the run goes on, and hidden when nothing is
+ * pending.
+ */
+function makePendingBar(): { el: HTMLElement; text: HTMLElement } {
+  const bar = el('div', 'pending-bar');
+  bar.setAttribute('role', 'group');
+  bar.setAttribute('aria-label', 'Pending changes of this run');
+  const text = el('span', 'pending-text');
+  text.setAttribute('aria-live', 'polite');
+  bar.append(text);
+  const buttons: [string, string, string][] = [
+    ['keep', 'Keep All', 'Keep every pending change of this run (catbuddy.keep)'],
+    ['undo', 'Undo All', 'Discard every pending change of this run (catbuddy.discard)'],
+    ['review', 'Review', 'Review in Diff Editor: each file against it with the changes kept'],
+  ];
+  for (const [action, label, tip] of buttons) {
+    const b = el('button', action === 'keep' ? 'primary' : '', label);
+    b.title = tip;
+    b.dataset.action = action;
+    b.addEventListener('click', () => vscode.postMessage({ type: 'pending', runId: shown?.runId, action }));
+    bar.append(b);
+  }
+  bar.hidden = true;
+  return { el: bar, text };
+}
+
+/** showPending draws the shown run's pending count (nothing pending: no bar). */
+function showPending(p: Pending | null | undefined) {
+  if (!p || p.hunks === 0) {
+    pendingBar.el.hidden = true;
+    pendingBar.el.remove();
+    return;
+  }
+  pendingBar.text.textContent = `${p.hunks} change${p.hunks === 1 ? '' : 's'} pending in ${p.files} file${p.files === 1 ? '' : 's'}`;
+  pendingBar.el.hidden = false;
+  log.append(pendingBar.el);
+}
+
+/** keepPendingLast moves the bar after what a new event added. */
+function keepPendingLast() {
+  if (!pendingBar.el.hidden && pendingBar.el.nextSibling) {
+    log.append(pendingBar.el);
+  }
 }
 
 function setRunning(on: boolean) {
@@ -203,6 +259,7 @@ function show(run: Shown | null) {
   for (const ev of run?.events ?? []) {
     apply(ev);
   }
+  showPending(run?.pending);
   showTokens();
   scroll();
 }
@@ -224,6 +281,12 @@ window.addEventListener('message', (e: MessageEvent<Msg>) => {
   } else if (m.type === 'event' && shown && m.runId === shown.runId) {
     const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     apply(m.ev);
+    keepPendingLast();
+    if (atEnd) scroll();
+  } else if (m.type === 'pending' && shown && m.runId === shown.runId) {
+    const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    shown.pending = m.pending;
+    showPending(m.pending);
     if (atEnd) scroll();
   } else if (m.type === 'focus') {
     input.focus();
