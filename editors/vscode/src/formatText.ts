@@ -94,7 +94,7 @@ export async function formatText(params: FormatTextParams): Promise<{ edits: con
   }
   scratch.add(doc.uri.toString());
   try {
-    const edits = await formatOnceProvided(doc.uri, options);
+    const edits = await formatWhole(doc, options);
     if (edits === undefined || edits === null) {
       return null;
     }
@@ -104,27 +104,23 @@ export async function formatText(params: FormatTextParams): Promise<{ edits: con
   }
 }
 
-/** How long formatText waits for a language's formatter to be registered. */
-const PROVIDER_WAIT_MS = 5000;
-const PROVIDER_POLL_MS = 250;
-
 /**
- * formatOnceProvided runs the document formatters on uri. Opening the
- * scratch document may be what activates the language's extension (its
- * activation event is onLanguage), and until that extension has
- * registered its formatter VS Code answers undefined, as it does for a
- * language with no formatter at all; so an undefined answer is asked
- * again for a few seconds before it is believed.
+ * formatWhole runs the language's formatters over the whole of the
+ * document at uri, as Format Document does. VS Code's
+ * executeFormatDocumentProvider asks only the document formatters, and
+ * some languages register only a range formatter (VS Code's TypeScript
+ * and JavaScript among them), which Format Document uses for the whole
+ * document; so when no document formatter answers, the range formatters
+ * are asked for the document's full range. Both commands answer
+ * undefined when nothing answers with an edit.
  */
-async function formatOnceProvided(uri: vscode.Uri, options: vscode.FormattingOptions): Promise<vscode.TextEdit[] | undefined> {
-  const deadline = Date.now() + PROVIDER_WAIT_MS;
-  for (;;) {
-    const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', uri, options);
-    if ((edits !== undefined && edits !== null) || Date.now() >= deadline) {
-      return edits ?? undefined;
-    }
-    await new Promise((resolve) => setTimeout(resolve, PROVIDER_POLL_MS));
+async function formatWhole(doc: vscode.TextDocument, options: vscode.FormattingOptions): Promise<vscode.TextEdit[] | undefined> {
+  const edits = await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', doc.uri, options);
+  if (edits !== undefined && edits !== null) {
+    return edits;
   }
+  const whole = new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end);
+  return (await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatRangeProvider', doc.uri, whole, options)) ?? undefined;
 }
 
 /**
