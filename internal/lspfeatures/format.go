@@ -3,6 +3,7 @@ package lspfeatures
 import (
 	"bytes"
 	"context"
+	"errors"
 	"slices"
 
 	"go.lsp.dev/protocol"
@@ -106,6 +107,17 @@ func formatText(ctx context.Context, tf TextFormatter, path string, before, afte
 	}()
 	formatted, err := tf.FormatText(ctx, path, after, opts)
 	b := <-was
+	// An editor may answer "no formatter" for a text that its formatter
+	// leaves as it is: VS Code's format commands answer nothing when no
+	// formatter has an edit, as when there is no formatter at all. Where
+	// the other text did get a formatter's answer, a formatter exists,
+	// so "none" means that text needs no change.
+	switch wasNone, nowNone := errors.Is(b.err, tools.ErrNoFormatter), errors.Is(err, tools.ErrNoFormatter); {
+	case wasNone && err == nil:
+		b = answer{before, nil}
+	case nowNone && b.err == nil:
+		formatted, err = after, nil
+	}
 	switch {
 	case b.err != nil:
 		return nil, b.err

@@ -135,6 +135,14 @@ async function forget(doc: vscode.TextDocument): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   edit.delete(doc.uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end));
   await vscode.workspace.applyEdit(edit);
+  // Applying the edit can show the untitled document in an editor; its
+  // tab is closed (empty, so without a save prompt).
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString());
+  if (tabs.length > 0) {
+    await vscode.window.tabGroups.close(tabs, true);
+  }
   // It stays marked until VS Code drops it (closedScratch).
 }
 
