@@ -11,8 +11,10 @@ import (
 
 // lateLine marks that it runs, then would append to late.txt after the
 // deadline, or when a SIGTERM reaches its shell: on timeout or cancel,
-// nothing of it may happen after the call returns.
-const lateLine = "trap 'echo late >> late.txt; exit 1' TERM; echo started > started.txt; sleep 3; echo late >> late.txt"
+// nothing of it may happen after the call returns. Its sleep outlasts
+// the timeout below by five seconds, so that a loaded machine's slow
+// kill is not mistaken for a command that went on.
+const lateLine = "trap 'echo late >> late.txt; exit 1' TERM; echo started > started.txt; sleep 8; echo late >> late.txt"
 
 // execKillModes are the two ways a command runs: confined by the
 // sandbox (where its shell is the init of a PID namespace, which
@@ -33,7 +35,7 @@ func assertNothingLate(t *testing.T, root string, res Result) {
 	if _, err := os.Stat(filepath.Join(root, "started.txt")); err != nil {
 		t.Fatalf("the command never ran (%v): %q", err, res.Output)
 	}
-	time.Sleep(3500 * time.Millisecond)
+	time.Sleep(8500 * time.Millisecond)
 	if _, err := os.Stat(filepath.Join(root, "late.txt")); err == nil {
 		t.Errorf("late.txt was written after the call returned: %q", res.Output)
 	}
@@ -42,9 +44,12 @@ func assertNothingLate(t *testing.T, root string, res Result) {
 func TestExecTimeoutStopsTheCommandLine(t *testing.T) {
 	for _, m := range execKillModes {
 		t.Run(m.name, func(t *testing.T) {
+			// Three seconds: the sandbox's start on a loaded machine must
+			// not use up the time before the command writes started.txt.
+			t.Parallel()
 			r, root := execContext(t, m.opts)
-			res, err := runExecTool(t, t.Context(), r, map[string]any{"command": lateLine, "timeout": 1, "write": true, "reason": "test"})
-			if err != nil || !res.IsError || !strings.Contains(res.Output, "timed out after 1s") {
+			res, err := runExecTool(t, t.Context(), r, map[string]any{"command": lateLine, "timeout": 3, "write": true, "reason": "test"})
+			if err != nil || !res.IsError || !strings.Contains(res.Output, "timed out after 3s") {
 				t.Fatalf("exec = %+v, %v; want a timeout", res, err)
 			}
 			assertNothingLate(t, root, res)
@@ -55,6 +60,7 @@ func TestExecTimeoutStopsTheCommandLine(t *testing.T) {
 func TestExecCancelStopsTheCommandLine(t *testing.T) {
 	for _, m := range execKillModes {
 		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
 			r, root := execContext(t, m.opts)
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
