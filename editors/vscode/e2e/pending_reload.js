@@ -3,7 +3,7 @@
 // host and cb-ls start again, the server finds the run's change set on
 // disk and notifies it, and the file shows its hunk again (CodeLens, the
 // status bar count, the Pending Changes view under the run's title);
-// Keep then lands it. Added after the other pending tests by scenario.js.
+// the view's hunk row opens it, and its Keep then lands it. Added after the other pending tests by scenario.js.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -58,6 +58,13 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await pane.locator('.monaco-list-row', { hasText: 'Fix This' }).first().waitFor({ timeout: 20000 });
         await pane.locator('.monaco-list-row', { hasText: 'reload.go' }).first().waitFor({ timeout: 20000 });
 
+        // The hunk's row opens the file at the hunk; its CodeLens keeps it.
+        // (The side bar taking the focus must not cost the editor its lenses.)
+        const hunkRow = pane.locator('.monaco-list-row', { hasText: 'return a - b' }).first();
+        await hunkRow.waitFor({ timeout: 20000 });
+        await hunkRow.click();
+        await page.locator('.tabs-container .tab.active', { hasText: 'reload.go' }).first().waitFor({ timeout: 20000 });
+        await ctx.waitFor('the Keep CodeLens with the file open from the view', 20000, async () => (await keep(page).count()) === 1);
         await keep(page).first().click();
         await ctx.waitFor('the hunk kept on disk', 20000, () => fs.readFileSync(file, 'utf8') === RELOAD.replace('b - a', 'a - b'));
         await ctx.waitFor('nothing pending', 20000, async () => (await keep(page).count()) === 0);

@@ -64,6 +64,24 @@ function killAll() {
   }
 }
 
+// workbenchState says in one line what the window shows: the tabs (the
+// active one marked), the CodeLens titles, the status bar's cb-ls items,
+// the notifications and the side bar's view headers.
+async function workbenchState(page) {
+  const texts = async (sel) => (await page.locator(sel).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const tabs = await page.locator('.tabs-container .tab').evaluateAll((els) =>
+    els.map((el) => (el.classList.contains('active') ? '*' : '') + (el.getAttribute('aria-label') || el.textContent || '').trim()));
+  const parts = [
+    `tabs [${tabs.join(' | ')}]`,
+    `codelens [${(await texts('.codelens-decoration')).join(' | ')}]`,
+    `status [${(await texts('.statusbar-item')).filter((t) => /cb-ls|pending/.test(t)).join(' | ')}]`,
+    `notifications [${(await texts('.notifications-toasts .notification-toast .notification-list-item-message')).join(' | ')}]`,
+    `panes [${(await texts('.sidebar .pane-header h3')).join(' | ')}]`,
+    `focus ${await page.evaluate(() => { const a = document.activeElement; return a ? `${a.tagName}.${String(a.className).split(' ').slice(0, 3).join('.')}` : 'none'; })}`,
+  ];
+  return parts.join('; ');
+}
+
 async function waitFor(what, ms, pred) {
   const end = Date.now() + ms;
   let last;
@@ -200,8 +218,10 @@ async function main() {
         results.push({ name: t.name, ok: true });
         log(`PASS ${t.name} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
       } catch (e) {
-        results.push({ name: t.name, ok: false, err: e });
-        log(`FAIL ${t.name}: ${e && e.stack ? e.stack : e}`);
+        // What the window showed, for a failure seen only in a CI log.
+        const shown = await workbenchState(page).catch((x) => `(the window's state could not be read: ${x.message})`);
+        results.push({ name: t.name, ok: false, err: e, shown });
+        log(`FAIL ${t.name}: ${e && e.stack ? e.stack : e}\n  the window: ${shown}`);
         await page.screenshot({ path: path.join(ART, `fail-${t.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
       }
     }
@@ -211,7 +231,7 @@ async function main() {
   }
   const failed = results.filter((r) => !r.ok);
   for (const r of results) {
-    console.log(`${r.ok ? 'ok  ' : 'FAIL'} vscode-e2e: ${r.name}${r.ok ? '' : ' — ' + (r.err && r.err.message)}`);
+    console.log(`${r.ok ? 'ok  ' : 'FAIL'} vscode-e2e: ${r.name}${r.ok ? '' : ' — ' + (r.err && r.err.message) + '\n  the window: ' + r.shown}`);
   }
   console.log(`vscode e2e: ${results.length - failed.length} passed, ${failed.length} failed (logs and screenshots in ${ART})`);
   return failed.length === 0 ? 0 : 1;
