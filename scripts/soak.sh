@@ -64,8 +64,9 @@ say "soak: $GO_RUNS Go runs, $EDITOR_RUNS per editor suite, suites: $SUITES, str
 for suite in $SUITES; do
   case $suite in
   go)
-    # The language tools' tests drive gopls (as scripts/test-go.sh does).
-    PATH="$(bash scripts/get-gopls.sh):$PATH" soak go "$GO_RUNS" env CB_LS_REQUIRE_TOOLS=1 go test -race -count=1 ./...
+    # The language tools' tests drive gopls, pyright and the TypeScript
+    # server (as scripts/test-go.sh does).
+    PATH="$(bash scripts/get-gopls.sh):$(bash scripts/get-node-language-servers.sh):$PATH" soak go "$GO_RUNS" env CB_LS_REQUIRE_TOOLS=1 go test -race -count=1 ./...
     ;;
   neovim) soak neovim "$EDITOR_RUNS" bash scripts/test-neovim.sh ;;
   vscode) soak vscode "$EDITOR_RUNS" bash scripts/test-vscode.sh ;;
