@@ -238,7 +238,7 @@ func (p *pendingFiles) refuse(op, path string) error {
 var errPendingFile = errors.New("not available while the file has this run's pending changes")
 
 var pendingAdvice = map[string]string{
-	"the outline of":          "Read the file (read_file) or grep it for its declarations instead.",
+	"the outline of":          "Read the file (read_file) or grep it for its declarations instead; to replace a declaration (replace_symbol), use edit_file.",
 	"renaming a symbol in":    "Rename with edit_file or multi_edit in the files with pending changes, or ask again once the user has kept or discarded them.",
 	"code actions on":         "Make the change with edit_file instead, or ask again once the user has kept or discarded the changes.",
 	"a code action's edit of": "Make the change with edit_file instead, or ask again once the user has kept or discarded the changes.",

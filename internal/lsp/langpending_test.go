@@ -89,6 +89,10 @@ func TestPendingLinesMappedForTheEditorsServers(t *testing.T) {
 			t.Errorf("result %d lacks %q:\n%s", i, want, results[i].Content)
 		}
 	}
+	// replace_symbol finds its declaration in the outline: the refusal says what to use instead.
+	if !strings.Contains(results[3].Content, "to replace a declaration (replace_symbol), use edit_file") {
+		t.Errorf("the outline's refusal does not point replace_symbol at edit_file:\n%s", results[3].Content)
+	}
 	// main.go has no pending changes, but the answer points into calc.go.
 	if def := results[5].Content; !strings.Contains(def, "calc.go:7: func Add(a, b int) int {") || !strings.Contains(def, "calc.go has this run's pending changes") {
 		t.Errorf("the definition from main.go is not mapped into the run's view:\n%s", def)
