@@ -69,4 +69,6 @@ for nv in "${nvims[@]}"; do
   done
 done
 echo "neovim: $passed passed, $failed failed"
+# A NAME that matches no test file in any suite is a mistake, not a pass.
+if [ "$passed" -eq 0 ]; then echo "test-neovim: no test ran${CB_NVIM_TESTS:+ (no file matches \"$CB_NVIM_TESTS\")}"; exit 1; fi
 [ "$failed" -eq 0 ]

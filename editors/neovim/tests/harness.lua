@@ -84,7 +84,8 @@ end
 --- finish prints the summary line and exits (non-zero on failure).
 function H.finish()
   out(string.format('%s: %d passed, %d failed', H.suite, H.passed, H.failed))
-  if H.failed > 0 or H.passed == 0 then
+  -- No test at all is a failure, unless $CB_NVIM_TESTS chose no file of this suite.
+  if H.failed > 0 or (H.passed == 0 and not H.none_chosen) then
     vim.cmd('cquit! 1')
   else
     vim.cmd('qall!')
@@ -93,16 +94,19 @@ end
 
 --- run_dir runs every *_test.lua in dir (sorted) and finishes: a file
 --- that fails to load counts as a failed test named after it. With
---- $CB_NVIM_TESTS set, only the files whose name contains it run.
+--- $CB_NVIM_TESTS set, only the files whose name contains it run; a
+--- suite none of whose files match then passes with nothing run.
 function H.run_dir(dir)
   local files = vim.fn.glob(dir .. '/*_test.lua', false, true)
   table.sort(files)
   local only = vim.env.CB_NVIM_TESTS
+  local chosen = 0
   for _, f in ipairs(files) do
     local ok, suite = true, nil
     if only and only ~= '' and not vim.fn.fnamemodify(f, ':t'):find(only, 1, true) then
       suite = function() end
     else
+      chosen = chosen + 1
       ok, suite = pcall(dofile, f)
     end
     if not ok then
@@ -112,6 +116,10 @@ function H.run_dir(dir)
     else
       suite(H)
     end
+  end
+  if chosen == 0 and only and only ~= '' then
+    out(string.format('%s: no test file matches %q', H.suite, only))
+    H.none_chosen = true
   end
   H.finish()
 end
