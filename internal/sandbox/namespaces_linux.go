@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -29,13 +30,26 @@ var (
 func ForceSplitGrants(on bool) { splitOnly = on }
 
 // namespacesErr says why this process cannot start children in new
-// user, mount, network and PID namespaces, or nil when it can.
+// user, mount, network and PID namespaces, or nil when it can. The
+// answer holds for the server's life, so a failure is tried again
+// before it counts: a start that failed for want of a free process or
+// memory on a loaded machine would otherwise leave every later command
+// without its namespaces, outliving the server that started it.
 func namespacesErr() error {
 	nsOnce.Do(func() {
-		cmd := exec.Command("/bin/true")
-		cmd.SysProcAttr = namespaceAttr(Policy{})
-		if err := cmd.Run(); err != nil {
+		for wait := 10 * time.Millisecond; ; wait *= 4 {
+			cmd := exec.Command("/bin/true")
+			cmd.SysProcAttr = namespaceAttr(Policy{})
+			err := cmd.Run()
+			if err == nil {
+				nsErr = nil
+				return
+			}
 			nsErr = fmt.Errorf("user namespaces are not available: %v", err)
+			if wait > 200*time.Millisecond {
+				return
+			}
+			time.Sleep(wait)
 		}
 	})
 	return nsErr
@@ -229,15 +243,25 @@ func keepsUnder(dir string, hidden []string, keeps []nsKeep) []nsKeep {
 // coverDir mounts an empty tmpfs over dir and binds keeps back into it;
 // the tmpfs stays writable when private, else it becomes read-only.
 func coverDir(dir string, private bool, keeps []nsKeep) error {
-	trees := make([]int, len(keeps))
-	for i, k := range keeps {
+	trees := make([]int, 0, len(keeps))
+	var kept []nsKeep
+	for _, k := range keeps {
 		fd, err := unix.OpenTree(unix.AT_FDCWD, k.Path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err == unix.ENOENT {
+			// Removed since the plan was made (another command's
+			// TMPDIR, a test's folder): there is nothing left to keep,
+			// and failing here would cost every later command its
+			// namespaces.
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("keep %s: %v", k.Path, err)
 		}
-		trees[i] = fd
+		trees = append(trees, fd)
+		kept = append(kept, k)
 		defer unix.Close(fd)
 	}
+	keeps = kept
 	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
 		return err
 	}

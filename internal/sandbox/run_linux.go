@@ -90,7 +90,8 @@ func Prepare(r Request) (*Run, error) {
 	}
 	policy := r.Policy
 	var spec helperSpec
-	attr := &syscall.SysProcAttr{Setpgid: true}
+	// Without namespaces only the command's shell dies with the server.
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if len(r.Overlay) > 0 {
 		if info := Probe(); !info.Overlay {
 			s.Cleanup()

@@ -397,6 +397,42 @@ func TestSandboxMountFailureFallsBack(t *testing.T) {
 	}
 }
 
+// TestSandboxKeepRemovedBeforeStart: a directory the plan kept under
+// the private /tmp and that is gone when the helper mounts (a writable
+// dir removed meanwhile) is no mount failure: the command runs in its
+// namespaces, and later commands keep them.
+func TestSandboxKeepRemovedBeforeStart(t *testing.T) {
+	needsNamespaces(t)
+	c := newSandboxCase(t)
+	gone := t.TempDir()
+	r, err := Prepare(Request{
+		Roots: c.roots, WorkRoot: c.workRoot, Dir: c.root, Argv: []string{"/bin/sh", "-c", "echo ran"},
+		WritableDirs: []string{gone},
+		Environ: func(set map[string]string) []string {
+			env, _ := shell.Environ(os.Environ(), nil, set)
+			return env
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	out := shell.NewOutput(30000)
+	res, err := shell.Run(t.Context(), r.Cmd, out, 30*time.Second, 200*time.Millisecond)
+	r.Cleanup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.MountsFailed(res.ExitCode, out.String()) || res.ExitCode != 0 || !strings.HasPrefix(out.String(), "ran\n") {
+		t.Errorf("with a kept directory removed before the start: exit %d, %q", res.ExitCode, out.String())
+	}
+	if info := Probe(); !info.Full {
+		t.Errorf("after the command the sandbox reports %+v", info)
+	}
+}
+
 // TestSandboxInternalMode: where the root is a sensitive place, only
 // .catbuddy/workspace is the agent's; the rest of .catbuddy/ and the
 // root stay out of reach.
