@@ -324,7 +324,7 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string
 		// Unconfined, the command has the network: only NO_COLOR.
 		cmd.Env, dropped = shell.Environ(os.Environ(), opts.Env, shell.Settings(false))
 		debugDropped(dropped)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		cmd.Dir = cwd
 		return cmd, nil, info.Summary, nil
 	}

@@ -255,6 +255,16 @@ func TestExecDiesWithServer(t *testing.T) {
 			case <-time.After(10 * time.Millisecond):
 			}
 		}
+		// Only a PID namespace of the command's own ends the setsid
+		// loop with the server: a command the sandbox ran without one
+		// (its probe or mounts failed here) is that failure, named.
+		self, _ := os.Readlink("/proc/self/ns/pid")
+		for _, pid := range loops(marker) {
+			if ns, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", pid)); err == nil && ns == self {
+				fmt.Fprintf(os.Stderr, "the command ran in the server's PID namespace; the sandbox: %s\n", sandbox.Probe().Summary)
+				os.Exit(4)
+			}
+		}
 		os.Exit(0)
 	}
 	// Without one a command can outlive the server.
