@@ -53,6 +53,16 @@ soak() {
       secs=$(($(date +%s) - start))
       say "$name run $i/$runs: FAIL in ${secs}s, load $(loadavg); output: $out"
       grep -E '^(--- FAIL|FAIL|not ok|panic:)' "$out" | head -20 | sed 's/^/    /' | tee -a "$LOG"
+      # The next run starts its suite's artifacts afresh: keep this
+      # run's (logs, screenshots, the editor's own logs), without the
+      # rest of the editor's profile.
+      if [ -d ".artifacts/$name" ]; then
+        rm -rf "$ART/$name-$i.artifacts"
+        cp -r ".artifacts/$name" "$ART/$name-$i.artifacts"
+        find "$ART/$name-$i.artifacts/run/ud" -mindepth 1 -maxdepth 1 ! -name logs -exec rm -rf {} + 2>/dev/null
+        rm -rf "$ART/$name-$i.artifacts/run/exts"
+        say "$name run $i/$runs: its artifacts: $ART/$name-$i.artifacts"
+      fi
       fail=$((fail + 1))
     fi
   done
