@@ -77,9 +77,19 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await rowAction(page, runRow(page), 'Keep All Pending Changes');
         const wantA = VIEW_A.replace('\treturn a - 1', '\treturn a + 1');
         const wantB = VIEW_B.replace('\treturn a + 1', '\treturn a - 1');
-        await ctx.waitFor('both files kept on disk', 20000, () =>
-          fs.readFileSync(path.join(ws, 'view_a.go'), 'utf8') === wantA && fs.readFileSync(path.join(ws, 'view_b.go'), 'utf8') === wantB);
-        await ctx.waitFor('the view empty', 20000, async () => (await rows(page, 'view_').count()) === 0);
+        try {
+          await ctx.waitFor('both files kept on disk', 20000, () =>
+            fs.readFileSync(path.join(ws, 'view_a.go'), 'utf8') === wantA && fs.readFileSync(path.join(ws, 'view_b.go'), 'utf8') === wantB);
+          await ctx.waitFor('the view empty', 20000, async () => (await rows(page, 'view_').count()) === 0);
+        } catch (e) {
+          // Leave nothing pending or unsaved for the tests after this one.
+          for (const f of ['view_a.go', 'view_b.go']) {
+            await openAt(ctx, f, 1, 'package calc').catch(() => {});
+            await palette(page, 'F1', '>Agent: Undo All Pending Changes').catch(() => {});
+            await palette(page, 'F1', '>File: Revert File').catch(() => {});
+          }
+          throw e;
+        }
       });
     },
   });

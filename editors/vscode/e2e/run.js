@@ -82,6 +82,44 @@ async function workbenchState(page) {
   return parts.join('; ');
 }
 
+// recentLogs returns the extension's and the server's log lines written
+// since the moment since (ms), the last few of each, for a failure seen
+// only in a CI log.
+function recentLogs(run, since) {
+  const out = [];
+  const tail = (file, stamp) => {
+    let lines;
+    try {
+      lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return [];
+    }
+    return lines.filter((l) => {
+      const t = stamp(l);
+      return t === undefined || t >= since - 1000;
+    }).slice(-15);
+  };
+  const logs = path.join(run, 'ud', 'logs');
+  for (const dir of fs.existsSync(logs) ? fs.readdirSync(logs).sort() : []) {
+    for (const host of fs.readdirSync(path.join(logs, dir)).filter((d) => d.startsWith('exthost'))) {
+      const f = path.join(logs, dir, host, 'catbuddy.cb-ls', 'cb-ls.log');
+      if (fs.existsSync(f)) {
+        // 2026-12-05 20:16:28.442 [info] …: the extension host's local time.
+        const lines = tail(f, (l) => { const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d+)/.exec(l); return m ? new Date(`${m[1]}T${m[2]}`).getTime() : undefined; });
+        if (lines.length > 0) {
+          out.push(`  the extension's log (${path.relative(run, f)}):`, ...lines.map((l) => '    ' + l));
+        }
+      }
+    }
+  }
+  // time=2026-12-05T20:17:26.969Z level=INFO …
+  const server = tail(path.join(run, 'cb-ls.log'), (l) => { const m = /^time=(\S+)/.exec(l); return m ? Date.parse(m[1]) : undefined; });
+  if (server.length > 0) {
+    out.push('  the server\'s log (cb-ls.log):', ...server.map((l) => '    ' + l));
+  }
+  return out.join('\n');
+}
+
 async function waitFor(what, ms, pred) {
   const end = Date.now() + ms;
   let last;
@@ -221,7 +259,7 @@ async function main() {
         // What the window showed, for a failure seen only in a CI log.
         const shown = await workbenchState(page).catch((x) => `(the window's state could not be read: ${x.message})`);
         results.push({ name: t.name, ok: false, err: e, shown });
-        log(`FAIL ${t.name}: ${e && e.stack ? e.stack : e}\n  the window: ${shown}`);
+        log(`FAIL ${t.name}: ${e && e.stack ? e.stack : e}\n  the window: ${shown}\n${recentLogs(run, started)}`);
         await page.screenshot({ path: path.join(ART, `fail-${t.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
       }
     }
