@@ -16,7 +16,7 @@ const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLoc
 /** add appends the chat tests and their model turns to the scenario. */
 const REVEAL_GO = 'package calc\n\n// Half returns n halved.\nfunc Half(n int) int {\n\treturn n * 2\n}\n';
 
-function add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview }) {
+function add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview, notification, closeCenter }) {
   files['reveal.go'] = REVEAL_GO;
   const base = script.turns.length; // request n gets turn n: ours follow the others'
   script.turns.push(
@@ -249,15 +249,15 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
           // The setting reaches the extension host through the file watcher; its log says when.
           await ctx.waitFor('the extension to see catbuddy.revealChat off', 20000, () => extensionLog(ctx).includes('catbuddy.revealChat: false'));
           await palette(page, 'F1', '>Agent: Explain This');
-          const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Add still adds.' }).first();
-          await toast.waitFor({ timeout: 30000 });
+          const ended = await notification(page, 'Add still adds.', 30000);
           assert.ok(!(await sidebar.isVisible()), 'the closed view stayed closed');
-          await toast.getByRole('button', { name: 'Show' }).click();
+          await ended.getByRole('button', { name: 'Show' }).click();
           await sidebar.waitFor({ state: 'visible', timeout: 10000 });
           await view.locator('.msg.answer', { hasText: 'Add still adds.' }).waitFor({ timeout: 10000 });
           await idle(page).waitFor({ timeout: 20000 });
         } finally {
           fs.writeFileSync(settingsFile, good);
+          await closeCenter(page).catch(() => {});
         }
       },
     },

@@ -65,6 +65,41 @@ function toolResults(req) {
     .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
 }
 
+// notification waits for the notification whose text has hasText and
+// returns it: its toast, or, where VS Code showed none (it toasts at most
+// three notifications in 800 ms, which a loaded machine's bunched
+// messages can exceed, and none while the notification center is open),
+// its item in the notification center, which is opened for it halfway
+// through the wait. Both have the notification's buttons; closeCenter
+// closes the center again.
+async function notification(page, hasText, ms) {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText }).first();
+  const listed = page.locator('.notifications-center .notification-list-item', { hasText }).first();
+  const start = Date.now();
+  let opened = false;
+  for (;;) {
+    if (await toast.isVisible().catch(() => false)) return toast;
+    if (await listed.isVisible().catch(() => false)) return listed;
+    const waited = Date.now() - start;
+    if (!opened && waited > ms / 2) {
+      opened = true;
+      console.log(`no toast "${hasText}" after ${(waited / 1000).toFixed(1)}s: looking in the notification center`);
+      await palette(page, 'F1', '>Notifications: Show Notifications');
+    }
+    if (waited > ms) {
+      throw new Error(`timed out after ${ms / 1000}s waiting for the notification "${hasText}": no toast, and none in the notification center`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// closeCenter closes the notification center when notification opened it.
+async function closeCenter(page) {
+  if (await page.locator('.notifications-center').first().isVisible().catch(() => false)) {
+    await palette(page, 'F1', '>Notifications: Hide Notifications');
+  }
+}
+
 async function palette(page, key, text) {
   // The quick input can close under us when something else takes the focus as it
   // opens (a webview coming up, a notification): then nothing was chosen, so close
@@ -314,7 +349,7 @@ add('newcomer', { script, tests, palette, openAt, closeAll, idle, requests });
 add('diagnostics', { files, script, tests, openAt, idle, requests, fixAndWaitForPreview });
 add('restart', { tests });
 add('review_hunks', { files, script, tests, palette, openAt, idle, requests });
-add('chat', { files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview });
+add('chat', { files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview, notification, closeCenter });
 add('trust', { tests, palette });
 add('exec', { script, tests, palette, openAt, closeAll, idle, requests });
 add('mention', { script, tests, palette, openAt, idle, requests });
