@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '../../testdata/custom_commands.json'), 'utf8'));
 const BUILTIN = new Set(['fix', 'explain', 'ask']);
 
-function add({ script, tests, palette, openAt, idle, requests }) {
+function add({ script, tests, palette, openAt, idle, requests, notified }) {
   const turn = script.turns.length; // the index of this file's model request
   script.turns.push({ text: 'Tests written (not really).' });
 
@@ -55,7 +55,7 @@ function add({ script, tests, palette, openAt, idle, requests }) {
         await ctx.waitFor('the custom run at the model', 30000, () => requests(model.record).length >= turn + 1);
         const body = JSON.stringify(requests(model.record)[turn].body.messages);
         assert.match(body, /Write table tests for/, 'the accepted prompt (the first "tests") reached the model');
-        await page.locator('.notifications-toasts .notification-toast', { hasText: 'Tests written' }).first().waitFor({ timeout: 20000 });
+        await notified(page, 'Tests written', 20000);
         await idle(page).waitFor({ timeout: 20000 });
         // Settings are read again for the run: the same complaint is not repeated. A toast
         // hides after a while; the notification center keeps every notification since the clear.

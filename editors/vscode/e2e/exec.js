@@ -16,7 +16,7 @@ function lastToolResult(requests, record, n) {
   return last ? (typeof last.content === 'string' ? last.content : JSON.stringify(last.content)) : '';
 }
 
-function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
+function add({ script, tests, palette, openAt, closeAll, idle, requests, notified }) {
   const first = script.turns.length; // the index of this file's first model request
   script.turns.push(
     { tool_calls: [{ name: 'exec', args: { command: 'cp calc.go calc_copy.go', write: true, reason: 'keep a copy before the rewrite' } }] },
@@ -63,7 +63,7 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         assert.match(res, /created\s+calc_copy\.go/, `the model hears which file the command created: ${res}`);
         await idle(page).waitFor({ timeout: 20000 });
         // The one end notification counts the file the approved command created.
-        await page.locator('.notifications-toasts .notification-toast', { hasText: 'Agent: done — 1 file changed' }).first().waitFor({ timeout: 20000 });
+        await notified(page, 'Agent: done — 1 file changed', 20000);
       },
     },
     // Reject, and the dialog dismissed (Escape), which is a rejection too.

@@ -26,7 +26,7 @@ function disk(ws, want) {
   return out;
 }
 
-function add({ files, script, tests, palette, openAt, idle }) {
+function add({ files, script, tests, palette, openAt, idle, notified }) {
   Object.assign(files, fx.files, fx.conflict.files);
   script.turns.push(...fx.turns, ...fx.conflict.turns);
 
@@ -100,7 +100,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
       await withPending(ctx, async () => {
         await openAt(ctx, cf.start.file, cf.start.line, cf.start.shows);
         await palette(page, 'F1', '>Agent: Fix This');
-        await page.locator('.notifications-toasts .notification-toast', { hasText: '1 file changed — pending review' }).first().waitFor({ timeout: 60000 });
+        await notified(page, '1 file changed — pending review', 60000);
         await keep(page).first().waitFor({ timeout: 20000 });
         // Type at the end of the hunk's line (the cursor is on it).
         await page.locator('.monaco-editor .view-line', { hasText: cf.start.shows }).first().click();

@@ -15,7 +15,7 @@ const CHAT_B = 'package calc\n\n// Thrice returns 3a.\nfunc Thrice(a int) int {\
 
 const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 
-function add({ files, script, tests, palette, openAt, idle }) {
+function add({ files, script, tests, palette, openAt, idle, notified }) {
   files['chat_a.go'] = CHAT_A;
   files['chat_b.go'] = CHAT_B;
   script.turns.push(
@@ -35,7 +35,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await palette(page, 'F1', '>Notifications: Clear All Notifications');
         await openAt(ctx, 'chat_a.go', 5, 'return a + 2');
         await palette(page, 'F1', '>Agent: Fix This');
-        await page.locator('.notifications-toasts .notification-toast', { hasText: '2 files changed — pending review' }).first().waitFor({ timeout: 60000 });
+        await notified(page, '2 files changed — pending review', 60000);
         // The run is shown in the chat view (revealChat), its count under its last message.
         const bar = chat(page).locator('.pending-bar');
         await bar.locator('.pending-text', { hasText: '2 changes pending in 2 files' }).waitFor({ timeout: 20000 });

@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 
 const DIFF = 'package calc\n\n// Min returns the smaller.\nfunc Min(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n\n// Max returns the larger.\nfunc Max(a, b int) int {\n\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n';
 
-function add({ files, script, tests, palette, openAt, idle }) {
+function add({ files, script, tests, palette, openAt, idle, notified }) {
   files['diff.go'] = DIFF;
   script.turns.push(
     { tool_calls: [{ name: 'edit_file', args: { path: 'diff.go', old_string: '\tif a > b {', new_string: '\tif a < b {' } }] },
@@ -33,7 +33,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await palette(page, 'F1', '>Notifications: Clear All Notifications');
         await openAt(ctx, 'diff.go', 5, 'if a > b');
         await palette(page, 'F1', '>Agent: Fix This');
-        await page.locator('.notifications-toasts .notification-toast', { hasText: '1 file changed — pending review' }).first().waitFor({ timeout: 60000 });
+        await notified(page, '1 file changed — pending review', 60000);
         await ctx.waitFor('two Keep CodeLenses', 20000, async () => (await page.locator('.codelens-decoration a', { hasText: 'Keep' }).count()) === 2);
 
         await palette(page, 'F1', '>Agent: Review Pending Changes in Diff Editor');

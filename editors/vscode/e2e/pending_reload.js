@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 
 const RELOAD = 'package calc\n\n// Sub returns a minus b.\nfunc Sub(a, b int) int {\n\treturn b - a\n}\n';
 
-function add({ files, script, tests, palette, openAt, idle }) {
+function add({ files, script, tests, palette, openAt, idle, notified }) {
   files['reload.go'] = RELOAD;
   script.turns.push(
     { tool_calls: [{ name: 'edit_file', args: { path: 'reload.go', old_string: '\treturn b - a', new_string: '\treturn a - b' } }] },
@@ -36,7 +36,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await palette(page, 'F1', '>Notifications: Clear All Notifications');
         await openAt(ctx, 'reload.go', 5, 'return b - a');
         await palette(page, 'F1', '>Agent: Fix This');
-        await page.locator('.notifications-toasts .notification-toast', { hasText: '1 file changed — pending review' }).first().waitFor({ timeout: 60000 });
+        await notified(page, '1 file changed — pending review', 60000);
         await ctx.waitFor('one Keep CodeLens', 20000, async () => (await keep(page).count()) === 1);
         const shown = await ctx.waitFor('the status bar count', 10000, () => pending(page));
 

@@ -14,7 +14,7 @@ const VIEW_A = 'package calc\n\n// Inc returns a plus one.\nfunc Inc(a int) int 
 const VIEW_B = 'package calc\n\n// Dec returns a minus one.\nfunc Dec(a int) int {\n\treturn a + 1\n}\n';
 const CONF = 'package calc\n\n// Neg returns minus a.\nfunc Neg(a int) int {\n\treturn a\n}\n';
 
-function add({ files, script, tests, palette, openAt, idle }) {
+function add({ files, script, tests, palette, openAt, idle, notified }) {
   files['view_a.go'] = VIEW_A;
   files['view_b.go'] = VIEW_B;
   files['conf.go'] = CONF;
@@ -103,7 +103,7 @@ function add({ files, script, tests, palette, openAt, idle }) {
         await idle(page).waitFor({ timeout: 30000 });
         await openAt(ctx, 'conf.go', 5, 'return a');
         await palette(page, 'F1', '>Agent: Fix This');
-        await page.locator('.notifications-toasts .notification-toast', { hasText: '1 file changed — pending review' }).first().waitFor({ timeout: 60000 });
+        await notified(page, '1 file changed — pending review', 60000);
         const keep = page.locator('.codelens-decoration a', { hasText: 'Keep' });
         await keep.first().waitFor({ timeout: 20000 });
         // Type at the end of the hunk's line.

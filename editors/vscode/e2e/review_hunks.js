@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 
 const HUNKS_GO = 'package calc\n\n// Sub returns a minus b.\nfunc Sub(a, b int) int {\n\treturn a + b\n}\n\n// Neg returns -a.\nfunc Neg(a int) int {\n\treturn a\n}\n';
 
-function add({ files, script, tests, palette, openAt, idle, requests }) {
+function add({ files, script, tests, palette, openAt, idle, requests, notified }) {
   files['hunks.go'] = HUNKS_GO;
   const turns = [
     {
@@ -57,7 +57,7 @@ function add({ files, script, tests, palette, openAt, idle, requests }) {
       await undoRow.locator('input.edit-checkbox, .monaco-checkbox').first().click();
       await page.getByRole('button', { name: 'Apply', exact: true }).click();
       await ctx.waitFor('hunks.go restored on disk', 20000, () => fs.readFileSync(file, 'utf8') === HUNKS_GO);
-      await page.locator('.notifications-toasts .notification-toast', { hasText: 'Undid run' }).first().waitFor({ timeout: 20000 });
+      await notified(page, 'Undid run', 20000);
     },
   });
 }

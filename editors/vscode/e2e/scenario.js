@@ -93,6 +93,14 @@ async function notification(page, hasText, ms) {
   }
 }
 
+// notified waits for the notification whose text has hasText, as
+// notification does, and closes the notification center again if it was
+// looked for there: for a test that only needs to see it.
+async function notified(page, hasText, ms) {
+  await notification(page, hasText, ms);
+  await closeCenter(page);
+}
+
 // closeCenter closes the notification center when notification opened it.
 async function closeCenter(page) {
   if (await page.locator('.notifications-center').first().isVisible().catch(() => false)) {
@@ -144,7 +152,7 @@ async function openAt(ctx, file, line, expect) {
 // or "Agent: done — N files changed"); its transcript opens only on request
 // (Agent: Show Transcript, or the button of a failure).
 async function runEnded(ctx, answer) {
-  await ctx.page.locator('.notifications-toasts .notification-toast', { hasText: answer }).first().waitFor({ timeout: 20000 });
+  await notified(ctx.page, answer, 20000);
   assert.equal(await ctx.page.locator('.tabs-container .tab', { hasText: /\.md/ }).count(), 0, 'no transcript opened unasked');
 }
 
@@ -348,23 +356,23 @@ const add = (name, args) => {
 add('newcomer', { script, tests, palette, openAt, closeAll, idle, requests });
 add('diagnostics', { files, script, tests, openAt, idle, requests, fixAndWaitForPreview });
 add('restart', { tests });
-add('review_hunks', { files, script, tests, palette, openAt, idle, requests });
+add('review_hunks', { files, script, tests, palette, openAt, idle, requests, notified });
 add('chat', { files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview, notification, closeCenter });
 add('trust', { tests, palette });
-add('exec', { script, tests, palette, openAt, closeAll, idle, requests });
+add('exec', { script, tests, palette, openAt, closeAll, idle, requests, notified });
 add('mention', { script, tests, palette, openAt, idle, requests });
 add('files_changed', { files, script, tests, palette, closeAll, idle });
 add('chat_mention', { script, tests, palette, idle, requests });
-add('settings_scope', { script, tests, palette, openAt, idle, requests });
+add('settings_scope', { script, tests, palette, openAt, idle, requests, notified });
 add('typing', { files, script, tests, palette, openAt, idle, requests });
 add('language_features', { files, script, tests, palette, openAt, idle, requests });
 add('format_text', { files, script, tests, palette, openAt, idle, requests });
-add('custom_commands', { script, tests, palette, openAt, idle, requests });
-add('pending', { files, script, tests, palette, openAt, idle });
-add('pending_view', { files, script, tests, palette, openAt, idle });
-add('pending_chat', { files, script, tests, palette, openAt, idle });
-add('pending_diff', { files, script, tests, palette, openAt, idle });
-add('pending_reload', { files, script, tests, palette, openAt, idle });
+add('custom_commands', { script, tests, palette, openAt, idle, requests, notified });
+add('pending', { files, script, tests, palette, openAt, idle, notified });
+add('pending_view', { files, script, tests, palette, openAt, idle, notified });
+add('pending_chat', { files, script, tests, palette, openAt, idle, notified });
+add('pending_diff', { files, script, tests, palette, openAt, idle, notified });
+add('pending_reload', { files, script, tests, palette, openAt, idle, notified });
 
 // Benchmarks run only when E2E_ONLY names them: they measure and assert no time.
 if (ONLY.includes('pending_host')) {

@@ -19,7 +19,7 @@ function revealLogged(ctx, value) {
   return text.split(`catbuddy.revealChat: ${value}`).length - 1;
 }
 
-function add({ script, tests, palette, openAt, idle, requests }) {
+function add({ script, tests, palette, openAt, idle, requests, notified }) {
   const turn = script.turns.length; // the index of this file's model request
   script.turns.push({ text: 'Add returns the sum of its arguments.' });
 
@@ -54,7 +54,7 @@ function add({ script, tests, palette, openAt, idle, requests }) {
         assert.equal(req.index, turn, "the user's server answered it, so the key came along (it refuses requests without)");
         assert.equal(req.body.model, 'from-workspace', "the workspace's model name applies");
         assert.ok(req.path.endsWith('/chat/completions'), `the user's provider (openai) is used: ${req.path}`);
-        await page.locator('.notifications-toasts .notification-toast', { hasText: 'Add returns the sum' }).first().waitFor({ timeout: 20000 });
+        await notified(page, 'Add returns the sum', 20000);
         await idle(page).waitFor({ timeout: 20000 });
         assert.deepEqual(requests(other.record), [], "the workspace's baseUrl received no request");
         assert.equal(starts(), started, "the workspace's serverPath restarted nothing");
