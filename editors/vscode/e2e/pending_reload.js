@@ -64,8 +64,17 @@ function add({ files, script, tests, palette, openAt, idle, notified }) {
         await hunkRow.waitFor({ timeout: 20000 });
         await hunkRow.click();
         await page.locator('.tabs-container .tab.active', { hasText: 'reload.go' }).first().waitFor({ timeout: 20000 });
-        await ctx.waitFor('the Keep CodeLens with the file open from the view', 20000, async () => (await keep(page).count()) === 1);
-        await keep(page).first().click();
+        // One lens the user can see. Twice in full runs this wait ended
+        // while the window, a moment later, showed exactly one lens; it
+        // now counts only visible lenses, waits longer and, if it fails,
+        // says how many lenses the page held and how many were visible.
+        const shownKeep = page.locator('.codelens-decoration a:visible', { hasText: 'Keep' });
+        await ctx.waitFor('one visible Keep CodeLens with the file open from the view', 30000, async () => {
+          const [all, visible] = [await keep(page).count(), await shownKeep.count()];
+          if (visible !== 1) throw new Error(`${all} Keep lenses in the page, ${visible} visible`);
+          return true;
+        });
+        await shownKeep.first().click();
         await ctx.waitFor('the hunk kept on disk', 20000, () => fs.readFileSync(file, 'utf8') === RELOAD.replace('b - a', 'a - b'));
         await ctx.waitFor('nothing pending', 20000, async () => (await keep(page).count()) === 0);
       } finally {
