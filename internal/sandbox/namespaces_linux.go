@@ -37,22 +37,30 @@ func ForceSplitGrants(on bool) { splitOnly = on }
 // without its namespaces, outliving the server that started it.
 func namespacesErr() error {
 	nsOnce.Do(func() {
-		for wait := 10 * time.Millisecond; ; wait *= 4 {
+		err := retryStart(func() error {
 			cmd := exec.Command("/bin/true")
 			cmd.SysProcAttr = namespaceAttr(Policy{})
-			err := cmd.Run()
-			if err == nil {
-				nsErr = nil
-				return
-			}
+			return cmd.Run()
+		}, time.Sleep)
+		if err != nil {
 			nsErr = fmt.Errorf("user namespaces are not available: %v", err)
-			if wait > 200*time.Millisecond {
-				return
-			}
-			time.Sleep(wait)
 		}
 	})
 	return nsErr
+}
+
+// retryStart calls start up to four times, 10, 40 and 160 ms apart,
+// until it succeeds, and returns its last error.
+func retryStart(start func() error, sleep func(time.Duration)) error {
+	wait := 10 * time.Millisecond
+	for try := 1; ; try++ {
+		err := start()
+		if err == nil || try == 4 {
+			return err
+		}
+		sleep(wait)
+		wait *= 4
+	}
 }
 
 // namespaceAttr starts a process group leader in new user, mount and PID

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -403,6 +404,8 @@ func TestSandboxMountFailureFallsBack(t *testing.T) {
 // namespaces, and later commands keep them.
 func TestSandboxKeepRemovedBeforeStart(t *testing.T) {
 	needsNamespaces(t)
+	// A failure here must not leave the tests after it without namespaces.
+	t.Cleanup(func() { mountsBroken.Store(false) })
 	c := newSandboxCase(t)
 	gone := t.TempDir()
 	r, err := Prepare(Request{
@@ -510,4 +513,36 @@ func needsNamespaces(t *testing.T) {
 func needsSocketFilter(t *testing.T) {
 	t.Helper()
 	testenv.NeedsSandbox(t, socketsErr == nil, "unix-socket filter (seccomp)", fmt.Sprintf("%v; %s", socketsErr, Probe().Summary))
+}
+
+// TestNamespaceProbeRetries: the namespace probe's answer holds for the
+// server's life, so a start that fails a few times (a loaded machine out
+// of processes for a moment) is tried again, and only four failures in
+// a row count; the waits between tries grow.
+func TestNamespaceProbeRetries(t *testing.T) {
+	transient := errors.New("fork/exec /bin/true: resource temporarily unavailable")
+	for _, tc := range []struct {
+		fails     int
+		wantErr   bool
+		wantTries int
+		wantWaits []time.Duration
+	}{
+		{fails: 0, wantTries: 1},
+		{fails: 3, wantTries: 4, wantWaits: []time.Duration{10 * time.Millisecond, 40 * time.Millisecond, 160 * time.Millisecond}},
+		{fails: 10, wantErr: true, wantTries: 4, wantWaits: []time.Duration{10 * time.Millisecond, 40 * time.Millisecond, 160 * time.Millisecond}},
+	} {
+		tries := 0
+		var waits []time.Duration
+		err := retryStart(func() error {
+			tries++
+			if tries <= tc.fails {
+				return transient
+			}
+			return nil
+		}, func(d time.Duration) { waits = append(waits, d) })
+		if (err != nil) != tc.wantErr || tries != tc.wantTries || !slices.Equal(waits, tc.wantWaits) {
+			t.Errorf("%d failures: err %v after %d tries, waits %v; want error %v after %d tries, waits %v",
+				tc.fails, err, tries, waits, tc.wantErr, tc.wantTries, tc.wantWaits)
+		}
+	}
 }
