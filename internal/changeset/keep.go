@@ -206,7 +206,7 @@ func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspac
 			moved, _, ok := diff.RebaseEdits(base, []diff.Edit{e}, cur.Content)
 			if !ok || len(f.Hunks) == 1 && isBinary(base) {
 				first, last := diff.HunkLines(base, e)
-				left = append(left, Left{Hunk: f.Hunks[h].ID, Reason: fmt.Sprintf("%s: the user changed lines at or next to %s meanwhile; their text was kept and this hunk stays pending", f.Path.Rel, lineSpan(first, last))})
+				left = append(left, Left{Hunk: f.Hunks[h].ID, Reason: fmt.Sprintf("%s: the user changed lines at or next to %s meanwhile; their text was kept and this hunk stays pending", f.Path.Rel, diff.LineSpan(first, last))})
 				continue
 			}
 			e = moved[0]
@@ -292,11 +292,4 @@ func describeHunk(f File, h int, base []byte) string {
 		return "the deletion of " + f.Path.Rel
 	}
 	return fmt.Sprintf("hunk %d of %s (%s)", h+1, f.Path.Rel, diff.HunkSummary(base, f.Hunks[h].Edit))
-}
-
-func lineSpan(first, last int) string {
-	if first == last {
-		return fmt.Sprintf("line %d", first)
-	}
-	return fmt.Sprintf("lines %d–%d", first, last)
 }

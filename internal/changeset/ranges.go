@@ -50,7 +50,7 @@ func (s *Set) InText(ctx context.Context, f File, ws tools.Workspace) ([]Hunk, e
 		moved, _, ok := diff.RebaseEdits(base, []diff.Edit{h.Edit}, cur.Content)
 		if !ok {
 			first, last := diff.HunkLines(base, h.Edit)
-			out[i].Conflict = fmt.Sprintf("%s: the user changed lines at or next to %s", f.Path.Rel, lineSpan(first, last))
+			out[i].Conflict = fmt.Sprintf("%s: the user changed lines at or next to %s", f.Path.Rel, diff.LineSpan(first, last))
 			continue
 		}
 		out[i].Edit = moved[0]

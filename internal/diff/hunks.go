@@ -32,9 +32,15 @@ func HunkLabel(rel string, base []byte, e Edit) string {
 	return rel + ": " + HunkWhere(base, e)
 }
 
+// HunkWhere names the lines of base that e replaces: "lines 40–44".
 func HunkWhere(base []byte, e Edit) string {
-	first, last := HunkLines(base, e)
-	if first == last {
+	return LineSpan(HunkLines(base, e))
+}
+
+// LineSpan names the 1-based lines first to last as the user and the
+// model read them everywhere: "line 7", or "lines 40–44".
+func LineSpan(first, last int) string {
+	if last <= first {
 		return fmt.Sprintf("line %d", first)
 	}
 	return fmt.Sprintf("lines %d–%d", first, last)

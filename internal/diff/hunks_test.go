@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -55,4 +56,12 @@ func TestHunkLabel(t *testing.T) {
 			t.Errorf("HunkLabel(%+v) = %q, want %q", tc.e, got, tc.want)
 		}
 	}
+}
+
+func ExampleLineSpan() {
+	fmt.Println(LineSpan(7, 7))
+	fmt.Println(LineSpan(40, 44))
+	// Output:
+	// line 7
+	// lines 40–44
 }

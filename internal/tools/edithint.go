@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/catbuddy/cb-ls/internal/diff"
 )
 
 // notFoundHint explains, after notFoundMessage, where the text closest
@@ -29,7 +31,7 @@ func notFoundHint(content []byte, old string, lineNo func(int) int) string {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nThe closest text is at %s", lineSpan(lineNo(start+1), lineNo(end)))
+	fmt.Fprintf(&b, "\nThe closest text is at %s", diff.LineSpan(lineNo(start+1), lineNo(end)))
 	if votes < want {
 		fmt.Fprintf(&b, " (only %d of %d lines are similar)", votes, want)
 	}
@@ -279,13 +281,6 @@ func firstDifferentLine(region, olds []string) (int, string, string, bool) {
 		}
 	}
 	return 0, "", "", false
-}
-
-func lineSpan(from, to int) string {
-	if from == to {
-		return fmt.Sprintf("line %d", from)
-	}
-	return fmt.Sprintf("lines %d–%d", from, to)
 }
 
 func clip(s string, n int) string {

@@ -42,10 +42,7 @@ func indentNote(tool string, c Change) string {
 			parts = append(parts, fmt.Sprintf("and %d more", len(shifts)-3))
 			break
 		}
-		where := fmt.Sprintf("line %d", s.First)
-		if s.Last > s.First {
-			where = fmt.Sprintf("lines %d–%d", s.First, s.Last)
-		}
+		where := diff.LineSpan(s.First, s.Last)
 		dir := "right"
 		if s.To < s.From {
 			dir = "left"

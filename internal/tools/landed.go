@@ -92,10 +92,8 @@ func spanList(spans []diff.Span) string {
 			parts = append(parts, "removed at the top")
 		case sp.NewCount == 0:
 			parts = append(parts, fmt.Sprintf("removed after line %d", sp.New-1))
-		case sp.NewCount == 1:
-			parts = append(parts, fmt.Sprintf("line %d", sp.New))
 		default:
-			parts = append(parts, fmt.Sprintf("lines %d–%d", sp.New, sp.NewLast()))
+			parts = append(parts, diff.LineSpan(sp.New, sp.NewLast()))
 		}
 	}
 	return strings.Join(parts, ", ")
