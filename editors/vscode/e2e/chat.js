@@ -16,7 +16,7 @@ const chat = (page) => page.frameLocator('iframe.webview.ready').last().frameLoc
 /** add appends the chat tests and their model turns to the scenario. */
 const REVEAL_GO = 'package calc\n\n// Half returns n halved.\nfunc Half(n int) int {\n\treturn n * 2\n}\n';
 
-function add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview, notification, closeCenter }) {
+function add({ files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview, notification, notices, closeCenter }) {
   files['reveal.go'] = REVEAL_GO;
   const base = script.turns.length; // request n gets turn n: ours follow the others'
   script.turns.push(
@@ -97,7 +97,7 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
           assert.ok(body.includes(want), `the follow-up's request lacks ${JSON.stringify(want)}: ${body.slice(0, 400)}…`);
         }
         assert.equal(requests(model.record).length, base + 5);
-        assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'add AddInts' }).count(), 0, 'a reply the view shows ends there, without a notification');
+        assert.equal(await notices(page, 'add AddInts').count(), 0, 'a reply the view shows ends there, without a notification');
         await noTranscriptTab(page);
         if (await page.locator('.part.panel').isVisible()) {
           await palette(page, 'F1', '>View: Hide Panel'); // an earlier test's log, not part of the picture
@@ -157,10 +157,9 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
         const file = path.join(ws, 'reveal.go');
         await ctx.waitFor('reveal.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8') === REVEAL_GO.replace('n * 2', 'n / 2'));
         await idle(page).waitFor({ timeout: 20000 });
-        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Agent: done — 1 file changed' });
-        await toast.first().waitFor({ timeout: 20000 });
-        assert.equal(await toast.count(), 1, 'one notification for the run');
-        await toast.first().getByRole('button', { name: 'Undo' }).waitFor({ timeout: 5000 });
+        const toast = await notification(page, 'Agent: done — 1 file changed', 20000);
+        assert.equal(await notices(page, 'Agent: done — 1 file changed').count(), 1, 'one notification for the run');
+        await toast.getByRole('button', { name: 'Undo' }).waitFor({ timeout: 5000 });
         const runId = /\((r[0-9a-f]+)\)/.exec(await view.locator('#title').innerText())?.[1];
         assert.ok(runId, 'the view names the run');
         // Show brings the run back into a view that moved on and was closed.
@@ -168,7 +167,8 @@ function add({ files, script, tests, requests, palette, openAt, idle, fixAndWait
         await view.locator('#title', { hasText: 'New conversation' }).waitFor({ timeout: 5000 });
         await palette(page, 'F1', '>View: Close Primary Side Bar');
         await sidebar.waitFor({ state: 'hidden', timeout: 10000 });
-        await toast.first().getByRole('button', { name: 'Show' }).click();
+        await toast.getByRole('button', { name: 'Show' }).click();
+        await closeCenter(page);
         await view.locator('#title', { hasText: runId }).waitFor({ timeout: 10000 });
         await view.locator('.msg.answer', { hasText: 'Half doubled instead of halving' }).waitFor({ timeout: 5000 });
         await view.locator('details.tool', { hasText: 'edit_file reveal.go +1 −1' }).waitFor({ timeout: 5000 });

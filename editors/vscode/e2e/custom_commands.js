@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '../../testdata/custom_commands.json'), 'utf8'));
 const BUILTIN = new Set(['fix', 'explain', 'ask']);
 
-function add({ script, tests, palette, openAt, idle, requests, notified }) {
+function add({ script, tests, palette, openAt, idle, requests, notified, notification, closeCenter }) {
   const turn = script.turns.length; // the index of this file's model request
   script.turns.push({ text: 'Tests written (not really).' });
 
@@ -22,14 +22,14 @@ function add({ script, tests, palette, openAt, idle, requests, notified }) {
       const { page, model } = ctx;
       const settingsFile = ctx.userSettings;
       const good = fs.readFileSync(settingsFile, 'utf8');
-      const warning = page.locator('.notifications-toasts .notification-toast', { hasText: 'invalid settings ignored' });
       await idle(page).waitFor({ timeout: 60000 });
       await palette(page, 'F1', '>Notifications: Clear All Notifications');
       let passed = false;
       try {
         fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(good), 'catbuddy.customCommands': fixture.customCommands }, null, 2));
-        await warning.first().waitFor({ timeout: 30000 });
-        const text = (await warning.first().locator('.notification-list-item-message').innerText()).trim();
+        const warning = await notification(page, 'invalid settings ignored', 30000);
+        const text = (await warning.locator('.notification-list-item-message').innerText()).trim();
+        await closeCenter(page);
         assert.equal(text, fixture.message, 'the warning');
 
         await openAt(ctx, 'calc.go', 4, 'func Add');

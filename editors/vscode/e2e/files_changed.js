@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 
-function add({ files, script, tests, palette, closeAll, idle }) {
+function add({ files, script, tests, palette, closeAll, idle, notified }) {
   files['notes.txt'] = 'stale notes\n';
   files['draft.txt'] = 'draft on disk\n';
   script.turns.push(
@@ -41,7 +41,7 @@ function add({ files, script, tests, palette, closeAll, idle }) {
       await ctx.waitFor('the command to write notes.txt', 20000, () => fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8') === 'fresh notes\n');
 
       await editorWith('fresh notes').waitFor({ timeout: 20000 });
-      await page.locator('.notifications-toasts .notification-toast', { hasText: 'changed draft.txt on disk; your unsaved changes are kept' }).first().waitFor({ timeout: 20000 });
+      await notified(page, 'changed draft.txt on disk; your unsaved changes are kept', 20000);
       assert.equal(await page.locator('.tabs-container .tab.dirty', { hasText: 'notes.txt' }).count(), 0, 'notes.txt is not dirty after the reload');
       await page.locator('.tabs-container .tab.dirty', { hasText: 'draft.txt' }).waitFor({ timeout: 5000 });
       await page.locator('.tabs-container .tab', { hasText: 'draft.txt' }).click();

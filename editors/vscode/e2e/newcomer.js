@@ -8,8 +8,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 
-const toasts = (page, hasText) => page.locator('.notifications-toasts .notification-toast', { hasText });
-
 // logFiles lists the files under dir whose name ends with suffix.
 function logFiles(dir, suffix) {
   if (!fs.existsSync(dir)) {
@@ -18,7 +16,7 @@ function logFiles(dir, suffix) {
   return fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(suffix)).map((f) => path.join(dir, f));
 }
 
-function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
+function add({ script, tests, palette, openAt, closeAll, idle, requests, notification, notices, closeCenter }) {
   const first = script.turns.length; // the index of this file's first model request
   script.turns.push(
     // a run refused by the provider: the key is wrong
@@ -37,17 +35,17 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         await palette(page, 'F1', '>Notifications: Clear All Notifications');
         await palette(page, 'F1', '>Agent: Explain This');
         await ctx.waitFor('the refused model request', 20000, () => requests(model.record).length >= first + 1);
-        const failed = toasts(page, 'failed');
         // The extension shows it on the run's end event: the run is over.
-        await failed.first().waitFor({ timeout: 20000 });
-        assert.equal(await failed.count(), 1, 'one notification for the failed run');
-        const text = await failed.first().innerText();
+        const failed = await notification(page, 'failed', 20000);
+        assert.equal(await notices(page, 'failed').count(), 1, 'one notification for the failed run');
+        const text = await failed.innerText();
         assert.match(text, /Agent: Explain This failed: /);
         assert.ok(!text.includes('Agent: Agent:'), `the title is not doubled: ${text}`);
         assert.match(text, /Agent: Set API Key…/, 'the hint names the command that sets the key');
         assert.ok(!/apiKey setting/.test(text), `no "apiKey setting" (VS Code has none): ${text}`);
         assert.equal(await page.locator('.tabs-container .tab', { hasText: /\.md/ }).count(), 0, 'no transcript opened unasked');
-        await failed.first().getByRole('button', { name: 'Open Transcript' }).click();
+        await failed.getByRole('button', { name: 'Open Transcript' }).click();
+        await closeCenter(page);
         const tab = page.locator('.tabs-container .tab', { hasText: /-explain\.md/ }).first();
         await tab.waitFor({ timeout: 20000 });
         const name = (await tab.innerText()).trim().split(/\s/)[0];
@@ -87,13 +85,13 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         await palette(page, 'F1', '>Agent: Fix This');
         await ctx.waitFor('the model request that hangs', 20000, () => requests(model.record).length >= first + 2);
         await palette(page, 'F1', '>Agent: Fix This');
-        const busy = toasts(page, 'already has a run');
-        await busy.first().waitFor({ timeout: 20000 });
-        const text = await busy.first().innerText();
+        const busy = await notification(page, 'already has a run', 20000);
+        const text = await busy.innerText();
         assert.match(text, /Agent: Cancel Run/);
         // Expected, not a fault: a warning on screen and in the log.
-        assert.equal(await busy.first().locator('.codicon-warning').count(), 1, 'the refusal is a warning toast');
-        assert.equal(await busy.first().locator('.codicon-error').count(), 0, 'the refusal is not an error toast');
+        assert.equal(await busy.locator('.codicon-warning').count(), 1, 'the refusal is a warning notification');
+        assert.equal(await busy.locator('.codicon-error').count(), 0, 'the refusal is not an error notification');
+        await closeCenter(page);
         // The extension's line and the server's, both in the cb-ls channel.
         let lines = [];
         await ctx.waitFor('the refusal in the cb-ls log', 20000, () => {
@@ -106,9 +104,9 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests }) {
         assert.deepEqual(wrong, [], 'the refusal is logged as a warning by the extension, at info by the server');
         assert.ok(!/on on|catbuddy\.cancel \{/.test(text.split('Agent: Cancel Run')[0]), `plain words before the command: ${text}`);
         await palette(page, 'F1', '>Agent: Cancel Run');
-        const cancelled = toasts(page, 'Agent: Fix This: cancelled by the user.');
-        await cancelled.first().waitFor({ timeout: 20000 });
-        assert.ok(!(await cancelled.first().innerText()).includes('cancelled (cancelled'), 'the cancel is said once');
+        const cancelled = await notification(page, 'Agent: Fix This: cancelled by the user.', 20000);
+        assert.ok(!(await cancelled.innerText()).includes('cancelled (cancelled'), 'the cancel is said once');
+        await closeCenter(page);
         await idle(page).waitFor({ timeout: 20000 });
         assert.equal(requests(model.record).length, first + 2, 'the refused run never reached the model');
       },

@@ -26,7 +26,7 @@ function disk(ws, want) {
   return out;
 }
 
-function add({ files, script, tests, palette, openAt, idle, notified }) {
+function add({ files, script, tests, palette, openAt, idle, notified, notification, notices, closeCenter }) {
   Object.assign(files, fx.files, fx.conflict.files);
   script.turns.push(...fx.turns, ...fx.conflict.turns);
 
@@ -53,12 +53,12 @@ function add({ files, script, tests, palette, openAt, idle, notified }) {
       await withPending(ctx, async () => {
         await openAt(ctx, fx.start.file, fx.start.line, fx.start.shows);
         await palette(page, 'F1', '>Agent: Fix This');
-        const ended = page.locator('.notifications-toasts .notification-toast', { hasText: `${fx.changedFiles} files changed — pending review` }).first();
-        await ended.waitFor({ timeout: 60000 });
+        const ended = await notification(page, `${fx.changedFiles} files changed — pending review`, 60000);
         // Nothing is on disk yet: the end offers review, not Undo, and says it once.
         const buttons = (await ended.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).map((t) => t.trim());
         assert.deepEqual(buttons, ['Review', 'Keep All', 'Undo All'], 'the end of a pending run offers review only');
-        assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'Agent: done' }).count(), 0, 'no "done — changed" notification with Undo');
+        assert.equal(await notices(page, 'Agent: done').count(), 0, 'no "done — changed" notification with Undo');
+        await closeCenter(page);
         assert.equal(await page.locator('.bulk-edit-panel').count(), 0, 'no Refactor Preview during the run');
         assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no modal dialog during the run');
         assert.deepEqual(disk(ws, fx.files), fx.files, 'nothing on disk while pending');
@@ -108,9 +108,9 @@ function add({ files, script, tests, palette, openAt, idle, notified }) {
         await page.keyboard.type(cf.type);
         await page.locator('.tabs-container .tab.dirty').first().waitFor({ timeout: 10000 });
         await keep(page).first().click();
-        const warned = page.locator('.notifications-toasts .notification-toast', { hasText: cf.left }).first();
-        await warned.waitFor({ timeout: 20000 });
+        const warned = await notification(page, cf.left, 20000);
         assert.match(await warned.innerText(), /Kept 0 hunk/, 'nothing was kept over the typing');
+        await closeCenter(page);
         const typed = cf.typed.trim();
         assert.equal(await page.locator('.monaco-editor .view-line', { hasText: typed }).count(), 1, 'the typing is kept');
         assert.deepEqual(disk(ws, cf.disk), cf.disk, 'nothing kept on disk');

@@ -14,7 +14,7 @@ const VIEW_A = 'package calc\n\n// Inc returns a plus one.\nfunc Inc(a int) int 
 const VIEW_B = 'package calc\n\n// Dec returns a minus one.\nfunc Dec(a int) int {\n\treturn a + 1\n}\n';
 const CONF = 'package calc\n\n// Neg returns minus a.\nfunc Neg(a int) int {\n\treturn a\n}\n';
 
-function add({ files, script, tests, palette, openAt, idle, notified }) {
+function add({ files, script, tests, palette, openAt, idle, notified, notification, closeCenter }) {
   files['view_a.go'] = VIEW_A;
   files['view_b.go'] = VIEW_B;
   files['conf.go'] = CONF;
@@ -40,8 +40,10 @@ function add({ files, script, tests, palette, openAt, idle, notified }) {
   }
   const pane = (page) => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Pending Changes' }) }).first();
   const rows = (page, hasText) => pane(page).locator('.monaco-list-row', { hasText });
-  // runRow is the first row: the only run with pending changes.
-  const runRow = (page) => pane(page).locator('.monaco-list-row').first();
+  // runRow is the only run's row: the tree's one row at its top level (the
+  // first row in the DOM need not be the first on screen, and a file row has
+  // a Keep All of its own).
+  const runRow = (page) => pane(page).locator('.monaco-list-row[aria-level="1"]').first();
   // rowAction clicks one of a row's inline actions (they show on hover).
   async function rowAction(page, row, label) {
     await row.hover();
@@ -58,9 +60,9 @@ function add({ files, script, tests, palette, openAt, idle, notified }) {
         await idle(page).waitFor({ timeout: 30000 });
         await openAt(ctx, 'view_a.go', 5, 'return a - 1');
         await palette(page, 'F1', '>Agent: Fix This');
-        const ended = page.locator('.notifications-toasts .notification-toast', { hasText: '2 files changed — pending review' }).first();
-        await ended.waitFor({ timeout: 60000 });
+        const ended = await notification(page, '2 files changed — pending review', 60000);
         await ended.getByRole('button', { name: 'Review', exact: true }).click();
+        await closeCenter(page);
         await rows(page, 'view_a.go').first().waitFor({ timeout: 20000 });
         for (const f of ['view_a.go', 'view_b.go']) {
           const text = await rows(page, f).first().innerText();
@@ -112,9 +114,9 @@ function add({ files, script, tests, palette, openAt, idle, notified }) {
         await page.keyboard.type(' // mine');
         await page.locator('.tabs-container .tab.dirty').first().waitFor({ timeout: 10000 });
         await keep.first().click();
-        const warned = page.locator('.notifications-toasts .notification-toast', { hasText: 'left pending' }).first();
-        await warned.waitFor({ timeout: 20000 });
+        const warned = await notification(page, 'left pending', 20000);
         assert.match(await warned.innerText(), /Kept 0 hunk/, 'nothing was kept over the typing');
+        await closeCenter(page);
         assert.equal(await page.locator('.monaco-editor .view-line', { hasText: 'return a // mine' }).count(), 1, 'the typing is kept');
         assert.equal(fs.readFileSync(file, 'utf8'), CONF, 'nothing kept on disk');
         // The hunk is still pending: the view lists it, and its run's Undo All discards it.

@@ -10,6 +10,9 @@
 //   CBLS         the cb-ls binary          SCRIPTMODEL  the scriptmodel binary
 //   VSIX         the packaged extension    ART          artifacts directory (screenshots, logs)
 //   DOCS_SHOT    optional: also copy the Refactor Preview screenshot here
+//   E2E_ONLY     optional: only these test files (scenario,chat,…)
+//   E2E_CENTER   optional: 1 finds every notification in the notification
+//                center, as where VS Code toasted none (scenario.js)
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -65,17 +68,19 @@ function killAll() {
 }
 
 // workbenchState says in one line what the window shows: the tabs (the
-// active one marked), the CodeLens titles, the status bar's cb-ls items,
-// the notifications and the side bar's view headers.
+// active one marked *, an unsaved one +), the CodeLens titles, the status
+// bar's cb-ls items, the notifications (toasts, and the notification
+// center's when it is open) and the side bar's view headers.
 async function workbenchState(page) {
   const texts = async (sel) => (await page.locator(sel).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
   const tabs = await page.locator('.tabs-container .tab').evaluateAll((els) =>
-    els.map((el) => (el.classList.contains('active') ? '*' : '') + (el.getAttribute('aria-label') || el.textContent || '').trim()));
+    els.map((el) => (el.classList.contains('active') ? '*' : '') + (el.classList.contains('dirty') ? '+' : '') + (el.getAttribute('aria-label') || el.textContent || '').trim()));
   const parts = [
     `tabs [${tabs.join(' | ')}]`,
     `codelens [${(await texts('.codelens-decoration')).join(' | ')}]`,
     `status [${(await texts('.statusbar-item')).filter((t) => /cb-ls|pending/.test(t)).join(' | ')}]`,
     `notifications [${(await texts('.notifications-toasts .notification-toast .notification-list-item-message')).join(' | ')}]`,
+    `center [${(await texts('.notifications-center .notification-list-item-message')).join(' | ')}]`,
     `panes [${(await texts('.sidebar .pane-header h3')).join(' | ')}]`,
     `focus ${await page.evaluate(() => { const a = document.activeElement; return a ? `${a.tagName}.${String(a.className).split(' ').slice(0, 3).join('.')}` : 'none'; })}`,
   ];

@@ -65,32 +65,47 @@ function toolResults(req) {
     .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
 }
 
-// notification waits for the notification whose text has hasText and
-// returns it: its toast, or, where VS Code showed none (it toasts at most
-// three notifications in 800 ms, which a loaded machine's bunched
-// messages can exceed, and none while the notification center is open),
-// its item in the notification center, which is opened for it halfway
-// through the wait. Both have the notification's buttons; closeCenter
-// closes the center again.
-async function notification(page, hasText, ms) {
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText }).first();
-  const listed = page.locator('.notifications-center .notification-list-item', { hasText }).first();
+// notification waits for a notification and returns it: the one whose
+// text has what (a string), or that matches what as a locator filter
+// ({ hasText, has }, with a label for messages). That is its toast or,
+// where VS Code showed none (it toasts at most three notifications in
+// 800 ms, which a loaded machine's bunched messages can exceed, and none
+// while the notification center is open), its item in the notification
+// center, which is opened for it halfway through the wait. Both have the
+// notification's message and buttons; closeCenter closes the center again.
+// E2E_CENTER=1 looks in the center from the start: every test must also
+// pass where no toast came.
+async function notification(page, what, ms) {
+  const filter = typeof what === 'string' ? { hasText: what } : { hasText: what.hasText, has: what.has };
+  const label = typeof what === 'string' ? `"${what}"` : what.label;
+  const toast = page.locator('.notifications-toasts .notification-toast', filter).first();
+  const listed = page.locator('.notifications-center .notification-list-item', filter).first();
   const start = Date.now();
   let opened = false;
+  if (process.env.E2E_CENTER === '1') {
+    opened = true;
+    await openCenter(page);
+  }
   for (;;) {
-    if (await toast.isVisible().catch(() => false)) return toast;
+    if (!opened && (await toast.isVisible().catch(() => false))) return toast;
     if (await listed.isVisible().catch(() => false)) return listed;
     const waited = Date.now() - start;
     if (!opened && waited > ms / 2) {
       opened = true;
-      console.log(`no toast "${hasText}" after ${(waited / 1000).toFixed(1)}s: looking in the notification center`);
-      await palette(page, 'F1', '>Notifications: Show Notifications');
+      console.log(`no toast ${label} after ${(waited / 1000).toFixed(1)}s: looking in the notification center`);
+      await openCenter(page);
     }
     if (waited > ms) {
-      throw new Error(`timed out after ${ms / 1000}s waiting for the notification "${hasText}": no toast, and none in the notification center`);
+      throw new Error(`timed out after ${ms / 1000}s waiting for the notification ${label}: no toast, and none in the notification center`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+// notices are the visible notifications whose text has hasText: toasts,
+// or items of the notification center while it is open. For counting.
+function notices(page, hasText) {
+  return page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', { hasText }).filter({ visible: true });
 }
 
 // notified waits for the notification whose text has hasText, as
@@ -101,11 +116,28 @@ async function notified(page, hasText, ms) {
   await closeCenter(page);
 }
 
-// closeCenter closes the notification center when notification opened it.
+// cancellable is what finds a run's progress notification: its Cancel.
+function cancellable(page) {
+  return { has: page.getByRole('button', { name: 'Cancel' }), label: 'with Cancel (a run\'s progress)' };
+}
+
+// openCenter opens the notification center from the status bar's bell.
+// Not through the palette: its keys would go to an editor that took the
+// focus as it opened (a run's transcript, a file a button opened).
+async function openCenter(page) {
+  const center = page.locator('.notifications-center').first();
+  if (await center.isVisible().catch(() => false)) return;
+  await page.locator('[id="status.notifications"] a, [id="status.notifications"]').first().click();
+  await center.waitFor({ state: 'visible', timeout: 10000 });
+}
+
+// closeCenter closes the notification center when notification opened
+// it, with its header's Hide button, for the reason openCenter clicks.
 async function closeCenter(page) {
-  if (await page.locator('.notifications-center').first().isVisible().catch(() => false)) {
-    await palette(page, 'F1', '>Notifications: Hide Notifications');
-  }
+  const center = page.locator('.notifications-center').first();
+  if (!(await center.isVisible().catch(() => false))) return;
+  await center.locator('.notifications-center-header-toolbar .action-label[aria-label*="Hide"]').first().click();
+  await center.waitFor({ state: 'hidden', timeout: 10000 });
 }
 
 async function palette(page, key, text) {
@@ -174,7 +206,8 @@ async function fixAndWaitForPreview(ctx, fromPalette = true) {
   const panel = page.locator('.bulk-edit-panel').first();
   await panel.waitFor({ timeout: 30000 });
   // The run waits for the review: its progress notification offers Cancel meanwhile.
-  await page.locator('.notifications-toasts .notification-toast', { has: page.getByRole('button', { name: 'Cancel' }) }).first().waitFor({ timeout: 10000 });
+  await notification(page, cancellable(page), 10000);
+  await closeCenter(page);
   const boxes = panel.locator('.monaco-list-row input.edit-checkbox, .monaco-list-row .monaco-checkbox');
   await boxes.first().waitFor({ timeout: 10000 });
   return { panel, boxes };
@@ -285,11 +318,11 @@ const tests = [
       const { page, model } = ctx;
       await openAt(ctx, 'calc.go', 5, 'return a + b');
       await palette(page, 'F1', '>Agent: Explain This');
-      const toast = page.locator('.notifications-toasts .notification-toast', { has: page.getByRole('button', { name: 'Cancel' }) }).first();
-      await toast.waitFor({ timeout: 20000 });
+      const toast = await notification(page, cancellable(page), 20000);
       await ctx.waitFor('the model request that hangs', 20000, () => requests(model.record).length >= 9);
       await page.locator('.statusbar-item', { has: page.locator('.codicon-sync') }).first().waitFor({ timeout: 10000 });
       await toast.getByRole('button', { name: 'Cancel' }).click();
+      await closeCenter(page);
       await idle(page).waitFor({ timeout: 20000 });
       await ctx.waitFor('cb-ls to log the cancelled run', 10000, () =>
         /run ended[^\n]*command=explain[^\n]*outcome=cancelled/.test(fs.readFileSync(path.join(ctx.run, 'cb-ls.log'), 'utf8')));
@@ -331,10 +364,10 @@ const tests = [
       const settingsFile = ctx.userSettings;
       const good = fs.readFileSync(settingsFile, 'utf8');
       fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(good), 'catbuddy.serverPath': '/nonexistent/cb-ls' }, null, 2));
-      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'could not be started' }).first();
-      await toast.waitFor({ timeout: 30000 });
+      const toast = await notification(page, 'could not be started', 30000);
       assert.match(await toast.innerText(), /\/nonexistent\/cb-ls" is not an executable file/);
       await toast.getByRole('button', { name: 'Open README' }).waitFor({ timeout: 5000 });
+      await closeCenter(page);
       await page.locator('.statusbar-item', { has: page.locator('.codicon-error'), hasText: 'cb-ls' }).first().waitFor({ timeout: 10000 });
       fs.writeFileSync(settingsFile, good);
       await idle(page).waitFor({ timeout: 60000 });
@@ -353,23 +386,23 @@ const add = (name, args) => {
     require(`./${name}`).add(args);
   }
 };
-add('newcomer', { script, tests, palette, openAt, closeAll, idle, requests });
+add('newcomer', { script, tests, palette, openAt, closeAll, idle, requests, notification, notices, closeCenter });
 add('diagnostics', { files, script, tests, openAt, idle, requests, fixAndWaitForPreview });
 add('restart', { tests });
 add('review_hunks', { files, script, tests, palette, openAt, idle, requests, notified });
-add('chat', { files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview, notification, closeCenter });
-add('trust', { tests, palette });
+add('chat', { files, script, tests, requests, palette, openAt, idle, fixAndWaitForPreview, notification, notices, closeCenter });
+add('trust', { tests, palette, notified });
 add('exec', { script, tests, palette, openAt, closeAll, idle, requests, notified });
 add('mention', { script, tests, palette, openAt, idle, requests });
-add('files_changed', { files, script, tests, palette, closeAll, idle });
+add('files_changed', { files, script, tests, palette, closeAll, idle, notified });
 add('chat_mention', { script, tests, palette, idle, requests });
 add('settings_scope', { script, tests, palette, openAt, idle, requests, notified });
 add('typing', { files, script, tests, palette, openAt, idle, requests });
 add('language_features', { files, script, tests, palette, openAt, idle, requests });
 add('format_text', { files, script, tests, palette, openAt, idle, requests });
-add('custom_commands', { script, tests, palette, openAt, idle, requests, notified });
-add('pending', { files, script, tests, palette, openAt, idle, notified });
-add('pending_view', { files, script, tests, palette, openAt, idle, notified });
+add('custom_commands', { script, tests, palette, openAt, idle, requests, notified, notification, closeCenter });
+add('pending', { files, script, tests, palette, openAt, idle, notified, notification, notices, closeCenter });
+add('pending_view', { files, script, tests, palette, openAt, idle, notified, notification, closeCenter });
 add('pending_chat', { files, script, tests, palette, openAt, idle, notified });
 add('pending_diff', { files, script, tests, palette, openAt, idle, notified });
 add('pending_reload', { files, script, tests, palette, openAt, idle, notified });

@@ -10,7 +10,7 @@ const path = require('node:path');
 const assert = require('node:assert/strict');
 
 // add appends the scenario's test.
-function add({ tests, palette }) {
+function add({ tests, palette, notified }) {
   tests.push({
     name: 'the trust question is a modal dialog; Not now starts nothing, Trust starts the server, Untrust stops it',
     async fn(ctx) {
@@ -49,7 +49,7 @@ function add({ tests, palette }) {
         await waitFor('the trusted project server to start', 30000, () => fs.existsSync(marker));
         assert.ok(!fs.existsSync(stopped), 'the trusted server is running');
         await palette(page, 'F1', '>Agent: Untrust This Project');
-        await page.locator('.notifications-toasts .notification-toast', { hasText: 'is not trusted' }).first().waitFor({ timeout: 20000 });
+        await notified(page, 'is not trusted', 20000);
         await waitFor('Untrust to stop the project server', 30000, () => fs.existsSync(stopped));
         assert.ok(!(await dialog.isVisible()), 'untrust asks nothing');
       } finally {
