@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { afterText, PendingModel, PendingNotification } from './pendingModel';
 import { PENDING_SCHEME, PendingDiff, targetOf } from './pendingDiff';
 import { PendingTree } from './pendingTree';
+import { lostRow, PendingNode, rowRequest } from './pendingRow';
 import { Timings } from './timings';
 
 /** Executor sends a server command (Controller.execute). */
@@ -62,7 +63,8 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.window.createTreeView('catbuddy.pending', { treeDataProvider: this.tree, showCollapseAll: true }),
       vscode.languages.registerCodeLensProvider(docs, this),
       vscode.languages.registerHoverProvider(docs, this),
-      vscode.window.onDidChangeVisibleTextEditors(() => this.redraw()),
+      // Other editors show: their decorations, not what is pending, change.
+      vscode.window.onDidChangeVisibleTextEditors(() => this.redraw(undefined, false)),
       vscode.window.onDidChangeActiveTextEditor(() => this.setContext()),
       vscode.workspace.onDidChangeTextDocument((e) => this.typed(e.document)),
       vscode.commands.registerCommand('catbuddy.keepHunk', (a?: HunkArg) => this.act('catbuddy.keep', a)),
@@ -71,6 +73,13 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.commands.registerCommand('catbuddy.undoAll', (a?: vscode.Uri | RunArg) => this.all('catbuddy.discard', a)),
       vscode.commands.registerCommand('catbuddy.pendingChanges', () => this.pick()),
       vscode.commands.registerCommand('catbuddy.reviewInDiff', (a?: vscode.Uri | RunArg) => this.review(a)),
+      // The Pending Changes view's row buttons (pendingRow.ts).
+      vscode.commands.registerCommand('catbuddy.pendingView.keepAll', (n?: PendingNode) => this.row('keep', n)),
+      vscode.commands.registerCommand('catbuddy.pendingView.undoAll', (n?: PendingNode) => this.row('undo', n)),
+      vscode.commands.registerCommand('catbuddy.pendingView.keepHunk', (n?: PendingNode) => this.row('keep', n)),
+      vscode.commands.registerCommand('catbuddy.pendingView.undoHunk', (n?: PendingNode) => this.row('undo', n)),
+      vscode.commands.registerCommand('catbuddy.pendingView.review', (n?: PendingNode) =>
+        n && n.type !== 'hunk' ? this.review(n.type === 'file' ? { runId: n.runId, files: n.files } : { runId: n.runId }) : this.lost('review', n)),
       vscode.commands.registerCommand('catbuddy.pendingTimings', () => this.report()),
     );
   }
@@ -145,8 +154,11 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   }
 
   /** redraw decorates every visible editor; it is the per-keystroke cost.
-   * touched, when given, are the files whose open diff editors change. */
-  redraw(touched?: Set<string>): void {
+   * touched, when given, are the files whose open diff editors change;
+   * changed is false when only the visible editors did: then the view's
+   * rows stay (a refresh would make VS Code forget them, and a click on a
+   * row's button in that moment would arrive without its row). */
+  redraw(touched?: Set<string>, changed = true): void {
     const several = this.model.severalRuns();
     const originals = this.diffs.originals(vscode.window.visibleTextEditors);
     for (const ed of vscode.window.visibleTextEditors) {
@@ -185,10 +197,14 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     this.status.tooltip = 'Agent: pending changes — click to review';
     count > 0 ? this.status.show() : this.status.hide();
     this.lensChanged.fire();
-    this.tree.refresh();
+    if (changed) {
+      this.tree.refresh();
+    }
     this.diffs.refresh(touched);
     this.setContext();
-    this.updated.fire();
+    if (changed) {
+      this.updated.fire();
+    }
   }
 
   /** shownFile is the file an editor's document shows: a pending document's file, else its own. */
@@ -258,6 +274,22 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     md.appendCodeblock(diff.join('\n'), 'diff');
     md.appendMarkdown(`[Keep](command:catbuddy.keepHunk?${arg}) · [Undo](command:catbuddy.undoHunk?${arg})`);
     return new vscode.Hover(md);
+  }
+
+  /** row keeps or undoes what a Pending Changes view row stands for. */
+  private async row(action: 'keep' | 'undo', n?: PendingNode): Promise<void> {
+    const req = rowRequest(action, n);
+    if (!req) {
+      this.lost(action, n);
+      return;
+    }
+    await this.send(req.command, req.arg);
+  }
+
+  /** lost tells the user that a row's button came without its row, and did nothing. */
+  private lost(action: string, n: unknown): void {
+    this.log?.warn(`pending view: ${action} arrived without its row (${JSON.stringify(n)}); nothing done`);
+    void vscode.window.showWarningMessage(action === 'review' ? lostRow.replace('kept or undone', 'opened') : lostRow);
   }
 
   /** act keeps or discards one hunk: the one given, else the one under the cursor. */

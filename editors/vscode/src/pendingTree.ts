@@ -1,15 +1,13 @@
 // The Pending Changes view in the Catbuddy side bar: per run, each file with
-// +added −removed lines, then its hunks; clicking a hunk opens it. Its rows
-// are the arguments of the same commands as the CodeLens and editor title
-// (catbuddy.keepHunk, catbuddy.keepAll, …), so the view only draws.
+// +added −removed lines, then its hunks; clicking a hunk opens it. Its rows'
+// buttons send the same catbuddy.keep and catbuddy.discard as the CodeLens
+// and the editor title, through commands of the view's own (pendingRow.ts),
+// so the view only draws.
 import * as vscode from 'vscode';
 import { lines, PendingModel } from './pendingModel';
+import { PendingNode } from './pendingRow';
 
-/** PendingNode is a row: a run, one of its files, or one of that file's hunks. */
-export type PendingNode =
-  | { type: 'run'; runId: string }
-  | { type: 'file'; runId: string; uri: string; files: string[] }
-  | { type: 'hunk'; runId: string; uri: string; hunk: string };
+export type { PendingNode };
 
 /** PendingTree provides the view's rows from the PendingModel. */
 export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
