@@ -64,14 +64,21 @@ function add({ files, script, tests, palette, openAt, idle, notified }) {
         await hunkRow.waitFor({ timeout: 20000 });
         await hunkRow.click();
         await page.locator('.tabs-container .tab.active', { hasText: 'reload.go' }).first().waitFor({ timeout: 20000 });
-        // One lens the user can see. Twice in full runs this wait ended
-        // while the window, a moment later, showed exactly one lens; it
-        // now counts only visible lenses, waits longer and, if it fails,
-        // says how many lenses the page held and how many were visible.
+        // One lens the user can click. VS Code redraws an editor's lenses
+        // from its cache (text, not links) whenever a CodeLens provider
+        // registers, as extensions do for a while after a reload, and asks
+        // the providers again only while the editor has the focus; the
+        // hunk's row leaves the focus in the view. So, as a user's first
+        // click would, put the focus in the editor, then wait for the link.
+        // If there is none, the error says what the CodeLens elements held.
+        await page.locator('.monaco-editor .view-line', { hasText: 'package calc' }).first().click();
         const shownKeep = page.locator('.codelens-decoration a:visible', { hasText: 'Keep' });
         await ctx.waitFor('one visible Keep CodeLens with the file open from the view', 30000, async () => {
           const [all, visible] = [await keep(page).count(), await shownKeep.count()];
-          if (visible !== 1) throw new Error(`${all} Keep lenses in the page, ${visible} visible`);
+          if (visible !== 1) {
+            const lenses = await page.locator('.codelens-decoration').evaluateAll((els) => els.map((e) => `${e.innerHTML.slice(0, 200)}${e.checkVisibility() ? '' : ' (hidden)'}`));
+            throw new Error(`${all} Keep lenses in the page, ${visible} visible; the CodeLens elements: ${JSON.stringify(lenses)}`);
+          }
           return true;
         });
         await shownKeep.first().click();
