@@ -79,7 +79,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.commands.registerCommand('catbuddy.pendingView.keepHunk', (n?: PendingNode) => this.row('keep', n)),
       vscode.commands.registerCommand('catbuddy.pendingView.undoHunk', (n?: PendingNode) => this.row('undo', n)),
       vscode.commands.registerCommand('catbuddy.pendingView.review', (n?: PendingNode) =>
-        n && n.type !== 'hunk' ? this.review(n.type === 'file' ? { runId: n.runId, files: n.files } : { runId: n.runId }) : this.lost('review', n)),
+        n && n.type !== 'hunk' ? this.review(n) : this.lost('review', n)),
       vscode.commands.registerCommand('catbuddy.pendingTimings', () => this.report()),
     );
   }
@@ -289,7 +289,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   /** lost tells the user that a row's button came without its row, and did nothing. */
   private lost(action: string, n: unknown): void {
     this.log?.warn(`pending view: ${action} arrived without its row (${JSON.stringify(n)}); nothing done`);
-    void vscode.window.showWarningMessage(action === 'review' ? lostRow.replace('kept or undone', 'opened') : lostRow);
+    void vscode.window.showWarningMessage(lostRow(action === 'review' ? 'opened' : undefined));
   }
 
   /** act keeps or discards one hunk: the one given, else the one under the cursor. */

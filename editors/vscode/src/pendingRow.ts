@@ -19,8 +19,10 @@ export interface RowRequest {
   arg: { runId: string; files?: string[]; hunks?: string[] };
 }
 
-/** lostRow is what the user is told when a click arrived without its row. */
-export const lostRow = 'Nothing was kept or undone: the Pending Changes view was updating as you clicked. Click again.';
+/** lostRow is what the user is told when a click arrived without its row; done is what did not happen. */
+export function lostRow(done = 'kept or undone'): string {
+  return `Nothing was ${done}: the Pending Changes view was updating as you clicked. Click again.`;
+}
 
 /** rowRequest is what keeping (or undoing) a row asks; undefined without a row. */
 export function rowRequest(action: 'keep' | 'undo', node: PendingNode | undefined): RowRequest | undefined {

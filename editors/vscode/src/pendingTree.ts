@@ -7,8 +7,6 @@ import * as vscode from 'vscode';
 import { lines, PendingModel } from './pendingModel';
 import { PendingNode } from './pendingRow';
 
-export type { PendingNode };
-
 /** PendingTree provides the view's rows from the PendingModel. */
 export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
   private readonly changed = new vscode.EventEmitter<void>();
