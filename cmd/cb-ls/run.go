@@ -20,8 +20,9 @@ const runUsage = `usage: cb-ls run [flags] "instruction"
        cb-ls run --continue [runId] "reply"
 
 Runs the agent against the files on disk: progress and diffs on stderr,
-the final answer on stdout. Each run's conversation is stored in
-.catbuddy/sessions of the first root; --continue sends a reply to the
+the final answer on stdout. Each run's conversation is stored for the
+first root in the user's state directory (never in the project);
+--continue sends a reply to the
 project's last run (or the one named, from the editor or the command
 line), with its whole history. Exit status 0 on success, 1 when the run
 failed (bad key, unreachable model, step limit), 2 for bad usage,

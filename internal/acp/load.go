@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -126,14 +125,9 @@ func (a *Agent) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sd
 		title := sum.TitleText()
 		updated := sum.Updated.UTC().Format(time.RFC3339)
 		out.Sessions = append(out.Sessions, sdk.SessionInfo{
-			SessionId: sdk.SessionId(sum.RunID), Cwd: rootOf(sum.Log), Title: &title, UpdatedAt: &updated,
+			SessionId: sdk.SessionId(sum.RunID), Cwd: sum.Root, Title: &title, UpdatedAt: &updated,
 		})
 	}
 	return out, nil
 }
 
-// rootOf is the workspace folder of a session file
-// (<root>/.catbuddy/sessions/<name>.jsonl).
-func rootOf(log string) string {
-	return filepath.Dir(filepath.Dir(filepath.Dir(log)))
-}

@@ -5,11 +5,15 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // TestMain lets this test binary be the sandbox helper: the commands
 // its tests run through the exec tool start as it, re-executed.
 func TestMain(m *testing.M) {
 	sandbox.Main()
-	os.Exit(m.Run())
+	cleanup := testenv.PrivateState()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }

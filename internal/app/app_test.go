@@ -119,7 +119,9 @@ func TestRefusedTurnStoresNothing(t *testing.T) {
 	if res.Err == nil || res.Status != "error" || res.Stored || res.TranscriptPath != "" {
 		t.Errorf("refused turn: %+v", res)
 	}
-	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(session.Dir))); err == nil {
+	if dir, _ := session.DirOf(root); dir == "" {
+		t.Error("no sessions directory for the folder")
+	} else if _, err := os.Stat(dir); err == nil {
 		t.Error("a refused turn created the sessions directory")
 	}
 }

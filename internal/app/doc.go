@@ -28,8 +28,8 @@
 // the user's MCP servers and those of trusted projects, whose tools join
 // the registry as mcp_<server>_<tool>; WaitMCP waits for them to start
 // (a front end whose first turn starts at once); Close stops them. A Run
-// is one conversation: NewRun starts one (stored in the project's
-// .catbuddy/sessions), ResumeRun continues a stored one, and Do runs one
+// is one conversation: NewRun starts one (stored in the folder's place
+// in the user's state directory, package session), ResumeRun continues a stored one, and Do runs one
 // turn of it: the agent over the registry, every event rendered into the
 // run's transcript and passed on, the conversation stored and the
 // transcript written beside it.

@@ -33,7 +33,7 @@ type Run struct {
 	// Messages is the conversation so far (what a reply continues).
 	Messages []agent.Message
 	// Log stores the conversation; nil stores nothing (no workspace
-	// folder to hold .catbuddy/sessions).
+	// folder to keep its session for).
 	Log *session.Log
 	// Changes is the run's pending change set (review "pending"), set
 	// by its first turn; nil when its changes are reviewed before they
@@ -210,7 +210,7 @@ func (a *App) Do(ctx context.Context, r *Run, t Turn) Result {
 }
 
 // errNoFolder is why a run without a workspace folder keeps nothing.
-var errNoFolder = errors.New("no workspace folder to hold " + session.Dir)
+var errNoFolder = errors.New("no workspace folder: a run's session is kept per folder, and this run has none")
 
 // Snapshot writes the transcript of the turn going on, as far as it got,
 // and returns its path: for a front end that shows a run while it runs.

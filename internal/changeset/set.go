@@ -12,6 +12,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
 // Set is one run's pending change set. It is safe for concurrent use:
@@ -96,7 +97,11 @@ func (s *Set) folderFor(root string) (*folder, error) {
 	if f, ok := s.folders[root]; ok {
 		return f, nil
 	}
-	f := newFolder(root, s.id)
+	st, err := userstate.For(s.store.base, root)
+	if err != nil {
+		return nil, err
+	}
+	f := newFolder(st, s.id)
 	if err := f.ensure(); err != nil {
 		return nil, err
 	}

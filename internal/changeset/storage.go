@@ -1,6 +1,8 @@
 package changeset
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,24 +10,34 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
-// RunsDir is where, below a workspace folder, the runs' change sets
-// live: <folder>/.catbuddy/runs/<runId>/. The PathGuard denies the
-// agent everything under .catbuddy/, and the sandbox hides it from
-// commands, so the layer's storage is out of the agent's reach.
-const RunsDir = guard.StateDir + "/runs"
+// runsDir is where, in a workspace folder's place in the user's state
+// directory (userstate.Folder), the runs' change sets live:
+// <state>/folders/<key>/runs/<runId>/. Nothing of a set lies in the
+// project: a cloned project cannot plant one, and the project's own
+// tools never see cb-ls's files. The sandbox hides the state directory
+// from commands (Request.UserDirs), so the layer's storage is out of
+// the agent's reach.
+const runsDir = "runs"
 
 // manifestName is the set's small description in each folder's run
 // directory; baseDir holds the base texts, mirroring the folder's paths.
 const (
 	manifestName = "manifest.json"
 	baseDir      = "base"
+	upperDir     = "upper"
+	workDir      = "work"
 )
+
+// maxManifest bounds a manifest's read: about 200 bytes a file, for a
+// million files. A larger one is not cb-ls's.
+const maxManifest = 256 << 20
 
 // manifest is what a Set keeps beside its layer in one folder. It is
 // rewritten whole (a temporary file renamed over it) after each change,
@@ -57,30 +69,39 @@ type fileRecord struct {
 // folder is one workspace folder's part of a set: its layer, its run
 // directory and the files the run touched there.
 type folder struct {
-	root  string // the folder (the layer's lower), a real absolute path
-	dir   string // <root>/.catbuddy/runs/<runId>
+	root  string           // the folder (the layer's lower), a real absolute path
+	state userstate.Folder // the folder's place in the state directory
+	id    string           // the run
+	dir   string           // <state>/folders/<key>/runs/<runId>, for messages and the layer
 	layer sandbox.OverlayLayer
 	files map[string]*fileRecord
+	// run is the run directory, opened once (ensure): every read and
+	// write of the set's own files goes through it, never by path.
+	run *os.Root
 }
 
 // newFolder describes root's part of run id; nothing is created yet.
-func newFolder(root, id string) *folder {
-	dir := filepath.Join(root, filepath.FromSlash(RunsDir), id)
-	return &folder{root: root, dir: dir, files: map[string]*fileRecord{},
-		layer: sandbox.OverlayLayer{Lower: root, Upper: filepath.Join(dir, "upper"), Work: filepath.Join(dir, "work")}}
+func newFolder(st userstate.Folder, id string) *folder {
+	dir := st.Path(runsDir, id)
+	return &folder{root: st.Root, state: st, id: id, dir: dir, files: map[string]*fileRecord{},
+		layer: sandbox.OverlayLayer{Lower: st.Root, Upper: filepath.Join(dir, upperDir), Work: filepath.Join(dir, workDir)}}
 }
 
-// ensure creates the run directory (0700, through no symlink: see
-// guard.OpenStateDir) and the layer's upper directory.
+// ensure opens the run directory (made 0700, through no symlink: see
+// userstate.Folder.Open) and creates the layer's upper directory.
 func (f *folder) ensure() error {
-	r, err := guard.OpenStateDir(f.root, "runs", filepath.Base(f.dir))
-	if err != nil {
-		return fmt.Errorf("run directory in %s: %w", f.root, err)
+	if f.run != nil {
+		return nil
 	}
-	defer r.Close()
-	if err := r.Mkdir("upper", 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+	r, err := f.state.Open(runsDir, f.id)
+	if err != nil {
+		return fmt.Errorf("run directory of %s: %w", f.root, err)
+	}
+	if err := r.Mkdir(upperDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		r.Close()
 		return fmt.Errorf("layer of %s: %w", f.root, err)
 	}
+	f.run = r
 	return nil
 }
 
@@ -94,29 +115,51 @@ func (f *folder) save(m manifest) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(f.dir, manifestName), b, 0o600)
+	return writeAtomic(f.run, manifestName, b, 0o600)
 }
 
-// loadFolder reads root's part of run id, if it has one.
-func loadFolder(root, id string) (*folder, manifest, error) {
-	f := newFolder(root, id)
-	b, err := os.ReadFile(filepath.Join(f.dir, manifestName))
+// loadFolder reads st's part of run id, if it has one. A record whose
+// path is not a plain path inside the folder is dropped: the manifest
+// is cb-ls's own, but nothing it says may lead a keep or a discard out
+// of the folder.
+func loadFolder(st userstate.Folder, id string) (*folder, manifest, []string, error) {
+	f := newFolder(st, id)
+	if err := f.ensure(); err != nil {
+		return nil, manifest{}, nil, err
+	}
+	b, err := userstate.ReadFile(f.run, manifestName, maxManifest)
 	if err != nil {
-		return nil, manifest{}, err
+		f.close()
+		return nil, manifest{}, nil, err
 	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, manifest{}, fmt.Errorf("%s: %w", filepath.Join(f.dir, manifestName), err)
+		f.close()
+		return nil, manifest{}, nil, fmt.Errorf("%s: %w", filepath.Join(f.dir, manifestName), err)
 	}
-	if m.Files != nil {
-		f.files = m.Files
+	var dropped []string
+	for rel, rec := range m.Files {
+		if rec == nil || !localRel(rel) {
+			dropped = append(dropped, rel)
+			continue
+		}
+		f.files[rel] = rec
 	}
-	return f, m, nil
+	return f, m, dropped, nil
 }
 
-// basePath is where rel's base text is kept.
-func (f *folder) basePath(rel string) string {
-	return filepath.Join(f.dir, baseDir, filepath.FromSlash(rel))
+// localRel reports whether rel is a clean slash-separated path inside a
+// folder: not empty, not absolute, no "..", no "." or empty component.
+func localRel(rel string) bool {
+	if rel == "" || strings.ContainsRune(rel, 0) || strings.Contains(rel, `\`) {
+		return false
+	}
+	return path.Clean(rel) == rel && filepath.IsLocal(filepath.FromSlash(rel)) && rel != "."
+}
+
+// basePath is rel's base text in the run directory.
+func basePath(rel string) string {
+	return path.Join(baseDir, rel)
 }
 
 // readBase returns rel's base text: empty for a file the run created.
@@ -125,41 +168,70 @@ func (f *folder) readBase(rel string) ([]byte, error) {
 	if !ok || !r.Existed {
 		return nil, nil
 	}
-	name := f.basePath(rel)
 	if r.Lower {
-		name = filepath.Join(f.root, filepath.FromSlash(rel))
+		b, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, fmt.Errorf("base of %s: %w", rel, err)
+		}
+		return b, nil
 	}
-	b, err := os.ReadFile(name)
+	if err := f.ensure(); err != nil {
+		return nil, err
+	}
+	b, err := userstate.ReadFile(f.run, filepath.FromSlash(basePath(rel)), maxBase)
 	if err != nil {
 		return nil, fmt.Errorf("base of %s: %w", rel, err)
 	}
 	return b, nil
 }
 
+// maxBase bounds the read of a stored base text.
+const maxBase = 1 << 30
+
 // writeBase stores rel's base text.
 func (f *folder) writeBase(rel string, content []byte) error {
+	if !localRel(rel) {
+		return fmt.Errorf("base of %q: not a path inside the folder", rel)
+	}
 	if err := f.ensure(); err != nil {
 		return err
 	}
-	p := f.basePath(rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
+	p := filepath.FromSlash(basePath(rel))
+	if err := f.run.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return fmt.Errorf("base of %s: %w", rel, err)
 	}
-	return writeAtomic(p, content, 0o600)
+	return writeAtomic(f.run, p, content, 0o600)
 }
 
 // dropBase forgets rel: its base text and its record.
 func (f *folder) dropBase(rel string) {
-	_ = os.Remove(f.basePath(rel))
+	if f.run != nil && localRel(rel) {
+		_ = f.run.Remove(filepath.FromSlash(basePath(rel)))
+	}
 	delete(f.files, rel)
 }
 
+// close lets go of the run directory.
+func (f *folder) close() {
+	if f.run != nil {
+		f.run.Close()
+		f.run = nil
+	}
+}
+
 // remove deletes the folder's whole part of the set: layer, bases and
-// manifest.
+// manifest, through the runs directory, by descriptor.
 func (f *folder) remove() error {
+	f.close()
 	// The layer first: overlayfs leaves its work directory unreadable
-	// (mode 000), which os.RemoveAll cannot enter as an ordinary user.
-	return errors.Join(f.layer.Remove(), os.RemoveAll(f.dir))
+	// (mode 000), which RemoveAll cannot enter as an ordinary user.
+	err := f.layer.Remove()
+	runs, oerr := f.state.Open(runsDir)
+	if oerr != nil {
+		return errors.Join(err, oerr)
+	}
+	defer runs.Close()
+	return errors.Join(err, runs.RemoveAll(f.id))
 }
 
 // readUpper returns what the layer holds at rel: the pending content,
@@ -182,29 +254,29 @@ func (f *folder) statUpper(rel string) (fs.FileInfo, error) {
 	return os.Lstat(filepath.Join(f.layer.Upper, filepath.FromSlash(rel)))
 }
 
-// writeAtomic replaces name with data: a temporary file beside it,
-// renamed over it, so that a crash of the process (kill -9) leaves one
-// or the other. It does not fsync: the page cache outlives the process,
-// and only a machine stop could lose the last writes, as it could those
-// of the layer itself (overlayfs mounted volatile); an fsync per write
-// would cost more than the whole command's scan.
-func writeAtomic(name string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+path.Base(filepath.ToSlash(name))+".tmp-*")
+// writeAtomic replaces name in dir with data: a temporary file beside
+// it, renamed over it, so that a crash of the process (kill -9) leaves
+// one or the other. It does not fsync: the page cache outlives the
+// process, and only a machine stop could lose the last writes, as it
+// could those of the layer itself (overlayfs mounted volatile); an
+// fsync per write would cost more than the whole command's scan.
+func writeAtomic(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tmp-"+hex.EncodeToString(rnd[:]))
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(perm)
-	}
-	if cerr := tmp.Close(); err == nil {
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), name)
+		err = dir.Rename(tmp, name)
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		_ = dir.Remove(tmp)
 	}
 	return err
 }

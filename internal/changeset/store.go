@@ -6,13 +6,14 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
+	"io"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
 // Store holds every run's change set under the workspace folders. A
@@ -20,6 +21,9 @@ import (
 type Store struct {
 	g   *guard.PathGuard
 	log *slog.Logger
+	// base is the user's state directory (userstate.Base), where every
+	// set is kept; "" when none is known (nothing survives the process).
+	base string
 
 	mu        sync.Mutex
 	sets      map[string]*Set
@@ -27,46 +31,101 @@ type Store struct {
 }
 
 // Open returns the Store over g's folders, with the sets earlier
-// processes left in them (<folder>/.catbuddy/runs/<runId>/): a set
-// survives a crash and a restart. A set that cannot be read is logged
-// and left where it is.
+// processes left for them in the user's state directory
+// (userstate.Base; see runsDir): a set survives a crash and a restart.
+// A set that cannot be read is logged and left where it is. Nothing in
+// the project is ever read as a set.
 func Open(g *guard.PathGuard, log *slog.Logger) (*Store, error) {
+	return OpenIn(userstate.Base(os.Getenv), g, log)
+}
+
+// OpenIn is Open with the sets kept in the state directory base.
+func OpenIn(base string, g *guard.PathGuard, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Store{g: g, log: log, sets: map[string]*Set{}}
+	if base == "" {
+		return nil, userstate.ErrNoState
+	}
+	s := &Store{g: g, log: log, base: base, sets: map[string]*Set{}}
 	s.Reload()
 	return s, nil
 }
 
-// Reload looks again for stored sets in the guard's folders (after the
+// Reload looks again for stored sets of the guard's folders (after the
 // editor's folders changed). Sets already open are kept as they are.
 func (s *Store) Reload() {
 	for _, root := range s.g.Roots() {
-		ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(RunsDir)))
+		st, err := s.stateOf(root)
 		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				s.log.Warn("read the pending change sets", "folder", root, "error", err)
-			}
+			s.log.Warn("find the pending change sets", "folder", root, "error", err)
 			continue
 		}
-		for _, e := range ents {
-			if !e.IsDir() || !validRunID(e.Name()) {
-				continue
-			}
-			if err := s.load(root, e.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				s.log.Warn("read a pending change set", "folder", root, "run", e.Name(), "error", err)
+		for _, id := range s.storedRuns(st) {
+			if err := s.load(st, id); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				s.log.Warn("read a pending change set", "folder", root, "run", id, "error", err)
 			}
 		}
 	}
 }
 
-// load adds root's part of run id to its set.
-func (s *Store) load(root, id string) error {
-	f, m, err := loadFolder(root, id)
+// stateOf returns root's place in the state directory, taking over the
+// state of the folder's earlier path when it was moved or renamed.
+func (s *Store) stateOf(root string) (userstate.Folder, error) {
+	st, err := userstate.For(s.base, root)
+	if err != nil {
+		return st, err
+	}
+	if from, err := st.Adopt(); err != nil {
+		s.log.Warn("take over the state of a moved folder", "folder", root, "error", err)
+	} else if from != "" {
+		s.log.Info("the folder was moved: its pending changes and sessions follow it", "from", from, "to", st.Root)
+	}
+	return st, nil
+}
+
+// storedRuns lists the run directories kept for st, read by descriptor.
+func (s *Store) storedRuns(st userstate.Folder) []string {
+	if _, err := os.Lstat(st.Path(runsDir)); err != nil {
+		return nil // nothing kept for this folder: nothing to create either
+	}
+	runs, err := st.Open(runsDir)
+	if err != nil {
+		s.log.Warn("read the pending change sets", "folder", st.Root, "error", err)
+		return nil
+	}
+	defer runs.Close()
+	d, err := runs.Open(".")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(maxRuns)
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.log.Warn("read the pending change sets", "folder", st.Root, "error", err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && validRunID(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// maxRuns bounds how many stored runs of one folder are read.
+const maxRuns = 10000
+
+// load adds st's part of run id to its set.
+func (s *Store) load(st userstate.Folder, id string) error {
+	f, m, dropped, err := loadFolder(st, id)
 	if err != nil {
 		return err
 	}
+	if len(dropped) > 0 {
+		s.log.Warn("a stored change set names paths outside its folder; they are ignored", "folder", st.Root, "run", id, "paths", dropped)
+	}
+	root := st.Root
 	s.mu.Lock()
 	set, ok := s.sets[id]
 	if !ok {
@@ -77,6 +136,7 @@ func (s *Store) load(root, id string) error {
 	set.mu.Lock()
 	defer set.mu.Unlock()
 	if _, ok := set.folders[root]; ok {
+		f.close()
 		return nil
 	}
 	set.folders[root] = f

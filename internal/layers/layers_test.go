@@ -31,8 +31,9 @@ func TestLayers(t *testing.T) {
 		"tools":     {"agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "app", "changeset"},
 		// The safe file layer imports nothing of ours; search only guard
 		// (for admitted paths and the state directory's name) and it.
-		"safefile": {"guard", "filestate", "config", "search", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
-		"search":   {"filestate", "config", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"userstate": {"guard", "filestate", "config", "search", "safefile", "sandbox", "shell", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app", "changeset", "diff", "acp", "headless", "testenv"},
+		"safefile":  {"guard", "filestate", "config", "search", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
+		"search":    {"filestate", "config", "snapshot", "tools", "agent", "lsp", "mcp", "cmd", "session", "app"},
 		// The workspace before and after a command: the tools' exec
 		// reports and undoes from it; it knows nothing of running one.
 		"snapshot": {"config", "sandbox", "tools", "agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app"},

@@ -100,7 +100,7 @@ func (rs *runs) runFor(ctx context.Context, id string) (*run, error) {
 func (rs *runs) load(ctx context.Context, id string) (*run, error) {
 	path, err := session.Find(rs.s.Guard().Roots(), id)
 	if errors.Is(err, session.ErrNotFound) {
-		return nil, fmt.Errorf("unknown run %q: not on this connection and not in %s (catbuddy.listRuns lists the runs)", id, session.Dir)
+		return nil, fmt.Errorf("unknown run %q: not on this connection and not among the sessions kept in %s (catbuddy.listRuns lists the runs)", id, session.Where)
 	}
 	if err != nil {
 		return nil, err

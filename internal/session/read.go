@@ -67,7 +67,7 @@ func LoadSummary(path string) (Summary, error) {
 // line is an error naming the file and line: the user's data is never
 // silently dropped.
 func load(path string, messages bool) (*Session, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
@@ -131,17 +131,21 @@ func Find(roots []string, runID string) (string, error) {
 	}
 	infix := "-" + runID + "-"
 	for _, root := range roots {
-		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(Dir)))
+		dir, err := DirOf(root)
 		if err != nil {
-			continue // no sessions in this folder
+			continue
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue // no sessions of this folder
 		}
 		for _, e := range entries {
 			if strings.HasSuffix(e.Name(), ".jsonl") && strings.Contains(e.Name(), infix) && e.Type().IsRegular() {
-				return filepath.Join(root, filepath.FromSlash(Dir), e.Name()), nil
+				return filepath.Join(dir, e.Name()), nil
 			}
 		}
 	}
-	return "", fmt.Errorf("%w %q in %s of %s", ErrNotFound, runID, Dir, strings.Join(roots, ", "))
+	return "", fmt.Errorf("%w %q among the sessions of %s in %s", ErrNotFound, runID, strings.Join(roots, ", "), Where)
 }
 
 // List returns the runs stored under roots, most recently active first.
@@ -151,7 +155,11 @@ func List(roots []string) ([]Summary, error) {
 	var out []Summary
 	var errs []error
 	for _, root := range roots {
-		dir := filepath.Join(root, filepath.FromSlash(Dir))
+		dir, err := DirOf(root)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -168,6 +176,7 @@ func List(roots []string) ([]Summary, error) {
 				errs = append(errs, err)
 				continue
 			}
+			s.Root = root
 			out = append(out, s)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
 // reservedExt names a run that exists before its first turn: a client
@@ -22,7 +22,11 @@ func Reserve(root, runID string) error {
 	if err := CheckID(runID); err != nil {
 		return err
 	}
-	dir, err := guard.OpenStateDir(root, filepath.Base(Dir))
+	d, err := DirOf(root)
+	if err != nil {
+		return err
+	}
+	dir, err := userstate.OpenPath(d)
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
@@ -43,7 +47,11 @@ func Reserved(root, runID string) bool {
 	if CheckID(runID) != nil {
 		return false
 	}
-	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(Dir), runID+reservedExt))
+	d, err := DirOf(root)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(d, runID+reservedExt))
 	return err == nil && fi.Mode().IsRegular()
 }
 

@@ -1,13 +1,15 @@
-// Package session stores each agent run's conversation in the project's
-// .catbuddy/sessions directory, next to its transcript, so that a run can
-// be listed and continued after the server (or the editor) restarted.
+// Package session stores each agent run's conversation in the
+// workspace folder's place in the user's state directory
+// (<state>/folders/<key>/sessions, see package userstate), next to its
+// transcript, so that a run can be listed and continued after the
+// server (or the editor) restarted. Nothing of it lies in the project.
 //
 // A session is a JSONL file, appended to once per turn and never
 // rewritten: a "run" record (the command, the document, the settings),
 // then for every turn the conversation's new "message" records and one
 // "turn" record (outcome, tokens, changed files). Keys are never
-// written. The agent's tools cannot read the directory: the guard keeps
-// .catbuddy out of their reach.
+// written. The agent's tools and commands cannot read the directory: it
+// lies outside the workspace, and the sandbox hides it.
 package session
 
 import (
@@ -17,10 +19,25 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
-// Dir is where sessions go, relative to a workspace folder.
-const Dir = ".catbuddy/sessions"
+// dirName is the sessions directory in a folder's state directory.
+const dirName = "sessions"
+
+// Where names, for the user, where the sessions of a workspace folder
+// are kept.
+const Where = "the user's state directory"
+
+// DirOf returns the directory that holds the sessions of the workspace
+// folder root.
+func DirOf(root string) (string, error) {
+	st, err := userstate.For("", root)
+	if err != nil {
+		return "", fmt.Errorf("session: %w", err)
+	}
+	return st.Path(dirName), nil
+}
 
 // Header is what a session says about its run before any turn.
 type Header struct {
@@ -75,6 +92,8 @@ type Summary struct {
 	Files   []string    // changed by any turn, first change first
 	// Log is the session file.
 	Log string
+	// Root is the workspace folder it was found for (List).
+	Root string
 }
 
 // TitleText is the run's title for a list: the first line of its first

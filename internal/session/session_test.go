@@ -37,8 +37,12 @@ func TestRoundTripAcrossTurns(t *testing.T) {
 	started := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	h := Header{RunID: "rabc", Command: "fix", Title: "Agent: Fix This", Path: "/p/calc.go", File: "calc.go", Input: "fix it\nplease", Started: started, Model: "m"}
 	log := NewLog(root, h)
-	if !strings.HasSuffix(log.Path, filepath.Join(".catbuddy", "sessions", "20261202-100000-rabc-fix.jsonl")) {
-		t.Fatalf("path = %s", log.Path)
+	dir, err := DirOf(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.Path != filepath.Join(dir, "20261202-100000-rabc-fix.jsonl") || !strings.HasPrefix(dir, os.Getenv("XDG_STATE_HOME")) {
+		t.Fatalf("path = %s, want it in the state directory %s", log.Path, dir)
 	}
 	first := exchange("fix it\nplease", "calc.go")
 	t1 := Turn{Input: "fix it\nplease", Outcome: "done", Steps: 2, Usage: agent.Usage{InputTokens: 10, OutputTokens: 3}, Files: []string{"calc.go"}, Ended: started.Add(time.Minute)}
@@ -114,7 +118,7 @@ func TestLoadTornAndDamaged(t *testing.T) {
 	data, _ := os.ReadFile(log.Path)
 	lines := strings.SplitAfter(string(data), "\n")
 	lines[1] = "not json\n"
-	bad := filepath.Join(root, Dir, "20260101-000000-r2-ask.jsonl")
+	bad := filepath.Join(filepath.Dir(log.Path), "20260101-000000-r2-ask.jsonl")
 	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o600)
 	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), bad+" line 2") {
 		t.Errorf("err = %v, want the file and line 2 named", err)
@@ -152,8 +156,9 @@ func TestFindAndList(t *testing.T) {
 	if d := cmp.Diff([]string{"rnew", "rmid", "rold"}, ids); d != "" {
 		t.Errorf("order (-want +got):\n%s", d)
 	}
-	if p, err := Find([]string{a, b}, "rnew"); err != nil || !strings.HasPrefix(p, b) {
-		t.Errorf("Find rnew = %s, %v", p, err)
+	dirB, _ := DirOf(b)
+	if p, err := Find([]string{a, b}, "rnew"); err != nil || filepath.Dir(p) != dirB {
+		t.Errorf("Find rnew = %s, %v; want it among b's sessions, %s", p, err, dirB)
 	}
 	if _, err := Find([]string{a, b}, "rnone"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Find of an unknown run: %v, want ErrNotFound", err)

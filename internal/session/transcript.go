@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -212,13 +212,12 @@ func (l *Log) WriteTranscript(text string, secrets ...string) (string, error) {
 			text = strings.ReplaceAll(text, s, "[redacted]")
 		}
 	}
+	if l.err != nil {
+		return "", l.err
+	}
 	path := TranscriptPath(l.Path)
-	sessions := filepath.Dir(path)
-	root := filepath.Dir(filepath.Dir(sessions))
-	ignoreSessions(root)
-	// Opened without following a symlink: a model-made .catbuddy link
-	// must not send the transcript out of the workspace.
-	d, err := guard.OpenStateDir(root, filepath.Base(sessions))
+	// Opened from the state directory down without following a symlink.
+	d, err := userstate.OpenPath(filepath.Dir(path))
 	if err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
@@ -243,58 +242,6 @@ func (l *Log) WriteTranscript(text string, secrets ...string) (string, error) {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
 	return path, nil
-}
-
-// ignoreSessions writes <root>/.catbuddy/.gitignore, once, so that
-// nothing cb-ls keeps there (transcripts, sessions, the internal
-// workspace) shows up as untracked in git: `git status` stays clean in
-// every project the agent touches. A project that commits its
-// .catbuddy/config.json adds it with git add -f or its own rules. The state
-// directory is opened without following symlinks, and O_EXCL never
-// overwrites the user's own file nor follows a link planted in its place.
-// The file earlier versions wrote, which ignored only sessions/, is
-// replaced. Best effort: a transcript is worth more than the ignore file.
-func ignoreSessions(root string) {
-	d, err := guard.OpenStateDir(root)
-	if err != nil {
-		return
-	}
-	defer d.Close()
-	if b, err := d.ReadFile(".gitignore"); err == nil {
-		if string(b) != olderIgnore {
-			return // the user's own, or ours already
-		}
-		// Written beside it and renamed over it: the rename replaces the
-		// directory entry, never what a link there would point at.
-		if writeIgnore(d, ".gitignore.new") {
-			if d.Rename(".gitignore.new", ".gitignore") != nil {
-				_ = d.Remove(".gitignore.new")
-			}
-		}
-		return
-	}
-	writeIgnore(d, ".gitignore")
-}
-
-// ignoreAll is the .catbuddy/.gitignore cb-ls writes; olderIgnore the one
-// versions before it wrote (only the transcripts ignored).
-const (
-	ignoreAll   = "# cb-ls's own state (run transcripts, sessions): not part of the project.\n*\n"
-	olderIgnore = "# cb-ls's run transcripts: not part of the project.\nsessions/\n"
-)
-
-// writeIgnore creates name in d holding ignoreAll; it never opens a file
-// that exists.
-func writeIgnore(d *os.Root, name string) bool {
-	f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return false
-	}
-	_, err = f.WriteString(ignoreAll)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err == nil
 }
 
 // compactJSON renders raw tool arguments on one line, cut to max bytes.

@@ -119,7 +119,11 @@ func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(root, ".catbuddy", "sessions", "20261202-113005-r7-my_cmd____x.md"); path != want || TranscriptPath(l.Path) != want {
+	dir, err := DirOf(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "20261202-113005-r7-my_cmd____x.md"); path != want || TranscriptPath(l.Path) != want {
 		t.Errorf("path = %q (TranscriptPath %q), want %q, beside the session file", path, TranscriptPath(l.Path), want)
 	}
 	data, err := os.ReadFile(path)
@@ -140,88 +144,54 @@ func TestWriteTranscriptRedactsSecretsAndIsPrivate(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("sessions dir holds %d entries, want only the transcript (no temp files)", len(entries))
 	}
-	if b, err := os.ReadFile(filepath.Join(root, ".catbuddy", ".gitignore")); err != nil || !strings.Contains(string(b), "\n*\n") {
-		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore everything in .catbuddy/", b, err)
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Errorf("the project holds %v after a transcript, want nothing of cb-ls's", ents)
 	}
 }
 
-// TestStateDirStaysOutOfGit: after a transcript and whatever else cb-ls
-// keeps in .catbuddy/ (the internal workspace, a session), git status of
-// the project is clean, also in a project where an earlier cb-ls wrote
-// the .gitignore that ignored only sessions/.
-func TestStateDirStaysOutOfGit(t *testing.T) {
-	git := testenv.NeedsTool(t, "git", "checking that .catbuddy/ stays out of git status", "apt-get install git")
-	for name, earlier := range map[string]string{"new project": "", "earlier cb-ls": olderIgnore} {
-		t.Run(name, func(t *testing.T) {
-			root := t.TempDir()
-			gitRun := func(args ...string) string {
-				t.Helper()
-				cmd := exec.Command(git, append([]string{"-C", root}, args...)...)
-				cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-				return string(out)
-			}
-			gitRun("init", "-q")
-			if earlier != "" {
-				os.MkdirAll(filepath.Join(root, ".catbuddy"), 0o755)
-				if err := os.WriteFile(filepath.Join(root, ".catbuddy", ".gitignore"), []byte(earlier), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			l := NewLog(root, Header{RunID: "r1", Command: "fix", Started: time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC)})
-			if _, err := l.WriteTranscript("a transcript", ""); err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range []string{"workspace/notes.md", "mcp.json"} {
-				full := filepath.Join(root, ".catbuddy", p)
-				os.MkdirAll(filepath.Dir(full), 0o755)
-				if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if st := gitRun("status", "--porcelain", "--untracked-files=all"); st != "" {
-				t.Errorf("git status is not clean:\n%s", st)
-			}
-			if ents, _ := os.ReadDir(filepath.Join(root, ".catbuddy")); len(ents) != 4 {
-				t.Errorf(".catbuddy holds %v, want .gitignore, sessions, workspace and mcp.json (no leftover)", ents)
-			}
-		})
-	}
-}
-
-// TestUsersIgnoreFileIsKept: a .catbuddy/.gitignore the user wrote (one
-// that keeps config.json in git, say) is never replaced.
-func TestUsersIgnoreFileIsKept(t *testing.T) {
-	root := t.TempDir()
-	own := "*\n!config.json\n"
-	os.MkdirAll(filepath.Join(root, ".catbuddy"), 0o755)
-	if err := os.WriteFile(filepath.Join(root, ".catbuddy", ".gitignore"), []byte(own), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := NewLog(root, Header{RunID: "r1", Command: "ask", Started: time.Now()}).WriteTranscript("text"); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(filepath.Join(root, ".catbuddy", ".gitignore")); string(b) != own {
-		t.Errorf("the user's .gitignore became %q", b)
-	}
-}
-
-// TestWriteTranscriptFollowsNoStateLink: a model-made ".catbuddy" link to
-// a place outside the workspace makes the transcript write fail, and
-// nothing lands outside.
-func TestWriteTranscriptFollowsNoStateLink(t *testing.T) {
+// TestNothingInTheProject: after a session and its transcript, the
+// project holds nothing of cb-ls's and git status is as before, and a
+// ".catbuddy" link a project ships (to a place outside) is not written
+// through: cb-ls keeps nothing there.
+func TestNothingInTheProject(t *testing.T) {
+	git := testenv.NeedsTool(t, "git", "checking that cb-ls leaves git status alone", "apt-get install git")
 	root, outside := t.TempDir(), t.TempDir()
+	gitRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-C", root}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	gitRun("init", "-q")
 	if err := os.Symlink(outside, filepath.Join(root, ".catbuddy")); err != nil {
 		t.Fatal(err)
 	}
-	if path, err := NewLog(root, Header{RunID: "r1", Command: "ask", Started: time.Now()}).WriteTranscript("text"); err == nil {
-		t.Errorf("transcript written through a symlink to %s", path)
+	before := gitRun("status", "--porcelain", "--ignored", "--untracked-files=all")
+	l := NewLog(root, Header{RunID: "r1", Command: "fix", Started: time.Date(2026, 12, 2, 11, 30, 5, 0, time.UTC)})
+	if err := l.AppendTurn(exchange("q", "x.go"), Turn{Outcome: "done"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.WriteTranscript("a transcript", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := Reserve(root, "r2"); err != nil {
+		t.Fatal(err)
+	}
+	if after := gitRun("status", "--porcelain", "--ignored", "--untracked-files=all"); after != before {
+		t.Errorf("git status changed:\n%s\nwas:\n%s", after, before)
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
-		t.Errorf("the transcript write created %v outside the workspace", ents)
+		t.Errorf("written through the project's .catbuddy link: %v", ents)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 2 { // .git and the link
+		t.Errorf("the project holds %v", ents)
+	}
+	if got, err := Find([]string{root}, "r1"); err != nil || got != l.Path {
+		t.Errorf("Find = %q, %v; want %s", got, err, l.Path)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
 // NewRunID returns a run id unique across server restarts and across
@@ -28,6 +28,9 @@ type Log struct {
 	// Path is the session file.
 	Path   string
 	header Header
+	// err is why the log has no place (no state directory): each
+	// AppendTurn says so.
+	err error
 	// stored holds a hash of each message already in the file, to notice
 	// a conversation that was rewritten (compacted, or old tool outputs
 	// trimmed) rather than only extended.
@@ -41,7 +44,11 @@ var seed = maphash.MakeSeed()
 // before the first turn ends.
 func NewLog(root string, h Header) *Log {
 	name := Name(h.Started, h.RunID, h.Command) + ".jsonl"
-	return &Log{Path: filepath.Join(root, filepath.FromSlash(Dir), name), header: h}
+	dir, err := DirOf(root)
+	if err != nil {
+		return &Log{header: h, err: err}
+	}
+	return &Log{Path: filepath.Join(dir, name), header: h}
 }
 
 // Header returns the run's header.
@@ -56,6 +63,9 @@ func (l *Log) Header() Header { return l.header }
 // agent compacted it) is stored whole after a "reset" record: the file
 // stays append-only, and loading it gives the conversation as it is now.
 func (l *Log) AppendTurn(msgs []agent.Message, t Turn, secrets ...string) error {
+	if l.err != nil {
+		return l.err
+	}
 	lines := make([][]byte, len(msgs))
 	hashes := make([]uint64, len(msgs))
 	rewritten := len(msgs) < len(l.stored)
@@ -96,13 +106,10 @@ func (l *Log) AppendTurn(msgs []agent.Message, t Turn, secrets ...string) error 
 			data = bytes.ReplaceAll(data, []byte(s), []byte("[redacted]"))
 		}
 	}
-	// A symlink planted in the project (".catbuddy" → elsewhere, or the
-	// file itself) must not redirect the user's conversation: the
-	// directory is opened without following one, and the file is opened
-	// inside it with O_NOFOLLOW semantics checked on what was opened.
-	// Path is <root>/.catbuddy/sessions/<name> (NewLog, Find).
-	sessions := filepath.Dir(l.Path)
-	dir, err := guard.OpenStateDir(filepath.Dir(filepath.Dir(sessions)), filepath.Base(sessions))
+	// No symlink may redirect the user's conversation: the directory is
+	// opened from the state directory down without following one, and
+	// the file is opened inside it only when it is a regular file.
+	dir, err := userstate.OpenPath(filepath.Dir(l.Path))
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
