@@ -130,4 +130,3 @@ func (a *Agent) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sd
 	}
 	return out, nil
 }
-

@@ -9,6 +9,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/tools"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
 // fixture is a folder with files, a store over it and a run's set.
@@ -49,6 +50,17 @@ func (fx *fixture) reopen() {
 		fx.t.Fatal(err)
 	}
 	fx.view = fx.set.Workspace(tools.DiskWorkspace{})
+}
+
+// runDir is where the set of run id keeps its part for the fixture's
+// folder: in the user's state directory, never in the project.
+func (fx *fixture) runDir(id string) string {
+	fx.t.Helper()
+	st, err := userstate.For(fx.store.base, fx.root)
+	if err != nil {
+		fx.t.Fatal(err)
+	}
+	return st.Path(runsDir, id)
 }
 
 // writeFile writes rel below root, as the user would.
@@ -160,7 +172,7 @@ func TestEditsArePendingAndKeepOneHunk(t *testing.T) {
 	if !strings.Contains(news, "kept hunk 1 of calc.go") || !strings.Contains(news, "discarded hunk 1 of calc.go") || !strings.Contains(news, `"func D() int { return 4 }"`) {
 		t.Fatalf("news = %q", news)
 	}
-	if _, err := os.Stat(filepath.Join(fx.root, ".catbuddy", "runs", "run-1")); !os.IsNotExist(err) {
+	if _, err := os.Stat(fx.runDir("run-1")); !os.IsNotExist(err) {
 		t.Fatalf("an empty set left its directory: %v", err)
 	}
 }

@@ -165,7 +165,7 @@ func TestExecLeavesGitAndStateAlone(t *testing.T) {
 	needsOverlay(t)
 	fx := newFixture(t, map[string]string{"a.txt": "a\n", ".git/HEAD": "ref: refs/heads/main\n"})
 	fx.edit(fx.view, "a.txt", "a", "A")
-	manifest := filepath.Join(fx.root, ".catbuddy", "runs", "run-1", "manifest.json")
+	manifest := filepath.Join(fx.runDir("run-1"), manifestName)
 	before, err := os.ReadFile(manifest)
 	if err != nil {
 		t.Fatal(err)

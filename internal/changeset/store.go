@@ -3,10 +3,10 @@ package changeset
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
-	"io"
 	"sort"
 	"strings"
 	"sync"

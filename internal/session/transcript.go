@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/internal/agent"
-	"github.com/catbuddy/cb-ls/internal/userstate"
 	"github.com/catbuddy/cb-ls/internal/tools"
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
 // Transcript renders a run's turn as markdown from its events: the one
