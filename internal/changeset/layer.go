@@ -3,13 +3,16 @@ package changeset
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -83,8 +86,10 @@ func (l *layer) materialise(ctx context.Context) error {
 		if err != nil || !doc.Open {
 			continue
 		}
-		disk, err := os.ReadFile(p.Abs)
-		if err == nil && bytes.Equal(disk, doc.Content) {
+		disk, _, err := safefile.ReadBeneath(ctx, p.Root, p.Rel, safefile.MaxFileSize)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) || bytes.Equal(disk, doc.Content) {
+			// The same, or not a regular file on disk (a link the
+			// buffer was opened through): nothing to put in the layer.
 			continue
 		}
 		s.mu.Lock()
@@ -121,7 +126,7 @@ func (l *layer) Collect(ctx context.Context) (tools.LayerReport, error) {
 	var errs []string
 	for _, r := range l.roots {
 		if f, ok := s.folders[r]; ok {
-			if err := s.rescan(f); err != nil {
+			if err := s.rescanContext(ctx, f); err != nil {
 				errs = append(errs, err.Error())
 			}
 		}
