@@ -166,7 +166,7 @@ func (l *layer) report() tools.LayerReport {
 				groups[key]++
 				continue
 			}
-			names = append(names, fmt.Sprintf("%s %s", e.kind, s.displayLocked(abs)))
+			names = append(names, s.reportName(f, rel, e, abs))
 		}
 	}
 	now := s.pendingByAbs()
@@ -236,4 +236,31 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// reportName is how the agent hears of one pending file: "created
+// gen.go", and for a whole-file item what it is ("created run.fifo (a
+// FIFO; not kept: …)"), with why it runs later or cannot be kept.
+// s.mu is held.
+func (s *Set) reportName(f *folder, rel string, e pendingEntry, abs string) string {
+	name := fmt.Sprintf("%s %s", e.kind, s.displayLocked(abs))
+	file, ok := s.fileOf(f, rel, e)
+	if !ok {
+		return name
+	}
+	var notes []string
+	if file.Whole != nil {
+		_, what, _ := strings.Cut(file.Whole.Describe(rel), ": ")
+		notes = append(notes, what)
+	}
+	if file.RunsLater != "" {
+		notes = append(notes, "runs later: "+file.RunsLater)
+	}
+	if file.KeepRefused != "" {
+		notes = append(notes, file.KeepRefused)
+	}
+	if len(notes) > 0 {
+		name += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return name
 }
