@@ -248,4 +248,3 @@ func TestFilesThatRunLaterSayWhy(t *testing.T) {
 		}
 	}
 }
-
