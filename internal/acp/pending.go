@@ -98,6 +98,11 @@ func pendingDiffs(ctx context.Context, view tools.Workspace, files []changeset.F
 			out = append(out, sdk.ToolContent(sdk.TextBlock(fmt.Sprintf("%s/ (%d files, %s)", f.Path.Rel, f.Group.Count, f.Kind))))
 			continue
 		}
+		if f.Whole != nil {
+			// Never read: it may be a link, a FIFO or gigabytes.
+			out = append(out, sdk.ToolContent(sdk.TextBlock(f.Hunks[0].Label)))
+			continue
+		}
 		var after []byte
 		if f.Kind != changeset.KindDeleted {
 			if doc, err := view.Read(ctx, f.Path); err == nil {

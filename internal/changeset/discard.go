@@ -1,6 +1,7 @@
 package changeset
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -37,8 +38,15 @@ func (s *Set) Discard(sel Selection) ([]string, error) {
 		if len(idx) == 0 {
 			continue
 		}
+		if f.Whole != nil {
+			// One item: reverted whole, its content never read.
+			s.revertLayer(f.Path)
+			discarded = append(discarded, f.Hunks[0].ID)
+			news = append(news, "the user discarded "+f.Hunks[0].Label)
+			continue
+		}
 		fo := s.folders[f.Path.Root]
-		base, err := fo.readBase(f.Path.Rel)
+		base, err := fo.baseText(context.Background(), f.Path.Rel)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue

@@ -1,7 +1,10 @@
 package changeset
 
 import (
+	"context"
+	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Files returns the pending files, by folder and path: reviewed files
@@ -29,7 +32,8 @@ func (s *Set) filesLocked() []File {
 			if e.group != "" {
 				g, ok := groups[e.group]
 				if !ok {
-					g = &File{Path: pathOf(root, e.group), Kind: e.kind, Group: &Group{ID: groupID(root, e.group)}}
+					g = &File{Path: pathOf(root, e.group), Kind: e.kind, Group: &Group{ID: groupID(root, e.group)},
+						RunsLater: runsLater(e.group), KeepRefused: s.protected(e.group, pathOf(root, e.group).Abs)}
 					groups[e.group] = g
 				}
 				g.Group.Count++
@@ -56,31 +60,62 @@ func (s *Set) filesLocked() []File {
 	return out
 }
 
-// fileOf computes one reviewed file. s.mu is held.
+// fileOf computes one reviewed file, reading both sides safely (no
+// link followed, nothing but regular files opened, at most
+// MaxDiffSize read). s.mu is held.
 func (s *Set) fileOf(f *folder, rel string, e pendingEntry) (File, bool) {
-	base, err := f.readBase(rel)
+	ctx := context.Background()
+	base, err := f.baseSide(ctx, rel)
 	if err != nil {
 		s.store.log.Warn("pending file without its base", "file", rel, "error", err)
 	}
-	var pending []byte
+	var pending side
 	if e.kind != KindDeleted {
-		var ok bool
-		if pending, _, ok = f.readUpper(rel); !ok {
+		if pending, err = f.pendingSide(ctx, rel); err != nil || pending.form == FormNone {
 			return File{}, false
 		}
-		if rec := f.files[rel]; rec != nil && rec.Existed && string(pending) == string(base) {
-			return File{}, false
+		if rec := f.files[rel]; rec != nil && rec.Existed && base.form != FormNone {
+			if eq, err := same(ctx, base, pending); err == nil && eq {
+				return File{}, false
+			}
 		}
 	}
 	kind := e.kind
 	if rec := f.files[rel]; kind == KindChanged && rec != nil && !rec.Existed {
 		kind = KindCreated
 	}
-	hs := hunksOf(rel, kind, base, pending, s.conflicts)
-	if len(hs) == 0 {
+	file := File{Path: pathOf(f.root, rel), Kind: kind, RunsLater: runsLater(rel), KeepRefused: s.protected(rel, pathOf(f.root, rel).Abs)}
+	if whole(base, pending) {
+		w := &Whole{Form: pending.form, BaseForm: base.form, Size: pending.size, BaseSize: base.size, Target: pending.target, BaseTarget: base.target}
+		if file.KeepRefused == "" {
+			file.KeepRefused = w.unkeepable()
+		}
+		file.Whole = w
+		file.Hunks = []Hunk{wholeHunk(rel, w, s.conflicts)}
+		return file, true
+	}
+	file.Hunks = hunksOf(rel, kind, base.data, pending.data, s.conflicts)
+	if len(file.Hunks) == 0 {
 		return File{}, false
 	}
-	return File{Path: pathOf(f.root, rel), Kind: kind, Hunks: hs}, true
+	return file, true
+}
+
+// protected says why keep never writes rel, whose absolute path is abs:
+// beneath .git or .catbuddy at any depth, or inside cb-ls's own state
+// (the directory holding the run directories, wherever the store puts
+// it). s.mu is held.
+func (s *Set) protected(rel, abs string) string {
+	if why := protectedReason(rel); why != "" {
+		return why
+	}
+	for _, fo := range s.folders {
+		state := filepath.Dir(filepath.Dir(fo.dir))
+		if abs == state || strings.HasPrefix(abs, state+string(filepath.Separator)) {
+			return "not kept: it is inside cb-ls's own state directory; discard it"
+		}
+	}
+	return ""
 }
 
 func cmpStr(a, b string) int {

@@ -31,6 +31,20 @@ type File struct {
 	// Group is set for a group of ignored outputs (Path is its directory,
 	// "node_modules", or a single ignored file); Hunks is then empty.
 	Group *Group
+	// Whole is set for a file that is one item, kept or discarded as a
+	// whole and never diffed (binary, over MaxDiffSize, a link, a FIFO,
+	// a socket, a device, a path too long): Hunks then holds one hunk
+	// with empty texts, whose Label is Whole.Describe ("big.bin: 2.0 GB,
+	// whole file", "lib: link -> ../lib2").
+	Whole *Whole
+	// RunsLater, when set, says why the file runs later outside any
+	// sandbox ("direnv loads it on cd"): every review shows it.
+	RunsLater string
+	// KeepRefused, when set, says why keep will not write the file
+	// (beneath .git/ or .catbuddy/, cb-ls's own state, a FIFO): it is
+	// listed, a keep leaves it pending with this reason, and discard
+	// drops it.
+	KeepRefused string
 }
 
 // Group is a command's ignored outputs beneath one directory, such as
@@ -118,4 +132,11 @@ func groupID(root, dir string) string {
 // in its first 8000, as git decides.
 func isBinary(b []byte) bool {
 	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
+}
+
+// wholeHunk is the one hunk of a whole-file item.
+func wholeHunk(rel string, w *Whole, conflicts map[string]string) Hunk {
+	base := formPhrase(w.BaseForm, w.BaseSize, w.BaseTarget)
+	id := hunkID(rel, "whole\x00"+base, w.Describe(rel), map[string]int{})
+	return Hunk{ID: id, Label: w.Describe(rel), Conflict: conflicts[id]}
 }

@@ -58,8 +58,18 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 		res.Left = append(res.Left, Left{Hunk: id, Reason: "no such pending hunk: it was kept or discarded already, or the run changed it since"})
 	}
 	var plans []keepPlan
-	var groups []File
+	var groups, wholes []File
 	for _, f := range files {
+		if f.KeepRefused != "" {
+			res.Left = append(res.Left, refused(f, sel)...)
+			continue
+		}
+		if f.Whole != nil {
+			if len(sel.chosen(f)) > 0 {
+				wholes = append(wholes, f)
+			}
+			continue
+		}
 		if f.Group != nil {
 			if sel.fileChosen(f) {
 				groups = append(groups, f)
@@ -138,6 +148,17 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 	}
 	s.files = nil
 	s.mu.Unlock()
+	for _, w := range wholes {
+		if why, err := s.keepWhole(ctx, w); err != nil || why != "" {
+			if err != nil {
+				why = err.Error()
+			}
+			res.Left = append(res.Left, Left{Hunk: w.Hunks[0].ID, Reason: why})
+			continue
+		}
+		res.Kept = append(res.Kept, w.Hunks[0].ID)
+		news = append(news, "the user kept "+w.Hunks[0].Label)
+	}
 	for _, g := range groups {
 		if err := s.keepGroup(ctx, g); err != nil {
 			res.Left = append(res.Left, Left{Hunk: g.Group.ID, Reason: err.Error()})
@@ -156,10 +177,10 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 // planKeep merges f's chosen hunks over the user's text as ws has it.
 func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspace) (keepPlan, []Left, error) {
 	s.mu.Lock()
-	base, err := s.folders[f.Path.Root].readBase(f.Path.Rel)
+	base, err := s.folders[f.Path.Root].baseText(ctx, f.Path.Rel)
 	var pending []byte
 	if f.Kind != KindDeleted {
-		pending, _, _ = s.folders[f.Path.Root].readUpper(f.Path.Rel)
+		pending, _, _ = s.folders[f.Path.Root].upperText(ctx, f.Path.Rel)
 	}
 	s.mu.Unlock()
 	if err != nil {
@@ -231,7 +252,7 @@ func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspac
 func (s *Set) moveBase(p keepPlan, kept []int) {
 	f := s.folders[p.file.Path.Root]
 	rel := p.file.Path.Rel
-	now, _, _ := f.readUpper(rel)
+	now, _, _ := f.upperText(context.Background(), rel)
 	written := !bytes.Equal(now, p.pending) // the run wrote the file again meanwhile
 	if !written && (p.file.Kind != KindChanged || len(kept) == len(p.file.Hunks)) {
 		s.revertLayer(p.file.Path)

@@ -3,13 +3,16 @@ package changeset
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -83,8 +86,10 @@ func (l *layer) materialise(ctx context.Context) error {
 		if err != nil || !doc.Open {
 			continue
 		}
-		disk, err := os.ReadFile(p.Abs)
-		if err == nil && bytes.Equal(disk, doc.Content) {
+		disk, _, err := safefile.ReadBeneath(ctx, p.Root, p.Rel, safefile.MaxFileSize)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) || bytes.Equal(disk, doc.Content) {
+			// The same, or not a regular file on disk (a link the
+			// buffer was opened through): nothing to put in the layer.
 			continue
 		}
 		s.mu.Lock()
@@ -121,7 +126,7 @@ func (l *layer) Collect(ctx context.Context) (tools.LayerReport, error) {
 	var errs []string
 	for _, r := range l.roots {
 		if f, ok := s.folders[r]; ok {
-			if err := s.rescan(f); err != nil {
+			if err := s.rescanContext(ctx, f); err != nil {
 				errs = append(errs, err.Error())
 			}
 		}
@@ -161,7 +166,7 @@ func (l *layer) report() tools.LayerReport {
 				groups[key]++
 				continue
 			}
-			names = append(names, fmt.Sprintf("%s %s", e.kind, s.displayLocked(abs)))
+			names = append(names, s.reportName(f, rel, e, abs))
 		}
 	}
 	now := s.pendingByAbs()
@@ -231,4 +236,31 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// reportName is how the agent hears of one pending file: "created
+// gen.go", and for a whole-file item what it is ("created run.fifo (a
+// FIFO; not kept: …)"), with why it runs later or cannot be kept.
+// s.mu is held.
+func (s *Set) reportName(f *folder, rel string, e pendingEntry, abs string) string {
+	name := fmt.Sprintf("%s %s", e.kind, s.displayLocked(abs))
+	file, ok := s.fileOf(f, rel, e)
+	if !ok {
+		return name
+	}
+	var notes []string
+	if file.Whole != nil {
+		_, what, _ := strings.Cut(file.Whole.Describe(rel), ": ")
+		notes = append(notes, what)
+	}
+	if file.RunsLater != "" {
+		notes = append(notes, "runs later: "+file.RunsLater)
+	}
+	if file.KeepRefused != "" {
+		notes = append(notes, file.KeepRefused)
+	}
+	if len(notes) > 0 {
+		name += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return name
 }

@@ -1,8 +1,11 @@
 package changeset
 
 import (
+	"context"
 	"crypto/sha256"
 	"io/fs"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 )
 
 // A file the run wrote just before a command (an edit, then at once the
@@ -57,8 +60,9 @@ func (l *layer) unchanged(f *folder, rel string) bool {
 func upperStateOf(f *folder, rel string, mode fs.FileMode) upperState {
 	st := upperState{mode: mode}
 	if mode.IsRegular() {
-		if b, _, ok := f.readUpper(rel); ok {
-			st.sum = sha256.Sum256(b)
+		// Streamed: a file of gigabytes costs one buffer.
+		if sum, _, err := safefile.HashBeneath(context.Background(), f.layer.Upper, rel); err == nil {
+			st.sum = sum
 		}
 	}
 	return st

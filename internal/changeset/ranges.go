@@ -17,7 +17,7 @@ import (
 // A group, a created or deleted file, and a file whose text is the base
 // come back as they are. ws is read outside the set's lock.
 func (s *Set) InText(ctx context.Context, f File, ws tools.Workspace) ([]Hunk, error) {
-	if f.Group != nil || f.Kind != KindChanged {
+	if f.Group != nil || f.Whole != nil || f.Kind != KindChanged {
 		return f.Hunks, nil
 	}
 	s.mu.Lock()
@@ -25,7 +25,7 @@ func (s *Set) InText(ctx context.Context, f File, ws tools.Workspace) ([]Hunk, e
 	var base []byte
 	var err error
 	if fo != nil {
-		base, err = fo.readBase(f.Path.Rel)
+		base, err = fo.baseText(ctx, f.Path.Rel)
 	}
 	s.mu.Unlock()
 	if fo == nil || err != nil {

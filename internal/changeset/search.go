@@ -1,7 +1,9 @@
 package changeset
 
 import (
-	"os"
+	"context"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 
 	"github.com/catbuddy/cb-ls/internal/search"
 )
@@ -27,9 +29,13 @@ func (s *Set) Search(root string) search.Pending {
 		if e.kind == KindDeleted || e.group != "" {
 			continue
 		}
-		name := f.layer.Upper + string(os.PathSeparator) + rel
+		upper, rel := f.layer.Upper, rel
 		v.files = append(v.files, search.PendingFile{Rel: rel, Created: e.kind == KindCreated,
-			Read: func() ([]byte, error) { return os.ReadFile(name) }})
+			Read: func() ([]byte, error) {
+				// Never through a link the command made, never a FIFO.
+				b, _, err := safefile.ReadBeneath(context.Background(), upper, rel, safefile.MaxFileSize)
+				return b, err
+			}})
 	}
 	return v
 }

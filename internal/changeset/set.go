@@ -2,9 +2,9 @@ package changeset
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -147,7 +147,11 @@ func pathOf(root, rel string) guard.Path {
 // are dropped (a crash between the manifest and the layer), and a
 // materialised buffer the command left alone is taken out again.
 // s.mu is held.
-func (s *Set) rescan(f *folder) error {
+func (s *Set) rescan(f *folder) error { return s.rescanContext(context.Background(), f) }
+
+// rescanContext is rescan, its reads stopping when ctx is done. s.mu is
+// held.
+func (s *Set) rescanContext(ctx context.Context, f *folder) error {
 	entries, err := sandbox.ScanUpper(f.layer.Upper, f.root)
 	if err != nil {
 		return fmt.Errorf("scan the layer of %s: %w", f.root, err)
@@ -165,9 +169,14 @@ func (s *Set) rescan(f *folder) error {
 		rec := &fileRecord{Existed: existed}
 		if existed && k == KindChanged && e.group == "" {
 			// A command changed it: the base is the folder's file, which
-			// the layer never writes.
-			b, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(rel)))
-			if err == nil && f.writeBase(rel, b) == nil {
+			// the layer never writes, copied when it is a file of at
+			// most MaxDiffSize. Read as every read here, following no
+			// link (a link to ~/.git-credentials stays a link: its
+			// target's content must never become a base the agent is
+			// told of) and opening nothing but a regular file. Anything
+			// else is the folder's entry itself (Lower).
+			sd, err := readSide(ctx, f.root, rel)
+			if err == nil && (sd.form == FormText || sd.form == FormBinary) && f.writeBase(rel, sd.data) == nil {
 				f.files[rel] = rec
 				return
 			}
@@ -200,8 +209,8 @@ func (s *Set) rescan(f *folder) error {
 		}
 		if rec.Materialised {
 			dirty = true
-			base, _ := f.readBase(rel)
-			if cur, _, ok := f.readUpper(rel); ok && bytes.Equal(cur, base) {
+			base, berr := f.baseText(ctx, rel)
+			if cur, _, ok := f.upperText(ctx, rel); ok && berr == nil && bytes.Equal(cur, base) {
 				_ = f.layer.Revert(rel)
 				f.dropBase(rel)
 				delete(idx, rel)

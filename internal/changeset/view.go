@@ -9,6 +9,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -57,9 +58,10 @@ func (s *Set) readPending(p guard.Path) (tools.Document, bool, error) {
 	if !fi.Mode().IsRegular() {
 		return tools.Document{}, true, fmt.Errorf("%s: %w", p.Rel, tools.ErrNotRegular)
 	}
-	content, _, ok := f.readUpper(p.Rel)
-	if !ok {
-		return tools.Document{}, true, fmt.Errorf("read %s from the run's layer: it vanished", p.Rel)
+	// Bounded as every Workspace's read, and never through a link.
+	content, _, err := safefile.ReadBeneath(context.Background(), f.layer.Upper, p.Rel, safefile.MaxFileSize)
+	if err != nil {
+		return tools.Document{}, true, fmt.Errorf("read %s from the run's layer: %w", p.Rel, err)
 	}
 	return tools.Document{Content: content, Mode: fi.Mode().Perm(),
 		Stamp: filestate.Stamp{ModTime: fi.ModTime(), Size: fi.Size(), Version: -1}}, true, nil
@@ -167,7 +169,7 @@ func (v *view) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools.Documen
 func (s *Set) writeLayer(p guard.Path, del bool, content []byte, mode fs.FileMode) (tools.Document, error) {
 	f := s.folders[p.Root]
 	rec := f.files[p.Rel]
-	base, _ := f.readBase(p.Rel)
+	base, _ := f.baseText(context.Background(), p.Rel)
 	switch {
 	case del && (rec == nil || !rec.Existed):
 		// Created by the run, deleted again: nothing pending.

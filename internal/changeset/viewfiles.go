@@ -1,8 +1,10 @@
 package changeset
 
 import (
-	"os"
+	"context"
 	"path/filepath"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
 
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -30,8 +32,12 @@ func (s *Set) ViewFiles() []tools.ViewFile {
 				out = append(out, tools.ViewFile{Path: abs, Deleted: true})
 				continue
 			}
-			name := filepath.Join(f.layer.Upper, filepath.FromSlash(rel))
-			out = append(out, tools.ViewFile{Path: abs, Read: func() ([]byte, error) { return os.ReadFile(name) }})
+			upper, rel := f.layer.Upper, rel
+			out = append(out, tools.ViewFile{Path: abs, Read: func() ([]byte, error) {
+				// Never through a link the command made, never a FIFO.
+				b, _, err := safefile.ReadBeneath(context.Background(), upper, rel, safefile.MaxFileSize)
+				return b, err
+			}})
 		}
 	}
 	return out

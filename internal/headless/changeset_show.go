@@ -24,11 +24,25 @@ func showSet(w io.Writer, set *changeset.Set) {
 func showFile(w io.Writer, f changeset.File) {
 	if f.Group != nil {
 		fmt.Fprintf(w, "\n%s/ (%s, %d files; kept or discarded as a whole) [%s]\n", f.Path.Rel, f.Kind, f.Group.Count, f.Group.ID)
+		showNotes(w, f)
 		return
 	}
 	fmt.Fprintf(w, "\n%s (%s)\n", f.Path.Rel, f.Kind)
+	showNotes(w, f)
 	for _, h := range f.Hunks {
 		showHunk(w, h)
+	}
+}
+
+// showNotes prints why f runs later and why keep refuses it. A
+// whole-file item's one hunk carries its description as its label
+// ("big.bin: 2.0 GB, whole file") and no text.
+func showNotes(w io.Writer, f changeset.File) {
+	if f.RunsLater != "" {
+		fmt.Fprintf(w, "   (runs later: %s)\n", f.RunsLater)
+	}
+	if f.KeepRefused != "" {
+		fmt.Fprintf(w, "   (%s)\n", f.KeepRefused)
 	}
 }
 

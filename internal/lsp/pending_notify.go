@@ -48,7 +48,16 @@ func (s *Server) pendingFiles(ctx context.Context, set *changeset.Set) []Pending
 	enc := s.PositionEncoding()
 	view := set.Workspace(s.workspace)
 	for _, f := range files {
-		pf := PendingFile{URI: s.uriOf(f.Path.Abs), Path: f.Path.Rel, Kind: string(f.Kind)}
+		pf := PendingFile{URI: s.uriOf(f.Path.Abs), Path: f.Path.Rel, Kind: string(f.Kind), RunsLater: f.RunsLater, KeepRefused: f.KeepRefused}
+		if f.Whole != nil {
+			// Never read: it may be a link, a FIFO or gigabytes.
+			pf.Whole = true
+			for _, h := range f.Hunks {
+				pf.Hunks = append(pf.Hunks, PendingHunk{ID: h.ID, Label: h.Label, Conflict: h.Conflict})
+			}
+			out = append(out, pf)
+			continue
+		}
 		if f.Group != nil {
 			pf.Group = &PendingGroup{ID: f.Group.ID, Count: f.Group.Count}
 			out = append(out, pf)

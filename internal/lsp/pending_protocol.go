@@ -43,6 +43,14 @@ type PendingFile struct {
 	// on disk) as it is now.
 	Hunks []PendingHunk `json:"hunks,omitempty"`
 	Group *PendingGroup `json:"group,omitempty"`
+	// Whole is set for a file kept or discarded as one item, never
+	// diffed (binary, big, a link, a FIFO): its one hunk's label
+	// describes it and its texts are empty.
+	Whole bool `json:"whole,omitempty"`
+	// RunsLater says why the file runs later outside any sandbox;
+	// KeepRefused why keeping it is refused (it can be discarded).
+	RunsLater   string `json:"runsLater,omitempty"`
+	KeepRefused string `json:"keepRefused,omitempty"`
 }
 
 // PendingHunk is one hunk: OldText at Range becomes NewText when kept.

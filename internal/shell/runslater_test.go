@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRunsLater(t *testing.T) {
 	for rel, want := range map[string]bool{
@@ -22,9 +25,31 @@ func TestRunsLater(t *testing.T) {
 		"sub/.github/workflows/ci.yml":    false,
 		"envrc":                           false,
 		".gitignore":                      false,
+		"sub/.Git/config":                 true,
+		".ENVRC":                          true,
+		".gitattributes":                  true,
+		"lib/.gitmodules":                 true,
+		".gitlab-ci.yml":                  true,
+		"sub/.gitlab-ci.yml":              false,
+		".vscode/launch.json":             true,
 	} {
 		if got := RunsLater(rel); got != want {
 			t.Errorf("RunsLater(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
+
+// Every path that runs later says why, in words a review can show.
+func TestRunsLaterReason(t *testing.T) {
+	for rel, want := range map[string]string{
+		"sub/.envrc":                 "direnv loads it on cd",
+		"a/.git/hooks/post-checkout": "git runs its hooks",
+		".github/workflows/ci.yml":   "GitHub Actions runs it on the next push",
+		"main.go":                    "",
+	} {
+		got := RunsLaterReason(rel)
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("RunsLaterReason(%q) = %q, want %q", rel, got, want)
 		}
 	}
 }

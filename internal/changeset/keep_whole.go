@@ -1,0 +1,95 @@
+package changeset
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
+)
+
+// A whole-file item (see Whole) is kept by making the user's entry what
+// the layer holds, directly on the disk and never through the editor
+// (a binary file must land byte for byte, a big one streamed): a
+// regular file is copied from the layer and renamed into place, a link
+// is made anew (its target written, never followed), a deletion
+// unlinks the entry itself. Nothing else is made: a FIFO, a socket or a
+// device is refused (File.KeepRefused). Whole items are not recorded in
+// the run's undo ledger, which holds texts.
+
+// refused is the Left of every part of f that sel chooses: f is never
+// kept (File.KeepRefused).
+func refused(f File, sel Selection) []Left {
+	if f.Group != nil {
+		if sel.fileChosen(f) {
+			return []Left{{Hunk: f.Group.ID, Reason: f.KeepRefused}}
+		}
+		return nil
+	}
+	var out []Left
+	for _, i := range sel.chosen(f) {
+		out = append(out, Left{Hunk: f.Hunks[i].ID, Reason: f.KeepRefused})
+	}
+	return out
+}
+
+// keepWhole keeps the whole-file item file: why it was left instead,
+// or an error. The user's entry must still be what the run found (the
+// base), and the layer's what the listing showed.
+func (s *Set) keepWhole(ctx context.Context, file File) (string, error) {
+	root, rel := file.Path.Root, file.Path.Rel
+	s.mu.Lock()
+	fo := s.folders[root]
+	if fo == nil {
+		s.mu.Unlock()
+		return "no such pending change: it was kept or discarded already", nil
+	}
+	base, err := fo.baseSide(ctx, rel)
+	var pending side
+	if err == nil && file.Whole.Form != FormNone {
+		pending, err = fo.pendingSide(ctx, rel)
+	}
+	upper := fo.layer.Upper
+	s.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	w := file.Whole
+	if pending.form != w.Form || pending.target != w.Target || pending.form.regular() && pending.size != w.Size {
+		return fmt.Sprintf("%s: the run changed it since it was listed; look at it again", rel), nil
+	}
+	cur, err := readSide(ctx, root, rel)
+	if err != nil {
+		return "", fmt.Errorf("look at %s: %w", rel, err)
+	}
+	if eq, err := same(ctx, base, cur); err != nil {
+		return "", fmt.Errorf("compare %s: %w", rel, err)
+	} else if !eq {
+		return fmt.Sprintf("%s changed since the run made this change; keeping it would replace that, so it was left", rel), nil
+	}
+	switch {
+	case w.Form == FormNone:
+		err = safefile.RemoveBeneath(root, rel)
+	case w.Form == FormLink:
+		err = safefile.SymlinkBeneath(root, rel, w.Target)
+	case w.Form.regular():
+		f, fi, oerr := safefile.OpenRegularBeneath(upper, rel)
+		if oerr != nil {
+			return "", fmt.Errorf("%s in the run's layer: %w", rel, oerr)
+		}
+		err = safefile.ReplaceBeneath(ctx, root, rel, f, fi.Mode().Perm())
+		f.Close()
+	default:
+		return w.unkeepable(), nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s was not kept: %w", rel, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.revertLayer(file.Path)
+	s.files = nil
+	if err := s.saveAll(); err != nil {
+		s.store.log.Warn("store the run's change set", "run", s.id, "error", err)
+	}
+	return "", nil
+}

@@ -1,0 +1,221 @@
+package changeset
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"syscall"
+
+	"github.com/catbuddy/cb-ls/internal/safefile"
+)
+
+// MaxDiffSize is the size over which a pending file is not diffed but
+// one whole-file item, compared by size and SHA-256 (streamed) and
+// never read whole into memory. A front end may set it from its
+// configuration before it opens a Store.
+var MaxDiffSize int64 = 8 << 20
+
+// Every read of a workspace file or of the layer goes through readSide:
+// the tree is hostile (a cloned project, or a command a prompt-injected
+// model ran), so nothing follows a symlink, nothing but a regular file
+// is opened (a FIFO would hang the read, a device never end it), and at
+// most MaxDiffSize is read.
+
+// pathMax is Linux's PATH_MAX: a longer path cannot be named whole.
+const pathMax = 4096
+
+// Form is what one side of a pending change holds at its path.
+type Form string
+
+// The forms of a side.
+const (
+	FormNone     Form = ""          // nothing: the file does not exist there
+	FormText     Form = "text"      // a text file, diffed line by line
+	FormBinary   Form = "binary"    // a regular file that is not text
+	FormBig      Form = "big"       // a regular file over MaxDiffSize
+	FormLink     Form = "link"      // a symbolic link, never followed
+	FormFIFO     Form = "fifo"      // a named pipe
+	FormSocket   Form = "socket"    // a Unix socket
+	FormDevice   Form = "device"    // a device node
+	FormDir      Form = "directory" // a directory (a file replaced by one)
+	FormLongPath Form = "long path" // a path longer than the system allows
+)
+
+// regular reports whether a side of this form is a regular file.
+func (f Form) regular() bool { return f == FormText || f == FormBinary || f == FormBig }
+
+// side is one side of a pending change, the base or the pending one, as
+// read safely from root.
+type side struct {
+	root, rel string // where it was read, for a hash taken later
+	form      Form
+	mode      fs.FileMode
+	size      int64
+	target    string // a link's target
+	data      []byte // a text or binary file's content
+}
+
+// readSide reads rel below root as one side of a change.
+func readSide(ctx context.Context, root, rel string) (side, error) {
+	sd := side{root: root, rel: rel}
+	if len(root)+1+len(rel) >= pathMax {
+		// Reachable one directory at a time, but no tool of the user's
+		// can name it.
+		sd.form = FormLongPath
+		return sd, nil
+	}
+	fi, err := safefile.LstatBeneath(root, rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return sd, nil
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		sd.form = FormLongPath
+		return sd, nil
+	case err != nil:
+		return sd, err
+	}
+	sd.mode, sd.size = fi.Mode(), fi.Size()
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		sd.form = FormLink
+		sd.target, err = safefile.ReadlinkBeneath(root, rel)
+		return sd, err
+	case m&fs.ModeNamedPipe != 0:
+		sd.form = FormFIFO
+		return sd, nil
+	case m&fs.ModeSocket != 0:
+		sd.form = FormSocket
+		return sd, nil
+	case m&fs.ModeDevice != 0:
+		sd.form = FormDevice
+		return sd, nil
+	case m.IsDir():
+		sd.form = FormDir
+		return sd, nil
+	case fi.Size() > MaxDiffSize:
+		sd.form = FormBig
+		return sd, nil
+	}
+	b, fi, err := safefile.ReadBeneath(ctx, root, rel, MaxDiffSize)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		sd.form, sd.size = FormBig, fi.Size()
+		return sd, nil
+	}
+	if err != nil {
+		return sd, err
+	}
+	sd.data, sd.mode, sd.size = b, fi.Mode(), int64(len(b))
+	sd.form = FormText
+	if safefile.LooksBinary(b) {
+		sd.form = FormBinary
+	}
+	return sd, nil
+}
+
+// same reports whether a and b hold the same: the same form, and the
+// same target, or the same bytes (by size, then by a streamed SHA-256
+// when neither was read whole).
+func same(ctx context.Context, a, b side) (bool, error) {
+	if a.form.regular() && b.form.regular() {
+		if a.size != b.size {
+			return false, nil
+		}
+		if a.data != nil && b.data != nil {
+			return bytes.Equal(a.data, b.data), nil
+		}
+		sa, err := a.sum(ctx)
+		if err != nil {
+			return false, err
+		}
+		sb, err := b.sum(ctx)
+		return err == nil && sa == sb, err
+	}
+	if a.form != b.form {
+		return false, nil
+	}
+	return a.target == b.target, nil
+}
+
+// sum is the SHA-256 of a regular side, streamed from where it was read.
+func (sd side) sum(ctx context.Context) ([32]byte, error) {
+	if sd.data != nil {
+		return sha256.Sum256(sd.data), nil
+	}
+	sum, _, err := safefile.HashBeneath(ctx, sd.root, sd.rel)
+	return sum, err
+}
+
+// whole reports whether a change between base and pending is one
+// whole-file item rather than a line diff.
+func whole(base, pending side) bool {
+	ok := func(f Form) bool { return f == FormNone || f == FormText }
+	return !ok(base.form) || !ok(pending.form)
+}
+
+// baseRoot is where rel's base is read from: the folder itself for a
+// record whose base the layer never writes (Lower), else the set's copy.
+// ok is false for a file the run created (no base).
+func (f *folder) baseRoot(rel string) (string, bool) {
+	r, ok := f.files[rel]
+	if !ok || !r.Existed {
+		return "", false
+	}
+	if r.Lower {
+		return f.root, true
+	}
+	return filepath.Join(f.dir, baseDir), true
+}
+
+// baseSide reads rel's base safely; FormNone for a file the run created.
+func (f *folder) baseSide(ctx context.Context, rel string) (side, error) {
+	root, ok := f.baseRoot(rel)
+	if !ok {
+		return side{rel: rel}, nil
+	}
+	sd, err := readSide(ctx, root, rel)
+	if err != nil {
+		return sd, fmt.Errorf("base of %s: %w", rel, err)
+	}
+	return sd, nil
+}
+
+// pendingSide reads what the layer holds at rel safely.
+func (f *folder) pendingSide(ctx context.Context, rel string) (side, error) {
+	sd, err := readSide(ctx, f.layer.Upper, rel)
+	if err != nil {
+		return sd, fmt.Errorf("%s in the run's layer: %w", rel, err)
+	}
+	return sd, nil
+}
+
+// baseText returns rel's base text (empty for a file the run created),
+// read safely: what readBase did, without following a link and with a
+// bound.
+func (f *folder) baseText(ctx context.Context, rel string) ([]byte, error) {
+	sd, err := f.baseSide(ctx, rel)
+	if err != nil {
+		return nil, err
+	}
+	if sd.form != FormNone && !sd.form.regular() || sd.form == FormBig {
+		return nil, fmt.Errorf("base of %s: %w (%s)", rel, safefile.ErrNotRegular, sd.form)
+	}
+	return sd.data, nil
+}
+
+// upperText returns the layer's content at rel, its mode, and whether
+// it is a regular file there within MaxDiffSize: what readUpper did,
+// safely.
+func (f *folder) upperText(ctx context.Context, rel string) ([]byte, fs.FileMode, bool) {
+	b, fi, err := safefile.ReadBeneath(ctx, f.layer.Upper, rel, MaxDiffSize)
+	if err != nil {
+		return nil, 0, false
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, fi.Mode().Perm(), true
+}
