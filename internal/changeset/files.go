@@ -109,11 +109,8 @@ func (s *Set) protected(rel, abs string) string {
 	if why := protectedReason(rel); why != "" {
 		return why
 	}
-	for _, fo := range s.folders {
-		state := filepath.Dir(filepath.Dir(fo.dir))
-		if abs == state || strings.HasPrefix(abs, state+string(filepath.Separator)) {
-			return "not kept: it is inside cb-ls's own state directory; discard it"
-		}
+	if state := s.store.base; state != "" && (abs == state || strings.HasPrefix(abs, state+string(filepath.Separator))) {
+		return "not kept: it is inside cb-ls's own state directory; discard it"
 	}
 	return ""
 }

@@ -162,32 +162,6 @@ func basePath(rel string) string {
 	return path.Join(baseDir, rel)
 }
 
-// readBase returns rel's base text: empty for a file the run created.
-func (f *folder) readBase(rel string) ([]byte, error) {
-	r, ok := f.files[rel]
-	if !ok || !r.Existed {
-		return nil, nil
-	}
-	if r.Lower {
-		b, err := os.ReadFile(filepath.Join(f.root, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, fmt.Errorf("base of %s: %w", rel, err)
-		}
-		return b, nil
-	}
-	if err := f.ensure(); err != nil {
-		return nil, err
-	}
-	b, err := userstate.ReadFile(f.run, filepath.FromSlash(basePath(rel)), maxBase)
-	if err != nil {
-		return nil, fmt.Errorf("base of %s: %w", rel, err)
-	}
-	return b, nil
-}
-
-// maxBase bounds the read of a stored base text.
-const maxBase = 1 << 30
-
 // writeBase stores rel's base text.
 func (f *folder) writeBase(rel string, content []byte) error {
 	if !localRel(rel) {
@@ -232,21 +206,6 @@ func (f *folder) remove() error {
 	}
 	defer runs.Close()
 	return errors.Join(err, runs.RemoveAll(f.id))
-}
-
-// readUpper returns what the layer holds at rel: the pending content,
-// its mode, and whether it is there at all.
-func (f *folder) readUpper(rel string) ([]byte, fs.FileMode, bool) {
-	p := filepath.Join(f.layer.Upper, filepath.FromSlash(rel))
-	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, 0, false
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, 0, false
-	}
-	return b, fi.Mode().Perm(), true
 }
 
 // statUpper stats rel in the layer.
