@@ -14,8 +14,11 @@ import (
 // files are never touched. It returns the IDs discarded; the agent's
 // news names each hunk, so that the run does not redo it.
 func (s *Set) Discard(sel Selection) ([]string, error) {
-	s.op.Lock()
-	defer s.op.Unlock()
+	lock, err := s.lockOps(context.Background(), nil)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.unlock()
 	files := s.Files()
 	var discarded, news []string
 	var errs []string

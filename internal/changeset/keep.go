@@ -50,8 +50,11 @@ type keepPlan struct {
 // A group of ignored outputs is written to the disk directly, after
 // the reviewed files (no editor has them open).
 func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (KeepResult, error) {
-	s.op.Lock()
-	defer s.op.Unlock()
+	lock, err := s.lockOps(ctx, nil)
+	if err != nil {
+		return KeepResult{}, err
+	}
+	defer lock.unlock()
 	files := s.Files()
 	var res KeepResult
 	for _, id := range sel.unknown(files) {

@@ -30,6 +30,7 @@ type layer struct {
 	s      *Set
 	under  tools.Workspace
 	roots  []string
+	lock   *opLock // held from Prepare to Collect
 	before map[string]pendingEntry // by absolute path, as the command found it
 	start  time.Time               // when the command was prepared
 	recent map[string]upperState   // pending files the run wrote just before (layer_recent.go)
@@ -47,17 +48,22 @@ const clockSlack = 20 * time.Millisecond
 // change under a mounted command.
 func (l *layer) Prepare(ctx context.Context, roots []string) ([]sandbox.OverlayLayer, error) {
 	s := l.s
-	s.op.Lock()
-	l.held, l.roots = true, roots
 	s.mu.Lock()
 	layers, err := s.layers(roots)
-	l.before = s.pendingByAbs()
-	l.start = time.Now().Add(-clockSlack)
-	l.recent = l.rememberRecent()
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
+	lock, err := s.lockOps(ctx, roots)
+	if err != nil {
+		return nil, err
+	}
+	l.held, l.roots, l.lock = true, roots, lock
+	s.mu.Lock()
+	l.before = s.pendingByAbs()
+	l.start = time.Now().Add(-clockSlack)
+	l.recent = l.rememberRecent()
+	s.mu.Unlock()
 	if err := l.materialise(ctx); err != nil {
 		return nil, err
 	}
@@ -120,7 +126,7 @@ func (l *layer) Collect(ctx context.Context) (tools.LayerReport, error) {
 	}
 	defer func() {
 		l.held = false
-		s.op.Unlock()
+		l.lock.unlock()
 	}()
 	s.mu.Lock()
 	var errs []string

@@ -78,6 +78,9 @@ type folder struct {
 	// run is the run directory, opened once (ensure): every read and
 	// write of the set's own files goes through it, never by path.
 	run *os.Root
+	// stamp is the manifest's as this process last wrote or read it
+	// (oplock.go: another process may have written it since).
+	stamp stamp
 }
 
 // newFolder describes root's part of run id; nothing is created yet.
@@ -115,7 +118,11 @@ func (f *folder) save(m manifest) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(f.run, manifestName, b, 0o600)
+	if err := writeAtomic(f.run, manifestName, b, 0o600); err != nil {
+		return err
+	}
+	f.stamp = f.manifestStamp()
+	return nil
 }
 
 // loadFolder reads st's part of run id, if it has one. A record whose
@@ -127,25 +134,38 @@ func loadFolder(st userstate.Folder, id string) (*folder, manifest, []string, er
 	if err := f.ensure(); err != nil {
 		return nil, manifest{}, nil, err
 	}
+	f.stamp = f.manifestStamp()
 	b, err := userstate.ReadFile(f.run, manifestName, maxManifest)
 	if err != nil {
 		f.close()
 		return nil, manifest{}, nil, err
 	}
-	var m manifest
-	if err := json.Unmarshal(b, &m); err != nil {
+	m, dropped, err := parseManifest(b)
+	if err != nil {
 		f.close()
 		return nil, manifest{}, nil, fmt.Errorf("%s: %w", filepath.Join(f.dir, manifestName), err)
+	}
+	if m.Files != nil {
+		f.files = m.Files
+	}
+	return f, m, dropped, nil
+}
+
+// parseManifest decodes a manifest, dropping (and returning) the
+// records whose path is not a plain path inside the folder.
+func parseManifest(b []byte) (manifest, []string, error) {
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return manifest{}, nil, err
 	}
 	var dropped []string
 	for rel, rec := range m.Files {
 		if rec == nil || !localRel(rel) {
 			dropped = append(dropped, rel)
-			continue
+			delete(m.Files, rel)
 		}
-		f.files[rel] = rec
 	}
-	return f, m, dropped, nil
+	return m, dropped, nil
 }
 
 // localRel reports whether rel is a clean slash-separated path inside a
