@@ -30,7 +30,7 @@ type layer struct {
 	s      *Set
 	under  tools.Workspace
 	roots  []string
-	lock   *opLock // held from Prepare to Collect
+	lock   *opLock                 // held from Prepare to Collect
 	before map[string]pendingEntry // by absolute path, as the command found it
 	start  time.Time               // when the command was prepared
 	recent map[string]upperState   // pending files the run wrote just before (layer_recent.go)
