@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/sandbox"
+	"github.com/catbuddy/cb-ls/internal/session"
 	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
@@ -16,4 +17,15 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	cleanup()
 	os.Exit(code)
+}
+
+// sessionsOf is where the sessions of the folder root are kept: in the
+// test binary's own state directory (testenv.PrivateState).
+func sessionsOf(t *testing.T, root string) string {
+	t.Helper()
+	dir, err := session.DirOf(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

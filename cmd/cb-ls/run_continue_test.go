@@ -74,7 +74,7 @@ func TestRunContinue(t *testing.T) {
 	if err != nil || s.Turns != 2 || s.Outcome != "done" {
 		t.Errorf("after the reply the session has %+v, %v", s.Summary, err)
 	}
-	files, _ := filepath.Glob(filepath.Join(root, ".catbuddy", "sessions", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(sessionsOf(t, root), "*.jsonl"))
 	for _, f := range files {
 		if data, _ := os.ReadFile(f); strings.Contains(string(data), "sk-run-test-KEY") {
 			t.Errorf("%s holds the key", f)
@@ -94,7 +94,7 @@ func TestRunContinue(t *testing.T) {
 	if n := strings.Count(string(md), "- run: `"); n != 2 {
 		t.Errorf("the transcript has %d run lines, want one per turn:\n%s", n, md)
 	}
-	if mds, _ := filepath.Glob(filepath.Join(root, ".catbuddy", "sessions", "*.md")); len(mds) != len(files) {
+	if mds, _ := filepath.Glob(filepath.Join(sessionsOf(t, root), "*.md")); len(mds) != len(files) {
 		t.Errorf("transcripts %v for sessions %v, want one each", mds, files)
 	}
 }

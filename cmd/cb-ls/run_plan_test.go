@@ -33,7 +33,7 @@ func TestRunShowsThePlan(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
 	}
-	mds, _ := filepath.Glob(filepath.Join(root, ".catbuddy", "sessions", "*.md"))
+	mds, _ := filepath.Glob(filepath.Join(sessionsOf(t, root), "*.md"))
 	if len(mds) != 1 {
 		t.Fatalf("transcripts %v, want one", mds)
 	}

@@ -33,7 +33,7 @@ func pickContinued(roots []string, id string, args []string) (*session.Session, 
 			if err != nil {
 				return nil, nil, err
 			}
-			return nil, nil, fmt.Errorf("no stored run of %s to continue (sessions are kept in %s)", strings.Join(roots, ", "), session.Where)
+			return nil, nil, fmt.Errorf("no stored run to continue for %s (sessions are kept in %s)", strings.Join(roots, ", "), session.Where)
 		}
 		path = list[0].Log
 	}

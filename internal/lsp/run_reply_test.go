@@ -14,6 +14,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
+	"github.com/catbuddy/cb-ls/internal/session"
 )
 
 // These tests drive catbuddy.reply and catbuddy.listRuns through the fake
@@ -271,7 +272,11 @@ func TestReplyAfterRestart(t *testing.T) {
 
 	// The session file sits next to the transcript, without the key, and
 	// out of the tools' reach.
-	matches, _ := filepath.Glob(filepath.Join(f.dir, ".catbuddy", "sessions", "*-"+runID+"-fix.*"))
+	sessions, err := session.DirOf(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(sessions, "*-"+runID+"-fix.*"))
 	if len(matches) != 2 {
 		t.Fatalf("session files for %s: %v, want the .jsonl and the .md", runID, matches)
 	}
@@ -280,7 +285,7 @@ func TestReplyAfterRestart(t *testing.T) {
 			t.Errorf("%s holds the API key", m)
 		}
 	}
-	if out, isErr := f.ed.RunTool("read_file", map[string]any{"path": ".catbuddy/sessions/" + filepath.Base(matches[0])}); !isErr {
+	if out, isErr := f.ed.RunTool("read_file", map[string]any{"path": matches[0]}); !isErr {
 		t.Errorf("read_file reached a session file: %.200s", out)
 	}
 	if err := f.ed.Shutdown(); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/lsp/fake"
+	"github.com/catbuddy/cb-ls/internal/session"
 )
 
 // These tests drive "Agent: Fix This" end to end: the fake editor talks to
@@ -417,9 +418,10 @@ func TestRunEndShownByClient(t *testing.T) {
 	if strings.Contains(f.ed.Received(), `"window/showDocument"`) {
 		t.Errorf("the transcript was opened for a client that opens it on request")
 	}
-	// Transcripts stay out of git.
-	if b, err := os.ReadFile(filepath.Join(f.dir, ".catbuddy/.gitignore")); err != nil || !strings.Contains(string(b), "\n*\n") {
-		t.Errorf(".catbuddy/.gitignore = %q, %v; want it to ignore everything in .catbuddy/", b, err)
+	// Nothing of cb-ls's is left in the project: the transcript and the
+	// session live in the user's state directory.
+	if _, err := os.Lstat(filepath.Join(f.dir, ".catbuddy")); !os.IsNotExist(err) {
+		t.Errorf("the project has a .catbuddy/ after a run (%v): cb-ls keeps its state in the user's state directory", err)
 	}
 }
 
@@ -534,15 +536,16 @@ func TestRunTranscriptCommand(t *testing.T) {
 	checkTranscript(t, f, end, "It adds two ints.")
 }
 
-// checkTranscript asserts the run's transcript is under .catbuddy/sessions,
-// contains want, and never the key.
+// checkTranscript asserts the run's transcript is among the folder's
+// sessions in the user's state directory, contains want, and never the
+// key.
 func checkTranscript(t *testing.T, f *runFixture, end runEvent, want string) {
 	t.Helper()
 	if end.TranscriptURI == "" {
 		t.Fatalf("the run's end carries no transcriptUri")
 	}
 	path := pathOf(t, uri.URI(end.TranscriptURI))
-	if dir := filepath.Join(f.dir, ".catbuddy", "sessions"); filepath.Dir(path) != dir {
+	if dir, _ := session.DirOf(f.dir); filepath.Dir(path) != dir {
 		t.Errorf("transcript %s is not in %s", path, dir)
 	}
 	data, err := os.ReadFile(path)
