@@ -49,6 +49,9 @@ func Changes(ctx context.Context, o ChangesOptions, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "cb-ls changes: %v\n", err)
 		return 1
 	}
+	for _, msg := range store.Legacy() {
+		fmt.Fprintf(stderr, "cb-ls: %s\n", msg)
+	}
 	pending := store.Pending()
 	if _, ok := store.Get(o.RunID); o.RunID != "" && !ok {
 		// Not a run: a file of the newest run named first.

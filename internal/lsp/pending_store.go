@@ -32,6 +32,9 @@ func (s *Server) announcePending(ctx context.Context) {
 	if st == nil {
 		return
 	}
+	for _, msg := range st.Legacy() {
+		s.showMessage(ctx, protocol.MessageTypeWarning, "cb-ls: "+msg)
+	}
 	sets := st.Pending()
 	if len(sets) == 0 {
 		return
