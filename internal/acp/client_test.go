@@ -202,6 +202,12 @@ func connect(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities) *sdk.Cl
 // connectAs is connect for a client that introduces itself as name.
 func connectAs(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, name string) *sdk.ClientSideConnection {
 	t.Helper()
+	return connectClient(t, c, fs, sdk.Implementation{Name: name, Version: "1"})
+}
+
+// connectClient is connect for a client that introduces itself as info.
+func connectClient(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, info sdk.Implementation) *sdk.ClientSideConnection {
+	t.Helper()
 	agentIn, toAgent := io.Pipe()
 	fromAgent, agentOut := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -229,7 +235,7 @@ func connectAs(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, name 
 	_, err := conn.Initialize(t.Context(), sdk.InitializeRequest{
 		ProtocolVersion:    sdk.ProtocolVersionNumber,
 		ClientCapabilities: sdk.ClientCapabilities{Fs: fs},
-		ClientInfo:         &sdk.Implementation{Name: name, Version: "1"},
+		ClientInfo:         &info,
 	})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)

@@ -218,3 +218,111 @@ func title(q sdk.RequestPermissionRequest) string {
 	}
 	return *q.ToolCall.Title
 }
+
+// With review "before", a two-file patch for CodeCompanion is one
+// question per file, on the patch's own tool call; one file rejected,
+// the patch does not land at all.
+func TestChangeOneQuestionPerFileForCodeCompanion(t *testing.T) {
+	patch := "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "a.txt"}), agenttest.Call("read_file", map[string]any{"path": "b.txt"})),
+		agenttest.CallTurn(agenttest.Call("apply_patch", map[string]any{"patch": patch})),
+		agenttest.TextTurn("Not changed."),
+	}})
+	root := env(t, srv, "openai", map[string]string{"a.txt": "one\n", "b.txt": "two\n"})
+	c := newTestClient(t) // review before
+	c.answer = func(q sdk.RequestPermissionRequest) string {
+		if strings.Contains(title(q), "b.txt") {
+			return "reject"
+		}
+		return "allow"
+	}
+	conn := connectAs(t, c, fullFS, "CodeCompanion.nvim")
+	id := newSession(t, conn, root)
+	if _, err := prompt(t, conn, id, "capitalise both", ""); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.perms) != 2 {
+		t.Fatalf("%d questions for a two-file patch, want one per file", len(c.perms))
+	}
+	for i, name := range []string{"a.txt", "b.txt"} {
+		q := c.perms[i]
+		if len(q.ToolCall.Content) != 1 || q.ToolCall.Content[0].Diff == nil || filepath.Base(q.ToolCall.Content[0].Diff.Path) != name {
+			t.Errorf("question %d (%q): content %+v, want %s's diff alone", i, title(q), q.ToolCall.Content, name)
+		}
+		if q.ToolCall.ToolCallId != c.perms[0].ToolCall.ToolCallId {
+			t.Errorf("question %d is on tool call %s, not the patch's %s", i, q.ToolCall.ToolCallId, c.perms[0].ToolCall.ToolCallId)
+		}
+	}
+	for name, text := range map[string]string{"a.txt": "one\n", "b.txt": "two\n"} {
+		if b, _ := os.ReadFile(filepath.Join(root, name)); string(b) != text {
+			t.Errorf("%s is %q although the patch was rejected", name, b)
+		}
+	}
+}
+
+// acpx shows only a question's title: the end-of-turn question's title
+// carries every pending file's unified diff.
+func TestPendingDiffsInTitleForAcpx(t *testing.T) {
+	needsLayer(t)
+	srv := agenttest.NewServer(t, editThree(agenttest.TextTurn("Fixed all three.")))
+	root := env(t, srv, "openai", threeFiles)
+	c := newTestClient(t)
+	c.review = ""
+	c.answer = reject
+	conn := connectAs(t, c, fullFS, "acpx")
+	id := newSession(t, conn, root)
+	if _, err := prompt(t, conn, id, "fix the arithmetic", ""); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.perms) != 1 {
+		t.Fatalf("%d questions, want 1", len(c.perms))
+	}
+	got := title(c.perms[0])
+	for _, d := range []struct{ file, from, to string }{{"calc.go", "a - b", "a + b"}, {"mul.go", "a + b", "a * b"}, {"sub.go", "a * b", "a - b"}} {
+		line := strings.Split(threeFiles[d.file], "\n")[2]
+		want := "--- a/" + d.file + "\n+++ b/" + d.file + "\n"
+		change := "-" + line + "\n+" + strings.Replace(line, d.from, d.to, 1) + "\n"
+		if !strings.Contains(got, want) || !strings.Contains(got, change) {
+			t.Errorf("the title lacks %s's diff:\n%s", d.file, got)
+		}
+	}
+}
+
+// agent-shell showed only the first diff of a question up to 0.50.1:
+// that version gets one question per pending file, a later one a single
+// question with every diff.
+func TestPendingQuestionsForAgentShellVersions(t *testing.T) {
+	needsLayer(t)
+	for version, want := range map[string]int{"0.50.1": 3, "0.51.0": 1} {
+		t.Run(version, func(t *testing.T) {
+			srv := agenttest.NewServer(t, editThree(agenttest.TextTurn("Fixed all three.")))
+			root := env(t, srv, "openai", threeFiles)
+			c := newTestClient(t)
+			c.review = ""
+			c.answer = reject
+			conn := connectClient(t, c, fullFS, sdk.Implementation{Name: "agent-shell", Version: version})
+			id := newSession(t, conn, root)
+			if _, err := prompt(t, conn, id, "fix the arithmetic", ""); err != nil {
+				t.Fatal(err)
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			diffs := 0
+			for _, q := range c.perms {
+				for _, ct := range q.ToolCall.Content {
+					if ct.Diff != nil {
+						diffs++
+					}
+				}
+			}
+			if len(c.perms) != want || diffs != 3 {
+				t.Errorf("agent-shell %s: %d questions with %d diffs, want %d with 3", version, len(c.perms), diffs, want)
+			}
+		})
+	}
+}
