@@ -34,6 +34,7 @@ type Agent struct {
 	initialized bool
 	closed      bool // closeAll ran: no session may be added
 	caps        sdk.ClientCapabilities
+	prof        clientProfile // what initialize's clientInfo tells of the client
 	sessions    map[string]*acpSession
 }
 
@@ -91,7 +92,7 @@ var (
 func (a *Agent) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	prof := profileOf(p.ClientInfo)
 	a.mu.Lock()
-	a.initialized, a.caps = true, p.ClientCapabilities
+	a.initialized, a.caps, a.prof = true, p.ClientCapabilities, prof
 	a.caps.Fs = prof.fsCaps(p.ClientCapabilities.Fs)
 	a.mu.Unlock()
 	a.log.Info("acp: initialize", "client", prof.name, "protocol", p.ProtocolVersion,
@@ -115,6 +116,13 @@ func (a *Agent) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.In
 		// where to put it, not a login flow.
 		AuthMethods: []sdk.AuthMethod{},
 	}, nil
+}
+
+// profile is what cb-ls knows of the client (clients.go).
+func (a *Agent) profile() clientProfile {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.prof
 }
 
 // clientCaps returns what the client said it can do, or an error before

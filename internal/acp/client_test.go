@@ -35,9 +35,12 @@ type testClient struct {
 	// refuseReads answers every fs/read_text_file as acpx --deny-all does.
 	refuseReads bool
 	nWrites     int
-	updates     []sdk.SessionNotification
-	perms       []sdk.RequestPermissionRequest
-	changed     chan struct{} // closed and replaced on every update or question
+	// failWrites are paths whose fs/write_text_file fails, as a write the
+	// user refused in acpx.
+	failWrites map[string]bool
+	updates    []sdk.SessionNotification
+	perms      []sdk.RequestPermissionRequest
+	changed    chan struct{} // closed and replaced on every update or question
 	// answer picks the option id for a question; "" cancels it.
 	answer func(sdk.RequestPermissionRequest) string
 	// review is the agent's review setting (connect): "before" for the
@@ -79,6 +82,9 @@ func (c *testClient) ReadTextFile(ctx context.Context, p sdk.ReadTextFileRequest
 func (c *testClient) WriteTextFile(ctx context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.failWrites[p.Path] {
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]string{"details": "Permission denied for fs/write_text_file"})
+	}
 	c.nWrites++
 	c.writes[p.Path] = p.Content
 	c.buffers[p.Path] = p.Content
@@ -196,6 +202,12 @@ func connect(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities) *sdk.Cl
 // connectAs is connect for a client that introduces itself as name.
 func connectAs(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, name string) *sdk.ClientSideConnection {
 	t.Helper()
+	return connectClient(t, c, fs, sdk.Implementation{Name: name, Version: "1"})
+}
+
+// connectClient is connect for a client that introduces itself as info.
+func connectClient(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, info sdk.Implementation) *sdk.ClientSideConnection {
+	t.Helper()
 	agentIn, toAgent := io.Pipe()
 	fromAgent, agentOut := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -223,7 +235,7 @@ func connectAs(t *testing.T, c *testClient, fs sdk.FileSystemCapabilities, name 
 	_, err := conn.Initialize(t.Context(), sdk.InitializeRequest{
 		ProtocolVersion:    sdk.ProtocolVersionNumber,
 		ClientCapabilities: sdk.ClientCapabilities{Fs: fs},
-		ClientInfo:         &sdk.Implementation{Name: name, Version: "1"},
+		ClientInfo:         &info,
 	})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)

@@ -15,13 +15,18 @@ import (
 
 // A turn's edits and the files its commands write are pending in the
 // session's change set while the model works: nothing is asked per
-// edit. At the end of each turn the user is asked once, with ONE
-// session/request_permission carrying the diff of every pending file:
-// Allow keeps them all, "Allow all edits in this session" keeps them and
-// every later turn's without asking, Reject discards them. The model
-// hears what became of them at the start of its next turn. With review
-// "before" (or without the copy-on-write layer), each change is asked
-// before it lands, as permission.go does.
+// edit. At the end of each turn the user is asked once, on a tool call
+// of its own ("Keep 3 changed files?", so that the turn's calls keep
+// their statuses), with ONE session/request_permission carrying the
+// diff of every pending file (one question per file for a client that
+// shows one diff of a question: questions.go): Allow keeps them, "Allow
+// all edits in this session" keeps them and every later turn's without
+// asking, Reject discards them. The call then says what landed: a keep
+// the client applied only in part (a write it refused) is failed, with
+// a text naming what was kept and what was not. The model hears what
+// became of them at the start of its next turn. With review "before"
+// (or without the copy-on-write layer), each change is asked before it
+// lands, as permission.go does.
 
 // reviewPending asks about set at the end of a turn and keeps or
 // discards what it holds. It runs on a context that outlives a cancelled
@@ -34,37 +39,68 @@ func (s *acpSession) reviewPending(ctx context.Context, set *changeset.Set) {
 	s.ws.mu.Lock()
 	allowed := s.ws.allowEdits
 	s.ws.mu.Unlock()
-	title := pendingTitle(files)
-	call := s.questionCall(ctx, title, sdk.ToolKindEdit)
 	diffs := pendingDiffs(ctx, set.Workspace(s.ws), files)
-	if !allowed {
-		paths := make([]string, len(files))
-		for i, f := range files {
-			paths[i] = f.Path.Abs
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path.Abs
+	}
+	prof := s.a.profile()
+	if allowed {
+		prof.firstContentOnly = false // nothing is asked: one call shows it all
+	}
+	qs := prof.questions(pendingTitle(files), paths, diffs, func(i int) string {
+		return ofTotal(pendingTitle(files[i:i+1]), i, len(files))
+	})
+	asked := make([]keepAnswer, len(qs))
+	for i, q := range qs {
+		call := s.newCall(ctx, q.title, sdk.ToolKindEdit, q.paths)
+		asked[i] = keepAnswer{q: q, call: call, keep: allowed}
+		if allowed {
+			continue
 		}
-		choice, err := s.askChanges(ctx, call, title, sdk.ToolKindEdit, paths, diffs)
+		choice, err := s.askChanges(ctx, call, q.title, sdk.ToolKindEdit, q.paths, q.diffs)
 		switch {
 		case err != nil && ctx.Err() == nil:
-			// Nobody could be asked: the set stays pending for the next turn.
+			// Nobody could be asked: the rest stays pending for the next turn.
 			s.a.log.Warn("acp: the pending changes could not be put to the user", "session", s.id, "error", err)
-			s.update(ctx, sdk.UpdateToolCall(sdk.ToolCallId(call), sdk.WithUpdateStatus(sdk.ToolCallStatusFailed)))
-			return
+			asked[i].unasked = true
+			asked = asked[:i+1]
 		case choice == optAllowSession:
 			s.ws.mu.Lock()
 			s.ws.allowEdits = true
 			s.ws.mu.Unlock()
-		case choice != optAllow:
-			gone, derr := set.Discard(changeset.Selection{})
-			s.a.log.Info("acp: pending changes discarded", "session", s.id, "discarded", len(gone), "error", derr)
-			s.update(ctx, sdk.UpdateToolCall(sdk.ToolCallId(call), sdk.WithUpdateStatus(sdk.ToolCallStatusFailed)))
-			return
+			allowed = true
+			asked[i].keep = true
+		case choice == optAllow:
+			asked[i].keep = true
+		}
+		if asked[i].unasked {
+			break
 		}
 	}
-	res, err := set.Keep(ctx, changeset.Selection{}, keepWorkspace{s.ws})
-	status := sdk.ToolCallStatusCompleted
-	if err != nil {
-		s.a.log.Warn("acp: pending changes not kept", "session", s.id, "error", err)
-		status = sdk.ToolCallStatusFailed
+	var keep, drop []guard.Path
+	for _, a := range asked {
+		for _, f := range a.q.files {
+			switch {
+			case a.keep:
+				keep = append(keep, files[f].Path)
+			case !a.unasked:
+				drop = append(drop, files[f].Path)
+			}
+		}
+	}
+	if len(drop) > 0 {
+		// A Selection naming no file would be every file: drop is never empty here.
+		gone, derr := set.Discard(changeset.Selection{Files: drop})
+		s.a.log.Info("acp: pending changes discarded", "session", s.id, "discarded", len(gone), "error", derr)
+	}
+	var res changeset.KeepResult
+	var kerr error
+	if len(keep) > 0 {
+		res, kerr = set.Keep(ctx, changeset.Selection{Files: keep}, keepWorkspace{s.ws})
+		if kerr != nil {
+			s.a.log.Warn("acp: pending changes not kept", "session", s.id, "error", kerr)
+		}
 	}
 	if len(res.Left) > 0 {
 		var b strings.Builder
@@ -73,19 +109,17 @@ func (s *acpSession) reviewPending(ctx context.Context, set *changeset.Set) {
 		}
 		s.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("%d change(s) stay pending:%s", len(res.Left), b.String())))
 	}
-	s.update(ctx, sdk.UpdateToolCall(sdk.ToolCallId(call), sdk.WithUpdateStatus(status), sdk.WithUpdateContent(diffs)))
+	for _, a := range asked {
+		s.reportKeep(ctx, a, files, res, kerr)
+	}
 }
 
-// pendingTitle names every pending file.
+// pendingTitle asks about the pending files, naming one.
 func pendingTitle(files []changeset.File) string {
-	names := make([]string, len(files))
-	for i, f := range files {
-		names[i] = f.Path.Rel
-	}
 	if len(files) == 1 {
-		return "Keep the change to " + names[0]
+		return "Keep " + files[0].Path.Rel + "?"
 	}
-	return fmt.Sprintf("Keep the changes to %d files: %s", len(files), strings.Join(names, ", "))
+	return fmt.Sprintf("Keep %d changed files?", len(files))
 }
 
 // pendingDiffs is the diff of every pending file: its text as the run

@@ -23,15 +23,18 @@ const (
 // no to (or dismissed).
 var errRejectedByUser = fmt.Errorf("%w: rejected by user", tools.ErrRejected)
 
-// ask puts the whole change to the user as ONE session/request_permission
-// carrying the diff of every file, unless edits are allowed for the
-// session. Only an allow lets the change through.
+// ask puts the whole change to the user, the diff of every file shown
+// (one session/request_permission, or one per file for a client that
+// shows one diff of a question: questions.go), unless edits are allowed
+// for the session. Only an allow of every question lets the change
+// through: the first other answer ends the asking.
 func (w *workspace) ask(ctx context.Context, cs []tools.Change) error {
 	w.mu.Lock()
 	allowed := w.allowEdits
 	w.mu.Unlock()
 	diffs := changeDiffs(cs)
-	call := w.s.questionCall(ctx, changeTitle(cs), changeKind(cs))
+	title, kind := changeTitle(cs), changeKind(cs)
+	call := w.s.questionCall(ctx, title, kind)
 	if allowed {
 		w.s.keepDiffs(call, diffs)
 		return nil
@@ -40,18 +43,29 @@ func (w *workspace) ask(ctx context.Context, cs []tools.Change) error {
 	for i, c := range cs {
 		paths[i] = c.Path.Abs
 	}
-	choice, err := w.s.askChanges(ctx, call, changeTitle(cs), changeKind(cs), paths, diffs)
-	switch {
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case err != nil:
-		return fmt.Errorf("%w: the editor did not ask the user: %v", tools.ErrRejected, err)
-	case choice == optAllowSession:
+	qs := w.s.a.profile().questions(title, paths, diffs, func(i int) string {
+		return ofTotal(changeTitle(cs[i:i+1]), i, len(cs))
+	})
+	for _, q := range qs {
+		choice, err := w.s.askChanges(ctx, call, q.title, kind, q.paths, q.diffs)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			return fmt.Errorf("%w: the editor did not ask the user: %v", tools.ErrRejected, err)
+		case choice == optAllowSession:
+			w.mu.Lock()
+			w.allowEdits = true
+			w.mu.Unlock()
+		case choice != optAllow:
+			return errRejectedByUser
+		}
 		w.mu.Lock()
-		w.allowEdits = true
+		allowed = w.allowEdits
 		w.mu.Unlock()
-	case choice != optAllow:
-		return errRejectedByUser
+		if allowed {
+			break
+		}
 	}
 	w.s.keepDiffs(call, diffs)
 	return nil
@@ -60,11 +74,10 @@ func (w *workspace) ask(ctx context.Context, cs []tools.Change) error {
 // askChanges puts a change of the files at paths, with their diffs, to
 // the user as ONE session/request_permission on tool call call, and
 // returns the option chosen ("" for a cancelled question or an error).
+// A client that shows only the title gets the diffs in it.
 func (s *acpSession) askChanges(ctx context.Context, call, title string, kind sdk.ToolKind, paths []string, diffs []sdk.ToolCallContent) (string, error) {
-	locs := make([]sdk.ToolCallLocation, len(paths))
-	for i, p := range paths {
-		locs[i] = sdk.ToolCallLocation{Path: p}
-	}
+	locs := locations(paths)
+	title = s.shownTitle(title, diffs)
 	res, err := s.a.client().RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall: sdk.ToolCallUpdate{
@@ -132,6 +145,15 @@ func changeKind(cs []tools.Change) sdk.ToolKind {
 	return sdk.ToolKindDelete
 }
 
+// locations are paths as tool call locations.
+func locations(paths []string) []sdk.ToolCallLocation {
+	locs := make([]sdk.ToolCallLocation, len(paths))
+	for i, p := range paths {
+		locs[i] = sdk.ToolCallLocation{Path: p}
+	}
+	return locs
+}
+
 // questionSeq numbers the tool calls cb-ls makes up for questions asked
 // outside a model's tool call (an undo, the trust question).
 var questionSeq atomic.Int64
@@ -142,8 +164,19 @@ func (s *acpSession) questionCall(ctx context.Context, title string, kind sdk.To
 	if id := s.currentCall(); id != "" {
 		return id
 	}
+	return s.newCall(ctx, title, kind, nil)
+}
+
+// newCall announces a tool call of cb-ls's own, for a question no tool
+// call of the model's asks (the end of a turn, an undo, trust), so that
+// its outcome never changes how the model's calls are shown.
+func (s *acpSession) newCall(ctx context.Context, title string, kind sdk.ToolKind, paths []string) string {
 	id := fmt.Sprintf("cb-%d", questionSeq.Add(1))
-	s.update(ctx, sdk.StartToolCall(sdk.ToolCallId(id), title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending)))
+	opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending)}
+	if len(paths) > 0 {
+		opts = append(opts, sdk.WithStartLocations(locations(paths)))
+	}
+	s.update(ctx, sdk.StartToolCall(sdk.ToolCallId(id), title, opts...))
 	return id
 }
 

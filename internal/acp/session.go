@@ -176,6 +176,17 @@ func (s *acpSession) setCall(id string) {
 	s.mu.Unlock()
 }
 
+// endCall forgets the tool call that ended, so that a later question
+// outside any tool call (an undo, the end of the turn) is not shown as
+// part of it.
+func (s *acpSession) endCall(id string) {
+	s.mu.Lock()
+	if s.call == id {
+		s.call = ""
+	}
+	s.mu.Unlock()
+}
+
 func (s *acpSession) currentCall() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

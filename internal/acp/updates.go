@@ -169,6 +169,7 @@ func (r *reporter) event(ev agent.Event) {
 			}
 			return
 		}
+		s.endCall(ev.CallID)
 		status := sdk.ToolCallStatusCompleted
 		if ev.IsError {
 			status = sdk.ToolCallStatusFailed

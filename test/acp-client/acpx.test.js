@@ -2,7 +2,8 @@
 // client nobody here wrote: it starts the real `cb-ls acp` binary as its
 // agent, with a scripted model (scriptmodel) behind it, through a read, an
 // edit approved and the same edit rejected, reads refused with --deny-all,
-// a session created with `sessions new` and then prompted, and cancel.
+// a session created with `sessions new` and then prompted, cancel, and a
+// keep of three files answered at acpx's own prompts in a terminal.
 // acpx 0.19.1 declares Node >= 22.13 but runs on Node 20, which CI has.
 // CB_LS_BIN and SCRIPTMODEL_BIN are built by scripts/test-acp-client.sh.
 import { test, before, after } from 'node:test';
@@ -51,11 +52,11 @@ function exited(child) {
 // setup makes a project holding calc.go and a scripted model for it, and
 // returns what a case needs: the project, the environment acpx (and so
 // cb-ls) runs with, and the model's recorded requests.
-async function setup(name, turns) {
+async function setup(name, turns, files = { 'calc.go': diskText }) {
   const root = path.join(dir, name);
   const project = path.join(root, 'project');
   fs.mkdirSync(project, { recursive: true });
-  fs.writeFileSync(path.join(project, 'calc.go'), diskText);
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(project, file), text);
   fs.writeFileSync(path.join(root, 'script.json'), JSON.stringify({ turns }));
   const record = path.join(root, 'requests.jsonl');
   const model = cp.spawn(modelBin, ['--script', path.join(root, 'script.json'), '--record', record], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -182,4 +183,79 @@ test('sessions new, then a prompt to it, then cancel', { timeout: 180_000 }, asy
   const r = await running;
   assert.ok(requestsOf(r, 'session/cancel').length > 0, r.log);
   assert.equal(answerTo(r, 'session/prompt')?.result?.stopReason, 'cancelled', r.log);
+});
+
+// terminal runs acpx in a pseudo-terminal (util-linux `script`), as a
+// user at a shell does: without a terminal acpx asks nothing and answers
+// by its --non-interactive-permissions policy. screen() is what the
+// terminal showed, escape sequences and carriage returns removed;
+// prompt(re) waits for the next output matching re after the last one
+// and resolves with everything shown up to it; type() answers.
+function terminal(c, args) {
+  const quote = (a) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, acpx, '--agent', `${bin} acp`, ...args].map(quote).join(' ');
+  const child = cp.spawn('script', ['-qfec', command, '/dev/null'], { cwd: c.project, env: c.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let raw = '';
+  let err = '';
+  let from = 0;
+  let waiting;
+  const screen = () => raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+  const check = () => {
+    if (!waiting) return;
+    const m = waiting.re.exec(screen().slice(from));
+    if (!m) return;
+    from += m.index + m[0].length;
+    const { resolve } = waiting;
+    waiting = undefined;
+    resolve(screen().slice(0, from));
+  };
+  child.stdout.on('data', (d) => { raw += d; check(); });
+  child.stderr.on('data', (d) => { err += d; });
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  closers.push(async () => { child.kill(); await closed; });
+  return {
+    screen,
+    log: () => `${err}\n${screen()}`,
+    prompt: (re) => new Promise((resolve, reject) => {
+      waiting = { re, resolve };
+      closed.then(() => reject(new Error(`acpx ended before ${re}:\n${screen()}\n${err}`)));
+      check();
+    }),
+    type: (text) => child.stdin.write(text),
+    closed: closed.then((code) => { child.stdin.end(); return code; }),
+  };
+}
+
+const three = {
+  'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a - b }\n',
+  'mul.go': 'package calc\n\nfunc Mul(a, b int) int { return a + b }\n',
+  'sub.go': 'package calc\n\nfunc Sub(a, b int) int { return a * b }\n',
+};
+const fixes = { 'calc.go': ['a - b', 'a + b'], 'mul.go': ['a + b', 'a * b'], 'sub.go': ['a * b', 'a - b'] };
+
+test('three pending files: every diff on the terminal before the answer, a refused write a partial keep', { timeout: 120_000 }, async () => {
+  const edits = Object.entries(fixes).map(([file, [from, to]]) => ({ tool_calls: [{ name: 'edit_file', args: { path: file, old_string: `return ${from}`, new_string: `return ${to}` } }] }));
+  const c = await setup('terminal', [...edits, { text: 'Fixed all three.' }], three);
+  const t = terminal(c, ['exec', 'fix the arithmetic']);
+  // acpx's question for a tool call: "[permission] Allow <title> [edit]? (y/N)".
+  const asked = await t.prompt(/\[permission\] Allow [\s\S]*?\[edit\]\? \(y\/N\) /);
+  const question = asked.slice(asked.lastIndexOf('[permission] Allow'));
+  for (const [file, [from, to]] of Object.entries(fixes)) {
+    const old = three[file].split('\n')[2];
+    assert.ok(question.includes(`--- a/${file}\n+++ b/${file}\n`), `the question showed no diff of ${file}:\n${question}`);
+    assert.ok(question.includes(`-${old}\n+${old.replace(from, to)}\n`), `the question did not show ${file}'s change:\n${question}`);
+  }
+  t.type('y\n');
+  // acpx then asks before each write: calc.go allowed, mul.go refused.
+  await t.prompt(new RegExp(`Allow write to ${path.join(c.project, 'calc.go')}\\?[\\s\\S]*?Allow write\\? \\(y/N\\) `));
+  t.type('y\n');
+  await t.prompt(new RegExp(`Allow write to ${path.join(c.project, 'mul.go')}\\?[\\s\\S]*?Allow write\\? \\(y/N\\) `));
+  t.type('n\n');
+  assert.equal(await t.closed, 0, t.log());
+  const shown = t.screen();
+  assert.match(shown, /\[tool\] Keep 3 changed files\? \(failed\)/, `a keep with a refused write shown as completed:\n${shown}`);
+  assert.match(shown, /Kept only part: calc\.go landed\. Not kept: mul\.go/, shown);
+  assert.equal(fs.readFileSync(path.join(c.project, 'calc.go'), 'utf8'), three['calc.go'].replace('a - b', 'a + b'));
+  assert.equal(fs.readFileSync(path.join(c.project, 'mul.go'), 'utf8'), three['mul.go']);
+  assert.equal(fs.readFileSync(path.join(c.project, 'sub.go'), 'utf8'), three['sub.go']);
 });

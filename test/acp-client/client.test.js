@@ -163,8 +163,12 @@ test('a fix reads the unsaved buffer, asks with the diff and writes through the 
   }
   const commands = updates.find((u) => u.update.sessionUpdate === 'available_commands_update').update.availableCommands.map((c) => c.name);
   assert.ok(commands.includes('fix') && commands.includes('explain'), `commands ${commands}`);
-  const toolKinds = updates.filter((u) => u.update.sessionUpdate === 'tool_call').map((u) => u.update.kind);
-  assert.deepEqual(toolKinds, ['read', 'edit']);
+  // The model's read and edit, then the end-of-turn question on a tool
+  // call of its own, so that its answer never changes how theirs ended.
+  const calls = updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'tool_call').map((u) => u.update);
+  assert.deepEqual(calls.map((u) => u.kind), ['read', 'edit', 'edit']);
+  assert.equal(questions[0].toolCall.toolCallId, calls[2].toolCallId, 'the question is not on its own tool call');
+  assert.match(calls[2].title, /^Keep calc\.go\?$/);
   const text = updates.filter((u) => u.update.sessionUpdate === 'agent_message_chunk').map((u) => u.update.content.text).join('');
   assert.match(text, /Fixed: Add subtracted\./);
 
