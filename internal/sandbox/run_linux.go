@@ -110,6 +110,12 @@ func Prepare(r Request) (*Run, error) {
 				_ = os.MkdirAll(sd, 0o700)
 			}
 		}
+		if len(r.Overlay) > 0 {
+			in = in.withGits()
+			if in.Gits != nil {
+				in.Gits = append(in.Gits, upperGitDirs(r.Overlay)...)
+			}
+		}
 		rules, mounts := planNamespaced(in)
 		if len(r.Overlay) > 0 {
 			if s.layers, s.locks, err = planLayers(r, in); err != nil {
