@@ -24,6 +24,10 @@ type planInput struct {
 	ModCache string
 	// UserDirs are the user's catbuddy config and state (Request.UserDirs).
 	UserDirs []string
+	// Program is the command's program (Request.Argv[0]): its directory
+	// is bound back where it lies under a hidden one (a test binary, a
+	// server installed under /tmp).
+	Program string
 	// Gits are the git directories and .git files that stay read-only
 	// when the workspace is writable (gitdirs_linux.go), real paths;
 	// withGits finds them when the caller did not.
@@ -228,6 +232,9 @@ func (in planInput) keeps(hidden []string) []nsKeep {
 		writable = append(writable, realOr(in.WorkRoot))
 	}
 	cand := append([]string{in.Home, in.ModCache, os.Getenv("GOROOT"), in.WorkRoot}, in.Roots...)
+	if filepath.IsAbs(in.Program) && underAny(filepath.Clean(in.Program), hidden) {
+		cand = append(cand, filepath.Dir(in.Program))
+	}
 	cand = append(cand, writable...)
 	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
 		// Resolving every PATH entry costs more than the rest of the
