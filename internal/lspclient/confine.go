@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
@@ -144,11 +143,7 @@ func (p serverProcess) mountsFailed(output string) bool {
 	if p.sb == nil || p.cmd.ProcessState == nil {
 		return false
 	}
-	code := p.cmd.ProcessState.ExitCode()
-	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Exited() {
-		code = ws.ExitStatus()
-	}
-	return p.sb.MountsFailed(code, output)
+	return p.sb.MountsFailed(p.cmd.ProcessState.ExitCode(), output)
 }
 
 // cleanup removes the sandbox's TMPDIR once the server has exited.
