@@ -70,7 +70,7 @@ type serverProcess struct {
 
 // serverCommand builds the command that starts cfg's server in roots.
 func serverCommand(name string, cfg ServerConfig, roots []string, conf confinement) (serverProcess, error) {
-	var dir string
+	dir, _ := os.Getwd()
 	if len(roots) > 0 {
 		dir = roots[0]
 	}
@@ -79,7 +79,9 @@ func serverCommand(name string, cfg ServerConfig, roots []string, conf confineme
 			slog.Warn("language servers run unconfined: they can write the workspace", "reason", conf.reason)
 		})
 		cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-		cmd.Dir = dir
+		if len(roots) > 0 {
+			cmd.Dir = dir
+		}
 		cmd.Env = serverEnviron(nil)
 		return serverProcess{cmd: cmd}, nil
 	}
