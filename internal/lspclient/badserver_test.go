@@ -14,6 +14,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/lspclient"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -25,7 +26,11 @@ import (
 const fakeServerEnv = "CB_LS_TEST_LANGUAGE_SERVER"
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(fakeServerEnv); mode != "" {
+	sandbox.Main() // the servers the tests start run confined, through this binary
+	if mode := os.Getenv(fakeServerEnv); mode == "writer" {
+		serveWriter()
+		return
+	} else if mode != "" {
 		serveFake(mode)
 		return
 	}

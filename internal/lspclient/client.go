@@ -50,6 +50,10 @@ type Options struct {
 	// IndexingWait bounds how long a question waits for a server that
 	// is loading its project; zero means DefaultIndexingWait.
 	IndexingWait time.Duration
+	// NoSandbox starts the servers unconfined, as the user's
+	// tools.execSandbox: false does for commands. By default they run
+	// in the sandbox where there is one (confine.go).
+	NoSandbox bool
 	// OnStatus, if set, is told when a server starts, loads its project,
 	// becomes ready or is withdrawn: a front end's progress. It must not
 	// call the Client.
@@ -68,6 +72,7 @@ const DefaultStartTimeout = 30 * time.Second
 type Client struct {
 	opts Options
 	log  *slog.Logger
+	conf confinement // how servers start
 	// life ends with Close: it bounds the servers Start starts.
 	life context.Context
 	end  context.CancelFunc
@@ -99,8 +104,16 @@ func New(opts Options) *Client {
 		opts.IndexingWait = DefaultIndexingWait
 	}
 	life, end := context.WithCancel(context.Background())
-	return &Client{opts: opts, log: opts.Logger, life: life, end: end,
+	return &Client{opts: opts, log: opts.Logger, conf: confinementOf(opts), life: life, end: end,
 		started: map[string]*server{}, starting: map[string]chan struct{}{}, restarts: map[string]int{}, withdrawn: map[string]error{}}
+}
+
+// Sandbox says whether the servers run confined, and if not why.
+func (c *Client) Sandbox() (confined bool, reason string) {
+	if c == nil {
+		return false, ""
+	}
+	return c.conf.confined, c.conf.reason
 }
 
 func (c *Client) status(st Status) {

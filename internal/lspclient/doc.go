@@ -7,5 +7,8 @@
 // edits, and those that name a symbol asked about, are kept in sync with
 // them (didOpen, didChange, didChangeWatchedFiles); a server that cannot
 // start or answer is withdrawn, one that crashes restarted once
-// (status.go); Close shuts them down.
+// (status.go); Close shuts them down. The servers run in the command
+// sandbox where there is one, the workspace read-only to them
+// (confine.go): every change to the project goes through the tools'
+// review.
 package lspclient

@@ -35,7 +35,7 @@ func (c *Client) get(ctx context.Context, name string) (*server, error) {
 				return nil, ctx.Err()
 			}
 		}
-		state, text := StateStarting, "starting "+name+"…"
+		state, text := StateStarting, "starting "+name+"…"+c.conf.note()
 		if s := c.started[name]; s != nil {
 			err := s.failed()
 			if err == nil {
@@ -51,7 +51,7 @@ func (c *Client) get(ctx context.Context, name string) (*server, error) {
 				return nil, werr
 			}
 			c.restarts[name]++
-			state, text = StateRestarting, fmt.Sprintf("restarting %s, which crashed…", name)
+			state, text = StateRestarting, fmt.Sprintf("restarting %s, which crashed…%s", name, c.conf.note())
 			c.log.Warn("restarting language server", "server", name, "error", err)
 		}
 		done := make(chan struct{})
@@ -63,11 +63,12 @@ func (c *Client) get(ctx context.Context, name string) (*server, error) {
 
 // startServer starts the server called name, then closes done.
 func (c *Client) startServer(ctx context.Context, name string, done chan struct{}, st Status) (*server, error) {
+	st.Confined = c.conf.confined
 	c.status(st)
 	sctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
 	defer cancel()
 	c.log.Info("starting language server", "server", name, "command", c.opts.Servers[name].Command)
-	s, err := start(sctx, name, c.opts.Servers[name], c.opts.Roots, c.log)
+	s, err := start(sctx, name, c.opts.Servers[name], c.opts.Roots, c.conf, c.log)
 	var emit []Status
 	c.mu.Lock()
 	delete(c.starting, name)

@@ -30,6 +30,7 @@ type server struct {
 	cfg    ServerConfig
 	log    *slog.Logger
 	cmd    *exec.Cmd
+	proc   serverProcess
 	conn   jsonrpc2.Conn
 	stderr *tailBuffer
 	exited chan struct{}
@@ -53,33 +54,52 @@ type server struct {
 	err   error // why the server is unusable (it exited)
 }
 
-// start runs cfg.Command in root and initializes it. ctx bounds the
-// start and the initialize exchange only.
-func start(ctx context.Context, name string, cfg ServerConfig, roots []string, log *slog.Logger) (*server, error) {
+// start runs cfg.Command in root, confined as conf says, and
+// initializes it. ctx bounds the start and the initialize exchange only.
+func start(ctx context.Context, name string, cfg ServerConfig, roots []string, conf confinement, log *slog.Logger) (*server, error) {
 	if len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("language server %s: no command", name)
 	}
-	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-	if len(roots) > 0 {
-		cmd.Dir = roots[0]
+	s, err := launch(ctx, name, cfg, roots, conf, log)
+	if err != nil && s != nil && s.proc.mountsFailed(s.stderr.String()) {
+		// Nothing of the server ran: the helper's mounts failed, and
+		// from now on the sandbox confines by split grants.
+		s, err = launch(ctx, name, cfg, roots, conf, log)
 	}
-	cmd.Env = os.Environ()
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// launch starts the server's process once and initializes it. On a
+// failed initialize it returns the server, killed, with the error.
+func launch(ctx context.Context, name string, cfg ServerConfig, roots []string, conf confinement, log *slog.Logger) (*server, error) {
+	proc, err := serverCommand(name, cfg, roots, conf)
+	if err != nil {
+		return nil, err
+	}
+	cmd := proc.cmd
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
+		proc.cleanup()
 		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		proc.cleanup()
 		return nil, err
 	}
-	s := &server{name: name, cfg: cfg, log: log.With("server", name), cmd: cmd, stderr: &tailBuffer{max: 4096},
+	s := &server{name: name, cfg: cfg, log: log.With("server", name), cmd: cmd, proc: proc, stderr: &tailBuffer{max: 4096},
 		exited: make(chan struct{}), docs: map[string]*document{}, shown: map[string]bool{}, diags: map[uri.URI]json.RawMessage{}, ready: newReadiness()}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
+		proc.cleanup()
 		return nil, fmt.Errorf("start language server %s (%s): %w", name, cfg.Command[0], err)
 	}
 	go func() {
 		err := cmd.Wait()
+		proc.cleanup()
 		s.mu.Lock()
 		if s.err == nil {
 			s.err = fmt.Errorf("language server %s %w (%v)%s", name, errExited, err, s.stderr.lastLine())
@@ -91,7 +111,7 @@ func start(ctx context.Context, name string, cfg ServerConfig, roots []string, l
 	s.conn.Go(context.Background(), s.handle)
 	if err := s.initialize(ctx, roots); err != nil {
 		s.kill()
-		return nil, err
+		return s, err
 	}
 	return s, nil
 }
@@ -108,9 +128,18 @@ func (s *server) initialize(ctx context.Context, roots []string) error {
 	if len(roots) > 0 {
 		rootURI = fileuri.FromPath(roots[0])
 	}
+	// A server watches the process that names itself here and exits
+	// when it cannot see it (vscode-languageserver's servers: pyright,
+	// typescript-language-server). A confined server lives in its own
+	// PID namespace, where cb-ls's pid names nothing; it dies with cb-ls
+	// anyway (the sandbox's parent-death signal and PID namespace).
+	var pid any = os.Getpid()
+	if s.proc.sb != nil {
+		pid = nil
+	}
 	yes := true
 	params := map[string]any{
-		"processId":        os.Getpid(),
+		"processId":        pid,
 		"clientInfo":       map[string]string{"name": "cb-ls"},
 		"rootUri":          rootURI,
 		"workspaceFolders": folders,
@@ -313,6 +342,13 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 		t.buf = t.buf[len(t.buf)-t.max:]
 	}
 	return len(p), nil
+}
+
+// String returns what is kept.
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
 }
 
 // lastLine returns ": <last line of stderr>" or "".

@@ -27,9 +27,14 @@ const (
 type Status struct {
 	Server string
 	State  State
-	// Text is the line to show: "starting gopls…", "gopls: indexing
-	// (4 s)", or why the server is unavailable.
+	// Text is the line to show: "starting gopls… (sandboxed: workspace
+	// read-only)", "gopls: indexing (4 s)", or why the server is
+	// unavailable.
 	Text string
+	// Confined, on the starting and restarting statuses, says whether
+	// the server runs in the sandbox (confine.go): the workspace
+	// read-only to it. Client.Sandbox says why not.
+	Confined bool
 }
 
 // ErrUnavailable is matched (errors.Is) by the error of every question

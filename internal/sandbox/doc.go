@@ -38,7 +38,8 @@
 // user's catbuddy config and state and the well-known secrets under
 // empty read-only mounts, binds back what the command needs (the
 // workspace, home, its own TMPDIR and build cache, toolchains on PATH),
-// makes the workspace (or only its .git) and the module cache read-only,
+// makes the workspace (or only its git directories, nested ones
+// included: gitdirs_linux.go) and the module cache read-only,
 // and lays the user's Go build cache under the command's GOCACHE as a
 // copy-on-write overlay (gocache_linux.go). plan_linux.go decides all of
 // this; it is data, so it is tested without running anything.
@@ -68,6 +69,13 @@
 // that directory; OverlayLayer's WriteFile, Delete and Revert place
 // pending edits there between commands. The mount lives only in the
 // helper's namespace and dies with its last process (layer_linux.go).
+//
+// # Servers
+//
+// Request.Server confines a long-lived program that serves cb-ls, a
+// language server (package lspclient), the same way: its caches persist
+// in a directory of the servers' own, and with namespaces the module
+// cache is a copy-on-write view it may download into.
 //
 // Probe reports how much of this the system gives, in one line for the
 // user (`cb-ls version`, each exec result's [sandbox: …] note).

@@ -195,7 +195,20 @@ func applyMounts(m *nsMounts) error {
 		}
 	}
 	if m.GoCache != nil {
-		mountOverlay(m.GoCache)
+		if err := mountOverlay(m.GoCache); err != nil {
+			fmt.Fprintf(os.Stderr, "cb-ls sandbox: the Go build cache starts cold (no overlay of %s: %v)\n", m.GoCache.Lower, err)
+		}
+	}
+	if o := m.ModCache; o != nil {
+		if err := mountOverlay(o); err != nil {
+			fmt.Fprintf(os.Stderr, "cb-ls sandbox: the module cache is read-only (no overlay of %s: %v)\n", o.Lower, err)
+			if err := unix.Mount(o.Target, o.Target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+				return fmt.Errorf("mount over %s: %v", o.Target, err)
+			}
+			if err := setReadOnly(o.Target); err != nil {
+				return fmt.Errorf("mount over %s: %v", o.Target, err)
+			}
+		}
 	}
 	return nil
 }
@@ -203,10 +216,10 @@ func applyMounts(m *nsMounts) error {
 // mountOverlay makes o's copy-on-write view, its upper layer on a tmpfs
 // that vanishes with the namespace. Kernels whose tmpfs has no user
 // xattrs (before 6.6) refuse that upper layer; it then lies on the disk
-// under Scratch. It is best effort: without it the command builds into
-// the private cache at the same path, cold. volatile spares the sync of
-// an upper layer that is thrown away.
-func mountOverlay(o *nsOverlay) {
+// under Scratch. For the build cache it is best effort: without it the
+// command builds into the private cache at the same path, cold.
+// volatile spares the sync of an upper layer that is thrown away.
+func mountOverlay(o *nsOverlay) error {
 	opts := "lowerdir=" + o.Lower + ",upperdir=" + o.Upper + ",workdir=" + o.Work + ",userxattr,volatile"
 	mount := func() error {
 		if err := os.MkdirAll(o.Upper, 0o700); err != nil {
@@ -226,9 +239,7 @@ func mountOverlay(o *nsOverlay) {
 	if err != nil {
 		err = mount()
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "cb-ls sandbox: the Go build cache starts cold (no overlay of %s: %v)\n", o.Lower, err)
-	}
+	return err
 }
 
 // keepsUnder returns the keeps whose nearest hidden ancestor is dir.

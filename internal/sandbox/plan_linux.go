@@ -24,6 +24,35 @@ type planInput struct {
 	ModCache string
 	// UserDirs are the user's catbuddy config and state (Request.UserDirs).
 	UserDirs []string
+	// Program is the command's program (Request.Argv[0]): its directory
+	// is bound back where it lies under a hidden one (a test binary, a
+	// server installed under /tmp).
+	Program string
+	// Gits are the git directories and .git files that stay read-only
+	// when the workspace is writable (gitdirs_linux.go), real paths;
+	// withGits finds them when the caller did not.
+	Gits []string
+}
+
+// withGits returns in with Gits found, where the policy needs them: a
+// workspace writable but not its .git. In internal mode the roots are
+// sensitive places (home, /) that are never writable, and only their
+// own .git is listed, as it always was.
+func (in planInput) withGits() planInput {
+	if in.Gits != nil || !in.Policy.WriteWorkspace || in.Policy.WriteGit {
+		return in
+	}
+	if in.internal() {
+		for _, r := range in.Roots {
+			in.Gits = append(in.Gits, filepath.Join(realOr(r), ".git"))
+		}
+		return in
+	}
+	in.Gits = gitDirs(in.Roots)
+	if in.Gits == nil {
+		in.Gits = []string{}
+	}
+	return in
 }
 
 // secretDirs and secretFiles are the well-known places credentials live,
@@ -112,9 +141,7 @@ func (in planInput) writeDeny() []string {
 			deny = append(deny, realOr(in.WorkRoot))
 		}
 	} else if !in.Policy.WriteGit {
-		for _, r := range in.Roots {
-			deny = append(deny, filepath.Join(realOr(r), ".git"))
-		}
+		deny = append(deny, in.withGits().Gits...)
 	}
 	return deny
 }
@@ -127,6 +154,7 @@ func (in planInput) writeDeny() []string {
 // The price: names in .catbuddy/ and ~/.ssh can be listed, and with
 // write access nothing can be created directly in the workspace root.
 func planSplit(in planInput) []rule {
+	in = in.withGits()
 	dirs, files := in.secrets()
 	readDeny := append(append(in.stateDirs(), dirs...), files...)
 	var rules []rule
@@ -142,6 +170,7 @@ func planSplit(in planInput) []rule {
 // the mounts hide what must not be seen and make the workspace (or its
 // .git) read-only, so the grants stay whole and simple.
 func planNamespaced(in planInput) ([]rule, *nsMounts) {
+	in = in.withGits()
 	m := &nsMounts{Loopback: !in.Policy.Network}
 	internal := in.internal()
 	var deny []string // what the mounts cannot cover: grants carve around it
@@ -174,11 +203,10 @@ func planNamespaced(in planInput) ([]rule, *nsMounts) {
 	case !in.Policy.WriteWorkspace:
 		m.ReadOnly = existingReal(in.Roots)
 	case !in.Policy.WriteGit:
-		var gits []string
-		for _, r := range in.Roots {
-			gits = append(gits, filepath.Join(r, ".git"))
-		}
-		m.ReadOnly = existingReal(gits)
+		// Each is mounted only where it exists when the helper starts,
+		// in the merged view over a layer: a layer's own repository
+		// exists only there.
+		m.ReadOnly = append(m.ReadOnly, in.Gits...)
 	}
 	m.ReadOnly = append(m.ReadOnly, existingReal([]string{in.ModCache})...)
 	m.Keep = in.keeps(append(append([]string{}, m.Private...), m.Hide...))
@@ -204,6 +232,9 @@ func (in planInput) keeps(hidden []string) []nsKeep {
 		writable = append(writable, realOr(in.WorkRoot))
 	}
 	cand := append([]string{in.Home, in.ModCache, os.Getenv("GOROOT"), in.WorkRoot}, in.Roots...)
+	if filepath.IsAbs(in.Program) && underAny(filepath.Clean(in.Program), hidden) {
+		cand = append(cand, filepath.Dir(in.Program))
+	}
 	cand = append(cand, writable...)
 	for _, p := range filepath.SplitList(os.Getenv("PATH")) {
 		// Resolving every PATH entry costs more than the rest of the

@@ -23,6 +23,16 @@ type Request struct {
 	// set, the sandbox's own variables (TMPDIR, GOCACHE, the helper's
 	// spec), on top of whatever it lets the command inherit.
 	Environ func(set map[string]string) []string
+	// Server, when set, starts a long-lived program that serves cb-ls (a
+	// language server) rather than a command of the agent's: with Policy
+	// as for a command, but its TMPDIR is named cb-ls-server-*, its
+	// caches (XDG_CACHE_HOME, GOCACHE, npm_config_cache) persist in a
+	// directory of the servers' own that commands cannot write
+	// (~/.cache/catbuddy-servers), and with namespaces the module cache
+	// is a copy-on-write view: a server that downloads a module (gopls
+	// with -mod=mod) gets it for its life, and the user's module cache,
+	// which the user's next build runs, never changes.
+	Server bool
 	// Overlay, when set, runs the command over a copy-on-write layer of
 	// each workspace folder (Linux overlayfs in the helper's private
 	// mount namespace, see layer_linux.go): it sees the folders as they

@@ -77,17 +77,25 @@ func (s *Run) Cleanup() {
 // helper (this binary re-executed, see Main) applies before it executes
 // r.Argv.
 func Prepare(r Request) (*Run, error) {
-	tmp, err := os.MkdirTemp("", "cb-ls-exec-")
+	prefix, cacheName := "cb-ls-exec-", "catbuddy-exec"
+	if r.Server {
+		prefix, cacheName = "cb-ls-server-", "catbuddy-servers"
+	}
+	tmp, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		return nil, fmt.Errorf("create the command's TMPDIR: %v", err)
 	}
 	s := &Run{tmp: tmp, dir: realOr(r.Dir)}
-	cache := privateCache(tmp)
+	cache := privateCache(tmp, cacheName)
 	home, _ := os.UserHomeDir()
 	in := planInput{
 		Roots: r.Roots, WorkRoot: r.WorkRoot, Policy: r.Policy, Home: home, UserDirs: r.UserDirs,
 		TmpDir: tmp, CacheDir: cache, ExtraRW: r.WritableDirs, ModCache: modCache(home),
 	}
+	if len(r.Argv) > 0 {
+		in.Program = r.Argv[0]
+	}
+	var modOverlay *nsOverlay
 	policy := r.Policy
 	var spec helperSpec
 	// Without namespaces only the command's shell dies with the server.
@@ -110,7 +118,17 @@ func Prepare(r Request) (*Run, error) {
 				_ = os.MkdirAll(sd, 0o700)
 			}
 		}
+		if len(r.Overlay) > 0 {
+			in = in.withGits()
+			if in.Gits != nil {
+				in.Gits = append(in.Gits, upperGitDirs(r.Overlay)...)
+			}
+		}
+		if r.Server {
+			in, modOverlay = serverModCache(in, tmp)
+		}
 		rules, mounts := planNamespaced(in)
+		mounts.ModCache = modOverlay
 		if len(r.Overlay) > 0 {
 			if s.layers, s.locks, err = planLayers(r, in); err != nil {
 				s.Cleanup()
@@ -161,12 +179,14 @@ func Prepare(r Request) (*Run, error) {
 }
 
 // privateCache is the build cache commands share with each other and
-// with nobody else: the user's own builds never read it, so nothing a
-// command plants there runs later outside the sandbox. It persists, so
-// only the first build after install is cold.
-func privateCache(tmp string) string {
+// with nobody else (name catbuddy-exec), or the one language servers
+// share (catbuddy-servers), which commands cannot write: the user's own
+// builds never read either, so nothing a command plants there runs
+// later outside the sandbox. It persists, so only the first build
+// after install is cold.
+func privateCache(tmp, name string) string {
 	if c, err := os.UserCacheDir(); err == nil {
-		dir := filepath.Join(c, "catbuddy-exec")
+		dir := filepath.Join(c, name)
 		if os.MkdirAll(dir, 0o700) == nil {
 			return dir
 		}
@@ -174,6 +194,26 @@ func privateCache(tmp string) string {
 	dir := filepath.Join(tmp, "cache")
 	os.Mkdir(dir, 0o700)
 	return dir
+}
+
+// serverModCache makes a server's module cache a copy-on-write view of
+// the user's (Request.Server): writable for the server, not read-only
+// as for commands, over an upper layer in its TMPDIR. nil when there is
+// no module cache yet: it then stays out of reach as for commands.
+func serverModCache(in planInput, tmp string) (planInput, *nsOverlay) {
+	fi, err := os.Stat(in.ModCache)
+	if in.ModCache == "" || err != nil || !fi.IsDir() {
+		return in, nil
+	}
+	scratch := filepath.Join(tmp, ".modcache")
+	if err := os.MkdirAll(scratch, 0o700); err != nil {
+		return in, nil
+	}
+	target := realOr(in.ModCache)
+	in.ExtraRW = append(append([]string{}, in.ExtraRW...), target)
+	in.ModCache = ""
+	return in, &nsOverlay{Lower: target, Target: target, Scratch: scratch,
+		Upper: filepath.Join(scratch, "upper"), Work: filepath.Join(scratch, "work")}
 }
 
 // modCache is Go's module cache: readable by commands, never writable,

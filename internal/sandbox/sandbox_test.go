@@ -348,8 +348,8 @@ func TestSandboxSurvivesSymlinkLoops(t *testing.T) {
 func TestSandboxUnprivileged(t *testing.T) {
 	info := Probe()
 	testenv.NeedsSandbox(t, info.Landlock > 0, "Landlock", info.Summary)
-	out := testenv.RerunUnprivileged(t, "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls)$|^TestLayer(RmRfDeletesNothing|WritesLandInUpper|GitAndStateUntouched|ShowsPlacedFiles|Teardown|Interrupted|NestedFolders)$")
-	for _, name := range []string{"TestLayerRmRfDeletesNothing", "TestLayerTeardown", "TestLayerInterrupted"} {
+	out := testenv.RerunUnprivileged(t, "^TestSandbox(WorkspaceReadOnly|WriteWorkspace|StateDirUnreachable|SecretsHidden|ModuleAndBuildCaches|NoNetworkByDefault|SocketsOutsideUnreachable|GoCacheCopyOnWrite|UserDirsUnderTemp|SocketFilterSyscalls|NestedGitReadOnly|Server)$|^TestLayer(RmRfDeletesNothing|WritesLandInUpper|GitAndStateUntouched|NestedGitReadOnly|ShowsPlacedFiles|Teardown|Interrupted|NestedFolders)$")
+	for _, name := range []string{"TestLayerRmRfDeletesNothing", "TestLayerTeardown", "TestLayerInterrupted", "TestSandboxNestedGitReadOnly", "TestLayerNestedGitReadOnly", "TestSandboxServer"} {
 		if !strings.Contains(out, "--- PASS: "+name) {
 			t.Errorf("as uid 65534 %s did not pass:\n%s", name, out)
 		}

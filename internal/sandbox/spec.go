@@ -55,6 +55,11 @@ type nsMounts struct {
 	// GoCache, when set, lays the user's Go build cache under the
 	// command's GOCACHE as the lower layer of an overlay.
 	GoCache *nsOverlay `json:"gocache,omitempty"`
+	// ModCache, when set, lays the module cache under itself as the
+	// lower layer of an overlay (Request.Server): what a server
+	// downloads stays its own. Where the overlay cannot be mounted the
+	// module cache is made read-only instead.
+	ModCache *nsOverlay `json:"modcache,omitempty"`
 	// Layers are the workspace folders' copy-on-write layers
 	// (Request.Overlay), each mounted over its Lower before anything
 	// beneath it is hidden or made read-only.
