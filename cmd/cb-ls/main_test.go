@@ -9,10 +9,18 @@ import (
 	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
+// asMainEnv makes the test binary run as cb-ls itself (for tests that
+// need a process of its own: a signal, a kill -9).
+const asMainEnv = "CB_LS_TEST_AS_MAIN"
+
 // TestMain lets this test binary be the sandbox helper: the commands
-// its tests run through the exec tool start as it, re-executed.
+// its tests run through the exec tool start as it, re-executed. With
+// asMainEnv set it is cb-ls.
 func TestMain(m *testing.M) {
 	sandbox.Main()
+	if os.Getenv(asMainEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	cleanup := testenv.PrivateState()
 	code := m.Run()
 	cleanup()

@@ -24,6 +24,10 @@ type planInput struct {
 	ModCache string
 	// UserDirs are the user's catbuddy config and state (Request.UserDirs).
 	UserDirs []string
+	// Layered are the roots the command sees through a copy-on-write
+	// layer (Request.Overlay's lowers): whatever it makes there lands in
+	// the layer, never in the folder.
+	Layered []string
 	// Program is the command's program (Request.Argv[0]): its directory
 	// is bound back where it lies under a hidden one (a test binary, a
 	// server installed under /tmp).
@@ -80,6 +84,19 @@ func (in planInput) stateDirs() []string {
 		}
 	}
 	return out
+}
+
+// layeredStateDir reports whether sd is a root's .catbuddy/ under a
+// copy-on-write layer: a missing one needs neither hiding nor making,
+// for what a command creates there lands in the layer, and a keep never
+// writes .catbuddy/ (package changeset).
+func (in planInput) layeredStateDir(sd string) bool {
+	for _, r := range in.Layered {
+		if sd == filepath.Join(realOr(r), guard.StateDir) {
+			return true
+		}
+	}
+	return false
 }
 
 // secrets returns the existing secret directories and files.
@@ -179,7 +196,7 @@ func planNamespaced(in planInput) ([]rule, *nsMounts) {
 			deny = append(deny, sd)
 		} else if fi, err := os.Stat(sd); err == nil && fi.IsDir() {
 			m.Hide = append(m.Hide, realOr(sd))
-		} else {
+		} else if !in.layeredStateDir(sd) {
 			deny = append(deny, sd)
 		}
 	}

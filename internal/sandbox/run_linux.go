@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/catbuddy/cb-ls/internal/guard"
 )
 
 // Run is one confined command, ready to start.
@@ -26,6 +28,10 @@ type Run struct {
 	layers []OverlayLayer
 	locks  []*os.File
 	dir    string
+	// made are the roots' .catbuddy/ directories Prepare made to hide
+	// them; Cleanup removes them again while they are empty, so that
+	// cb-ls leaves nothing in a project.
+	made []string
 }
 
 // The helper reports mounts it could not make (an unusual /run, a
@@ -67,6 +73,10 @@ func (s *Run) Cleanup() {
 	}
 	unlockLayers(s.locks)
 	s.locks = nil
+	for _, d := range s.made {
+		_ = os.Remove(d) // only while empty: never what the user put there since
+	}
+	s.made = nil
 	if err := removeTree(s.tmp); err != nil {
 		fmt.Fprintf(os.Stderr, "cb-ls: remove the command's TMPDIR: %v\n", err)
 	}
@@ -89,7 +99,7 @@ func Prepare(r Request) (*Run, error) {
 	cache := privateCache(tmp, cacheName)
 	home, _ := os.UserHomeDir()
 	in := planInput{
-		Roots: r.Roots, WorkRoot: r.WorkRoot, Policy: r.Policy, Home: home, UserDirs: r.UserDirs,
+		Roots: r.Roots, WorkRoot: r.WorkRoot, Policy: r.Policy, Home: home, UserDirs: r.UserDirs, Layered: lowers(r.Overlay),
 		TmpDir: tmp, CacheDir: cache, ExtraRW: r.WritableDirs, ModCache: modCache(home),
 	}
 	if len(r.Argv) > 0 {
@@ -113,9 +123,16 @@ func Prepare(r Request) (*Run, error) {
 			// state, wherever XDG_* put them) would have to be carved
 			// around with split grants, which leave the parents of the
 			// gap unwritable (a private /tmp, a workspace root). They
-			// are cb-ls's own, so they are made empty and hidden.
+			// are cb-ls's own, so they are made empty and hidden, and a
+			// root's is removed again after the command. Under a
+			// copy-on-write layer a root's needs neither.
 			for _, sd := range in.stateDirs() {
-				_ = os.MkdirAll(sd, 0o700)
+				if _, err := os.Lstat(sd); err == nil || in.layeredStateDir(sd) {
+					continue
+				}
+				if os.MkdirAll(sd, 0o700) == nil && filepath.Base(sd) == guard.StateDir {
+					s.made = append(s.made, sd)
+				}
 			}
 		}
 		if len(r.Overlay) > 0 {
