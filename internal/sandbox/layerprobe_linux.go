@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/catbuddy/cb-ls/internal/userstate"
 )
 
 // probeToken is what the probe's command prints when it read, through
@@ -36,24 +38,19 @@ func overlayErr(info Info) error {
 		// a probe from here would start itself again.
 		return errors.New("this program does not start the sandbox helper (sandbox.Main)")
 	}
-	// The upper directories usually lie in the workspace, on a disk; the
-	// temp directory may be a tmpfs without user extended attributes.
-	var places []string
-	if c, err := os.UserCacheDir(); err == nil {
-		places = append(places, filepath.Join(c, "catbuddy-exec"))
+	// The upper and work directories of every run lie in the user's
+	// state directory (package userstate), so that is where the layer
+	// must work: a state directory on NFS, or on a tmpfs without user
+	// extended attributes, cannot host it, and commands then fall back
+	// as where there is no overlay, with this reason.
+	state := userstate.Base(os.Getenv)
+	if state == "" {
+		return errors.New("the copy-on-write layer lives in the user's state directory, and there is none (no home directory)")
 	}
-	places = append(places, os.TempDir())
-	var first error
-	for _, p := range places {
-		err := probeOverlayIn(p)
-		if err == nil {
-			return nil
-		}
-		if first == nil {
-			first = err
-		}
+	if err := probeOverlayIn(state); err != nil {
+		return fmt.Errorf("the state directory %s cannot hold the copy-on-write layer: %w", state, err)
 	}
-	return first
+	return nil
 }
 
 // probeOverlayIn mounts a layer whose directories lie in parent and

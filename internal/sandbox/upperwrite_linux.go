@@ -95,7 +95,19 @@ func (l OverlayLayer) Revert(rel string) error {
 	if err != nil {
 		return err
 	}
-	return removeTree(filepath.Join(l.Upper, rel))
+	err = removeTree(filepath.Join(l.Upper, rel))
+	if errors.Is(err, unix.ENAMETOOLONG) {
+		// A path longer than PATH_MAX (a command nested directories
+		// that deep) is removed component by component, from the upper
+		// directory's descriptor.
+		r, oerr := os.OpenRoot(l.Upper)
+		if oerr != nil {
+			return oerr
+		}
+		defer r.Close()
+		err = r.RemoveAll(rel)
+	}
+	return err
 }
 
 // Remove deletes the layer's upper and work directories: the run's
