@@ -6,11 +6,15 @@
 //
 // # The concepts, one per file
 //
-//   - A Store (store.go) holds every run's Set under the workspace
+//   - A Store (store.go) holds every run's Set of the workspace
 //     folders; Open finds the sets earlier processes left, so a set
-//     survives a crash (kill -9) or a restart.
+//     survives a crash (kill -9) or a restart. Sets live in the user's
+//     state directory, never in the project (package userstate): a
+//     cloned project cannot plant one, and one found where older
+//     versions kept them is never read (legacy.go).
 //   - A Set (set.go) is one run's change set. Its storage (storage.go)
-//     is <folder>/.catbuddy/runs/<runId>/ in each folder it touched:
+//     is <state>/folders/<folder>-<hash>/runs/<runId>/ for each folder it
+//     touched, read and written through its opened directory:
 //     upper/ and work/, the run's copy-on-write layer of the folder
 //     (sandbox.OverlayLayer; upper/ IS the pending content: whole files,
 //     and whiteouts for deletions), base/ (the user's text of each file
@@ -39,6 +43,12 @@
 //     then moves on, so a second run's set merges over what the first
 //     one kept. Discard (discard.go) reverts the chosen hunks in the
 //     layer. Both leave news for the agent (TakeNews).
+//
+//   - Reads of either side of a change (side.go) follow no link, open
+//     no device or FIFO and are bounded; binary, big and special files
+//     are whole-file items (keep_whole.go). A keep, a discard and a
+//     command over the layer are one at a time across processes too
+//     (oplock.go).
 //
 // Never a half-applied state: a keep is one ApplyAll (all or nothing
 // on disk, one workspace/applyEdit in the editor), and the set's own

@@ -1,7 +1,7 @@
 // The chat view's e2e tests, added to the scenario by scenario.js: a run
 // streams into the view, Stop cancels, a follow-up is answered with the
 // whole history, and after a server restart a run picked from the list is
-// continued (the server loads it from .catbuddy/sessions). Then: Fix This
+// continued (the server loads it from the user's state directory). Then: Fix This
 // brings the hidden view back with its run, keeping the focus off it, and
 // ends with one short notification (Show, Undo); the input with no run
 // selected starts an Ask whose answer streams in, code coloured.

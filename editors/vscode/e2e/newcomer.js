@@ -49,11 +49,13 @@ function add({ script, tests, palette, openAt, closeAll, idle, requests, notific
         const tab = page.locator('.tabs-container .tab', { hasText: /-explain\.md/ }).first();
         await tab.waitFor({ timeout: 20000 });
         const name = (await tab.innerText()).trim().split(/\s/)[0];
-        const transcript = fs.readFileSync(path.join(ws, '.catbuddy/sessions', name), 'utf8');
+        // Transcripts live in the user's state directory, never in the project.
+        const found = logFiles(path.join(ctx.run, 'state/catbuddy/folders'), `/sessions/${name}`);
+        assert.equal(found.length, 1, `${name} among the sessions in the state directory: ${found}`);
+        const transcript = fs.readFileSync(found[0], 'utf8');
         assert.equal(transcript.split('\n').filter((l) => l === '# Agent: Explain This').length, 1, `one title:\n${transcript}`);
         assert.equal((transcript.match(/^- run: `/gm) || []).length, 1, `one run line:\n${transcript}`);
-        const ignore = fs.readFileSync(path.join(ws, '.catbuddy/.gitignore'), 'utf8');
-        assert.match(ignore, /^\*$/m, '.catbuddy/.gitignore keeps everything in .catbuddy/ out of git');
+        assert.ok(!fs.existsSync(path.join(ws, '.catbuddy/sessions')), 'no sessions in the project');
       },
     },
     {

@@ -304,7 +304,7 @@ const tests = [
       await boxes.first().click();
       await panel.page().getByRole('button', { name: 'Apply', exact: true }).click();
       const prompt = JSON.stringify(requests(model.record)[6].body.messages.filter((m) => m.role === 'user'));
-      assert.ok(prompt.includes('mul.go') && !prompt.includes('.catbuddy/sessions'), `the run is on mul.go: ${prompt.slice(0, 300)}`);
+      assert.ok(prompt.includes('mul.go') && !prompt.includes('/sessions/'), `the run is on mul.go: ${prompt.slice(0, 300)}`);
       await ctx.waitFor('mul.go fixed on disk', 20000, () => fs.readFileSync(file, 'utf8') === before.replace('return a + b', 'return a * b'));
       await ctx.waitFor('the model to hear back after the edit', 20000, () => requests(model.record).length >= 8);
       await idle(page).waitFor({ timeout: 20000 });
@@ -353,7 +353,10 @@ const tests = [
       const tab = page.locator('.tabs-container .tab', { hasText: /-fix\.md/ }).last();
       await tab.waitFor({ timeout: 20000 });
       const name = (await tab.innerText()).trim().split(/\s/)[0];
-      assert.ok(fs.existsSync(path.join(ws, '.catbuddy/sessions', name)), `${name} is under .catbuddy/sessions`);
+      const folders = path.join(ctx.run, 'state/catbuddy/folders');
+      const found = fs.readdirSync(folders, { recursive: true }).map(String).filter((f) => f.endsWith(`/sessions/${name}`));
+      assert.equal(found.length, 1, `${name} is among the sessions in the state directory (${folders})`);
+      assert.ok(!fs.existsSync(path.join(ws, '.catbuddy/sessions')), 'no sessions in the project');
       await page.locator('.statusbar-item', { hasText: 'Markdown' }).first().waitFor({ timeout: 10000 });
     },
   },

@@ -175,7 +175,8 @@ return function(H)
       local shown
       for _, w in ipairs(vim.api.nvim_list_wins()) do
         local name = vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w))
-        if name:find(dir .. '/.catbuddy/sessions/', 1, true) and name:match('%.md$') then
+        -- Transcripts live in the user's state directory, never in the project.
+        if name:find(vim.env.XDG_STATE_HOME .. '/catbuddy/folders/', 1, true) and name:find('/sessions/', 1, true) and name:match('%.md$') then
           shown = name
         end
       end
