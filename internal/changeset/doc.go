@@ -12,6 +12,7 @@
 //     state directory, never in the project (package userstate): a
 //     cloned project cannot plant one, and one found where older
 //     versions kept them is never read (legacy.go).
+//
 //   - A Set (set.go) is one run's change set. Its storage (storage.go)
 //     is <state>/folders/<folder>-<hash>/runs/<runId>/ for each folder it
 //     touched, read and written through its opened directory:
@@ -20,6 +21,7 @@
 //     and whiteouts for deletions), base/ (the user's text of each file
 //     when the run first touched it) and manifest.json (title, time,
 //     the files and what became of their hunks).
+//
 //   - A File's Hunks (hunks.go) are the line diff of its base and its
 //     pending content (diff.LineEdits). A hunk's ID is made of its file
 //     and its text, so it stays the same when the set is computed again
@@ -27,15 +29,18 @@
 //     outputs of commands (node_modules/, build directories, per
 //     .gitignore) are one Group each, kept or discarded as a whole
 //     (groups.go).
+//
 //   - The run's view (view.go): Set.Workspace(under) is a
 //     tools.Workspace whose reads see the pending content and whose
 //     writes land in the layer at once, with the same checks as any
 //     Workspace (the base must match). The user's buffers and disk see
 //     none of it.
+//
 //   - exec over the layer (layer.go): the set implements tools.Layer;
 //     a command that writes runs over the layer without a question,
 //     with the editor's unsaved buffers materialised first, and what it
 //     changed joins the set (sandbox.ScanUpper).
+//
 //   - Keep (keep.go) merges the chosen hunks three-way over the user's
 //     current text (diff.RebaseEdits) and applies them as ONE
 //     tools.ApplyAll through the front end's Workspace; a hunk the
