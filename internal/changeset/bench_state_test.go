@@ -3,6 +3,7 @@ package changeset
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -82,9 +83,17 @@ func BenchmarkList200000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// As a command over the layer writes them: straight into the upper
+	// directory, in 1,000 directories.
 	const n = 200000
 	for i := range n {
-		if err := f.layer.WriteFile(fmt.Sprintf("gen/d%03d/f%06d.txt", i%1000, i), []byte("generated\n"), 0); err != nil {
+		p := filepath.Join(f.layer.Upper, "gen", fmt.Sprintf("d%03d", i%1000), fmt.Sprintf("f%06d.txt", i))
+		if i < 1000 {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(p, []byte("generated\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -68,22 +68,26 @@ func readSide(ctx context.Context, root, rel string) (side, error) {
 		sd.form = FormLongPath
 		return sd, nil
 	}
-	fi, err := safefile.LstatBeneath(root, rel)
+	e, err := safefile.Look(ctx, root, rel, MaxDiffSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return sd, nil
 	case errors.Is(err, syscall.ENAMETOOLONG):
 		sd.form = FormLongPath
 		return sd, nil
+	case errors.Is(err, safefile.ErrTooLarge) && e.Info != nil:
+		sd.mode, sd.size = e.Info.Mode(), e.Info.Size()
+		sd.form = FormBig
+		return sd, nil
 	case err != nil:
 		return sd, err
 	}
+	fi := e.Info
 	sd.mode, sd.size = fi.Mode(), fi.Size()
 	switch m := fi.Mode(); {
 	case m&fs.ModeSymlink != 0:
-		sd.form = FormLink
-		sd.target, err = safefile.ReadlinkBeneath(root, rel)
-		return sd, err
+		sd.form, sd.target = FormLink, e.Target
+		return sd, nil
 	case m&fs.ModeNamedPipe != 0:
 		sd.form = FormFIFO
 		return sd, nil
@@ -96,21 +100,10 @@ func readSide(ctx context.Context, root, rel string) (side, error) {
 	case m.IsDir():
 		sd.form = FormDir
 		return sd, nil
-	case fi.Size() > MaxDiffSize:
-		sd.form = FormBig
-		return sd, nil
 	}
-	b, fi, err := safefile.ReadBeneath(ctx, root, rel, MaxDiffSize)
-	if errors.Is(err, safefile.ErrTooLarge) {
-		sd.form, sd.size = FormBig, fi.Size()
-		return sd, nil
-	}
-	if err != nil {
-		return sd, err
-	}
-	sd.data, sd.mode, sd.size = b, fi.Mode(), int64(len(b))
+	sd.data, sd.size = e.Data, int64(len(e.Data))
 	sd.form = FormText
-	if safefile.LooksBinary(b) {
+	if safefile.LooksBinary(e.Data) {
 		sd.form = FormBinary
 	}
 	return sd, nil

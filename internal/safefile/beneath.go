@@ -167,3 +167,63 @@ func readAllContext(ctx context.Context, r io.Reader, size, limit int64) ([]byte
 		}
 	}
 }
+
+// Entry is what Look found at a path: its kind and size, a symlink's
+// target, a regular file's content.
+type Entry struct {
+	Info fs.FileInfo
+	// Target is a symlink's target.
+	Target string
+	// Data is a regular file's content, when it held at most the limit
+	// (nil otherwise, and for anything else).
+	Data []byte
+}
+
+// Look tells what rel below root is, following no symlink on the way
+// or at rel, with one walk to its directory: a symlink's target, and a
+// regular file's content up to limit bytes (a larger one is not read;
+// ErrTooLarge). Nothing but a regular file is opened for reading. The
+// read stops when ctx is done.
+func Look(ctx context.Context, root, rel string, limit int64) (Entry, error) {
+	dir, base, err := OpenParent(root, rel)
+	if err != nil {
+		return Entry{}, err
+	}
+	defer dir.Close()
+	fi, err := dir.Lstat(base)
+	if err != nil {
+		return Entry{}, err
+	}
+	e := Entry{Info: fi}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		e.Target, err = dir.Readlink(base)
+		return e, err
+	case !fi.Mode().IsRegular():
+		return e, nil
+	case fi.Size() > limit:
+		return e, fmt.Errorf("%s %w (%d bytes; the limit is %d)", rel, ErrTooLarge, fi.Size(), limit)
+	}
+	f, err := dir.openRegularOnly(base, rel)
+	if err != nil {
+		return e, err
+	}
+	defer f.Close()
+	if e.Info, err = f.Stat(); err != nil {
+		return e, err
+	}
+	if e.Info.Size() > limit {
+		return e, fmt.Errorf("%s %w (%d bytes; the limit is %d)", rel, ErrTooLarge, e.Info.Size(), limit)
+	}
+	e.Data, err = readAllContext(ctx, f, e.Info.Size(), limit)
+	if errors.Is(err, ErrTooLarge) {
+		return e, fmt.Errorf("%s %w (it grew past %d bytes while being read)", rel, ErrTooLarge, limit)
+	}
+	if err != nil {
+		return e, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if e.Data == nil {
+		e.Data = []byte{}
+	}
+	return e, nil
+}
