@@ -187,3 +187,36 @@ func TestChangesSeveralRunsNeedTheRunID(t *testing.T) {
 		t.Errorf("keep of the one run left: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// stdin /dev/null (a CI job's) is a character device but no terminal:
+// the end of cb-ls run asks nothing and says in one line how to keep or
+// discard the changes later.
+func TestRunEndAsksNothingWithoutTerminal(t *testing.T) {
+	needsLayer(t)
+	srv := agenttest.NewServer(t, editsScript())
+	root := runEnv(t, srv, "openai")
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "fix Add"}, null, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "[k]eep all") || strings.Contains(stderr.String(), "? ") {
+		t.Errorf("asked with stdin %s:\n%s", os.DevNull, stderr.String())
+	}
+	var told []string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(l, "cb-ls changes") {
+			told = append(told, l)
+		}
+	}
+	if len(told) != 1 || !strings.Contains(told[0], "--keep") || !strings.Contains(told[0], "--discard") {
+		t.Errorf("want one line saying how to keep or discard later, got %q\n%s", told, stderr.String())
+	}
+	if got := readOr(t, filepath.Join(root, "calc.go")); got != calcSrc {
+		t.Errorf("calc.go changed on disk:\n%s", got)
+	}
+}
