@@ -220,3 +220,57 @@ func TestRunEndAsksNothingWithoutTerminal(t *testing.T) {
 		t.Errorf("calc.go changed on disk:\n%s", got)
 	}
 }
+
+// evilName would clear the screen and forge a listing line if printed
+// raw. The tools refuse such a name; a command can still make it.
+const evilName = "evil\x1b[2J\nforged.txt (created)\n.txt"
+
+// evilCall makes a file named evilName with a command (the command
+// line itself holds no control character).
+var evilCall = agenttest.Call("exec", map[string]any{
+	"command": `printf 'boo\n' > "$(printf 'evil\033[2J\nforged.txt (created)\n.txt')"`, "write": true, "reason": "test"})
+
+// noRawName fails when out holds evilName's escape or its forged line,
+// or (named) lacks the name escaped.
+func noRawName(t *testing.T, what, out string, named bool) {
+	t.Helper()
+	if strings.Contains(out, "\x1b") || strings.Contains(out, "\nforged.txt (created)\n") {
+		t.Errorf("%s prints the name raw:\n%q", what, out)
+	}
+	if named && !strings.Contains(out, `"evil\x1b[2J\nforged.txt (created)\n.txt"`) {
+		t.Errorf("%s does not show the name escaped:\n%q", what, out)
+	}
+}
+
+// A file name with an escape sequence and newlines is printed escaped
+// wherever cb-ls names it: the run's progress lines and end-of-run
+// question, and the listing of cb-ls changes.
+func TestChangesNamesAreEscaped(t *testing.T) {
+	needsLayer(t)
+	root, stderr := pendingRun(t, "", evilCall)
+	noRawName(t, "cb-ls run's progress", stderr, false)
+	// The tools refuse the name, but the progress line names the call.
+	_, stderr = pendingRun(t, "", writeCall(evilName, "boo\n"))
+	noRawName(t, "the progress line of a write_file", stderr, true)
+	code, out, errOut := changes(t, "--root", root)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	noRawName(t, "cb-ls changes", out, true)
+
+	// The end-of-run question on a terminal (a pipe stands in), left
+	// pending.
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.CallTurn(evilCall), agenttest.TextTurn("Done.")}})
+	root = runEnv(t, srv, "openai")
+	old := stdinIsTerminal
+	stdinIsTerminal = func(io.Reader) bool { return true }
+	t.Cleanup(func() { stdinIsTerminal = old })
+	var so, se strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "write it"}, strings.NewReader("l\n"), &so, &se); code != 0 {
+		t.Fatalf("exit %d\n%s", code, se.String())
+	}
+	if !strings.Contains(se.String(), "[k]eep all") {
+		t.Fatalf("no end-of-run question:\n%s", se.String())
+	}
+	noRawName(t, "the end-of-run question", se.String(), true)
+}

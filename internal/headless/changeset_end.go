@@ -107,7 +107,7 @@ func oneByOne(ctx context.Context, set *changeset.Set, p *prompter, ws tools.Wor
 			if i == 0 {
 				fmt.Fprintf(&b, "\n%s (%s)\n", diff.QuoteName(f.Path.Rel), f.Kind)
 			}
-			showHunk(&b, set.RunID(), h, false)
+			showHunk(&b, set.RunID(), f.Path.Rel, h, false)
 			fmt.Fprintf(&b, "Keep this hunk? [y]es, [n]o (discard), [l]eave pending ")
 			answer, err := p.ask(ctx, b.String())
 			if err != nil {

@@ -60,7 +60,7 @@ func showFile(ctx context.Context, w io.Writer, set *changeset.Set, f changeset.
 	}
 	fmt.Fprintf(w, "\n%s (%s)\n", name, f.Kind)
 	for _, h := range f.Hunks {
-		showHunk(w, set.RunID(), h, whole)
+		showHunk(w, set.RunID(), f.Path.Rel, h, whole)
 	}
 }
 
@@ -86,8 +86,8 @@ func groupIsFile(ctx context.Context, set *changeset.Set, f changeset.File) bool
 
 // showHunk prints one hunk, each side cut after cutLines lines unless
 // whole.
-func showHunk(w io.Writer, runID string, h changeset.Hunk, whole bool) {
-	fmt.Fprintf(w, "@@ %s [%s]\n", diff.QuoteName(h.Label), h.ID)
+func showHunk(w io.Writer, runID, rel string, h changeset.Hunk, whole bool) {
+	fmt.Fprintf(w, "@@ %s [%s]\n", quoteLabel(h.Label, rel), h.ID)
 	if h.Conflict != "" {
 		fmt.Fprintf(w, "   (left pending: %s)\n", diff.QuoteName(h.Conflict))
 	}
@@ -97,6 +97,15 @@ func showHunk(w io.Writer, runID string, h changeset.Hunk, whole bool) {
 	}
 	writeLines(w, "-", h.OldText, most, runID)
 	writeLines(w, "+", h.NewText, most, runID)
+}
+
+// quoteLabel is a hunk's label ("calc.go: lines 40–44") with its file's
+// name quoted as diff.QuoteName quotes it.
+func quoteLabel(label, rel string) string {
+	if rest, ok := strings.CutPrefix(label, rel); ok {
+		return diff.QuoteName(rel) + diff.QuoteName(rest)
+	}
+	return diff.QuoteName(label)
 }
 
 // writeLines prints text line by line behind prefix, at most most lines
