@@ -176,6 +176,14 @@ func TestChangesSeveralRunsNeedTheRunID(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "two.txt")); !os.IsNotExist(err) {
 		t.Fatalf("a refused keep wrote two.txt (stat: %v)", err)
 	}
+	// A file names one of the runs: the listing lists that run; a keep
+	// still asks for it.
+	if code, out, errOut := changes(t, "one.txt", "--root", root); code != 0 || !strings.Contains(out, id1) || strings.Contains(out, id2) {
+		t.Errorf("listing one.txt with two runs: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := changes(t, "one.txt", "--keep", "--root", root); code != 2 || readOr(t, filepath.Join(root, "one.txt")) == "one\n" {
+		t.Errorf("one.txt --keep with two runs and no id: exit %d, want 2\n%s%s", code, out, errOut)
+	}
 	if code, out, errOut := changes(t, id1, "--keep", "--root", root); code != 0 || readOr(t, filepath.Join(root, "one.txt")) != "one\n" {
 		t.Fatalf("keep of run %s: exit %d\n%s%s", id1, code, out, errOut)
 	}

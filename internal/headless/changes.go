@@ -108,9 +108,9 @@ func Changes(ctx context.Context, o ChangesOptions, stdout, stderr io.Writer) in
 // severalRuns answers when more than one run has pending changes and
 // none was named: two agents may share a checkout, so the newest run is
 // never taken for the user's. A listing lists the runs (those with the
-// files named, if any); an action is refused, asking for the run,
-// as it is with one run among them having the files: the run is named
-// or nothing is done.
+// files named, if any); an action is refused, asking for the run, even
+// when only one of them has the files named: the run is named or
+// nothing is done.
 func severalRuns(g *guard.PathGuard, pending []*changeset.Set, o ChangesOptions, names []string, stdout, stderr io.Writer) int {
 	runs := pending
 	if len(names) > 0 {
@@ -127,12 +127,16 @@ func severalRuns(g *guard.PathGuard, pending []*changeset.Set, o ChangesOptions,
 			}
 		}
 	}
+	which := fmt.Sprintf("%d runs have pending changes here", len(pending))
+	if len(names) > 0 {
+		which = fmt.Sprintf("%d runs have pending changes here, %d of them to the files named", len(pending), len(runs))
+	}
 	if o.Action != ChangesShow {
-		fmt.Fprintf(stderr, "cb-ls changes: %d runs have pending changes here; name the run to %s: cb-ls changes --%s RUNID [files…]\n", len(runs), o.Action, o.Action)
+		fmt.Fprintf(stderr, "cb-ls changes: %s; name the run to %s: cb-ls changes --%s RUNID [files…]\n", which, o.Action, o.Action)
 		listRuns(stderr, runs)
 		return 2
 	}
-	fmt.Fprintf(stdout, "%d runs have pending changes here (newest first); name one to see its changes: cb-ls changes RUNID\n", len(runs))
+	fmt.Fprintf(stdout, "%s (newest first); name one to see its changes: cb-ls changes RUNID\n", which)
 	listRuns(stdout, runs)
 	return 0
 }
