@@ -8,60 +8,123 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/headless"
 )
 
-const changesUsage = `usage: cb-ls changes [flags] [runId] [files…]
+const changesUsageLine = "usage: cb-ls changes [runId] [files…] [--keep | --discard] [--diff] [--root DIR]… [--mode MODE]"
+
+const changesUsage = changesUsageLine + `
 
 Shows, keeps or discards a run's pending changes: what cb-ls run (or a
 run in the editor) changed, held apart from your files until you keep
-it. Without runId, the newest run with pending changes. Without files,
-every pending change of the run. Exit status 0 done, 1 failed or a keep
-left something pending (a conflict with your own changes, named), 2 bad
-usage.
+it. Flags may come before or after the words; "--" ends the flags.
 
+runId names the run. Without it, the one run with pending changes; when
+several runs have them (two agents in one checkout), a listing lists the
+runs and --keep or --discard asks for the run. Each file names a pending
+file, a group (node_modules) or a folder with pending files beneath it;
+one that names nothing pending is an error. Without files, every
+pending change of the run. A listing cuts a long hunk; --diff shows
+every hunk whole.
+
+Exit status 0 done, 1 failed, a run or file named has nothing pending,
+or a keep left something pending (a conflict with your own changes,
+named), 2 bad usage.
+
+flags:
 `
+
+// changesFlags are cb-ls changes's flags. The actions exclude each
+// other: each is an actionFlag, so another action is one more line in
+// changesMain.
+type changesFlags struct {
+	roots  rootList
+	mode   string
+	diff   bool
+	action headless.ChangesAction
+	// actionName is the flag that set action, for the message when a
+	// second one is given.
+	actionName string
+}
+
+// actionFlag is one action of cb-ls changes (--keep, --discard), a
+// boolean flag that sets changesFlags.action.
+type actionFlag struct {
+	f      *changesFlags
+	name   string
+	action headless.ChangesAction
+}
+
+func (a actionFlag) String() string   { return "" }
+func (a actionFlag) IsBoolFlag() bool { return true }
+
+func (a actionFlag) Set(v string) error {
+	if v != "true" {
+		return fmt.Errorf("--%s takes no value", a.name)
+	}
+	if a.f.action != headless.ChangesShow && a.f.action != a.action {
+		return fmt.Errorf("--%s and --%s exclude each other", a.f.actionName, a.name)
+	}
+	a.f.action, a.f.actionName = a.action, a.name
+	return nil
+}
 
 // changesMain implements "cb-ls changes".
 func changesMain(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var roots rootList
-	var mode string
-	var keep, discard bool
+	var f changesFlags
 	fs := flag.NewFlagSet("cb-ls changes", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, changesUsage); fs.PrintDefaults() }
-	fs.Var(&roots, "root", "workspace folder, as cb-ls run takes it (repeatable; default: the current directory)")
-	fs.StringVar(&mode, "mode", "auto", "what the agent could touch: auto, project or internal (as the run had it)")
-	fs.BoolVar(&keep, "keep", false, "apply the pending changes (of the files named, or all) to your files")
-	fs.BoolVar(&discard, "discard", false, "drop the pending changes (of the files named, or all)")
-	if err := fs.Parse(args); err != nil {
+	fs.Usage = func() {} // an error prints the usage line; -h the whole help
+	fs.Var(&f.roots, "root", "workspace folder, as cb-ls run takes it (repeatable; default: the current directory)")
+	fs.StringVar(&f.mode, "mode", "auto", "what the agent could touch: auto, project or internal (as the run had it)")
+	fs.Var(actionFlag{&f, "keep", headless.ChangesKeep}, "keep", "apply the pending changes (of the files named, or all) to your files")
+	fs.Var(actionFlag{&f, "discard", headless.ChangesDiscard}, "discard", "drop the pending changes (of the files named, or all)")
+	fs.BoolVar(&f.diff, "diff", false, "show every hunk whole (a listing cuts long ones)")
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, changesUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintln(stderr, changesUsageLine)
 		return 2
 	}
-	if keep && discard {
-		fmt.Fprintln(stderr, "cb-ls changes: --keep and --discard exclude each other")
+	if f.diff && f.action != headless.ChangesShow {
+		fmt.Fprintf(stderr, "cb-ls changes: --diff shows the changes; it does not go with --%s\n%s\n", f.actionName, changesUsageLine)
 		return 2
 	}
-	m, err := guard.ParseMode(mode)
+	m, err := guard.ParseMode(f.mode)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls changes: --mode: %v\n", err)
 		return 2
 	}
-	rest := fs.Args()
-	o := headless.ChangesOptions{Roots: roots, Mode: m, Keep: keep, Discard: discard}
-	// A run id (r1a2b3c4d) has no separator and no dot; a file named
-	// so is told apart by headless.Changes (no such run).
-	if len(rest) > 0 && !strings.ContainsAny(rest[0], `/\.`) {
-		o.RunID, rest = rest[0], rest[1:]
+	return headless.Changes(ctx, headless.ChangesOptions{Roots: f.roots, Mode: m, Action: f.action, Diff: f.diff, Args: words}, stdout, stderr)
+}
+
+// parseInterspersed parses fs's flags wherever they stand among the
+// words ("cb-ls changes r1a2b3c4 --keep" keeps, as "--keep r1a2b3c4"
+// does) and returns the words in order. After "--" everything is a
+// word, so a file whose name begins with "-" can still be named.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(words, rest...), nil
+		}
+		if len(rest) == 0 {
+			return words, nil
+		}
+		words, args = append(words, rest[0]), rest[1:]
 	}
-	o.Files = rest
-	return headless.Changes(ctx, o, stdout, stderr)
 }

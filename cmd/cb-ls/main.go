@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/catbuddy/cb-ls/internal/headless"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 )
 
@@ -78,11 +79,4 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+func isTerminal(r io.Reader) bool { return headless.IsTerminal(r) }

@@ -118,14 +118,7 @@ func runAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // stdinIsTerminal reports whether cb-ls run can ask on stdin. A variable
 // so tests can drive the terminal prompt through a pipe.
-var stdinIsTerminal = func(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+var stdinIsTerminal = func(r io.Reader) bool { return headless.IsTerminal(r) }
 
 // continueFlag is --continue: a boolean flag ("the project's last run")
 // that also takes a run id as --continue=ID.

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/catbuddy/cb-ls/internal/changeset"
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -17,18 +18,33 @@ type ChangesOptions struct {
 	// means the current directory.
 	Roots []string
 	Mode  guard.Mode
-	// RunID names the run; empty means the newest with pending changes.
-	RunID string
-	// Keep or Discard the Files named (all of the set when none); with
-	// neither, the set is shown.
-	Keep, Discard bool
-	Files         []string
+	// Action is what to do with the changes named: show them (""),
+	// keep them or discard them.
+	Action ChangesAction
+	// Diff shows every hunk whole (a listing cuts long ones).
+	Diff bool
+	// Args are the words after the flags: a run id first (optional:
+	// a word the store knows as a run), then files. Each file must name
+	// something pending (a file, a group, or a folder with pending
+	// files beneath it).
+	Args []string
 }
+
+// ChangesAction is what cb-ls changes does with the changes it names.
+type ChangesAction string
+
+// The actions of cb-ls changes.
+const (
+	ChangesShow    ChangesAction = ""
+	ChangesKeep    ChangesAction = "keep"
+	ChangesDiscard ChangesAction = "discard"
+)
 
 // Changes shows, keeps or discards a pending change set left by cb-ls
 // run (or by the editor's or an ACP client's runs in the same folders)
-// and returns the exit status: 0 done, 1 failed or something left
-// pending by a keep, 2 bad usage.
+// and returns the exit status: 0 done, 1 failed, something left pending
+// by a keep, or a run or file named that has nothing pending; 2 bad
+// usage, such as an action with several runs pending and none named.
 func Changes(ctx context.Context, o ChangesOptions, stdout, stderr io.Writer) int {
 	roots := o.Roots
 	if len(roots) == 0 {
@@ -52,60 +68,93 @@ func Changes(ctx context.Context, o ChangesOptions, stdout, stderr io.Writer) in
 	for _, msg := range store.Legacy() {
 		fmt.Fprintf(stderr, "cb-ls: %s\n", msg)
 	}
-	pending := store.Pending()
-	if _, ok := store.Get(o.RunID); o.RunID != "" && !ok {
-		// Not a run: a file of the newest run named first.
-		o.Files, o.RunID = append([]string{o.RunID}, o.Files...), ""
-	}
+	runID, names := splitRunID(store, o.Args)
 	var set *changeset.Set
+	pending := store.Pending()
 	switch {
-	case o.RunID != "":
-		s, ok := store.Get(o.RunID)
-		if !ok || len(s.Files()) == 0 {
-			fmt.Fprintf(stderr, "cb-ls changes: run %s has no pending changes here\n", o.RunID)
+	case runID != "":
+		s, _ := store.Get(runID)
+		if len(s.Files()) == 0 {
+			fmt.Fprintf(stderr, "cb-ls changes: run %s has no pending changes here\n", runID)
 			return 1
 		}
 		set = s
+	case looksLikeRunID(names) && !pendingSomewhere(g, pending, names[0]):
+		fmt.Fprintf(stderr, "cb-ls changes: no run %s has pending changes here (and no file of that name is pending)\n", diff.QuoteName(names[0]))
+		return 1
 	case len(pending) == 0:
-		fmt.Fprintln(stdout, "No pending changes.")
-		return 0
-	default:
-		set = pending[0]
-	}
-	if !o.Keep && !o.Discard {
-		if o.RunID == "" && len(pending) > 1 {
-			fmt.Fprintf(stdout, "%d runs have pending changes (newest first):", len(pending))
-			for _, s := range pending {
-				fmt.Fprintf(stdout, " %s", s.RunID())
-			}
-			fmt.Fprintln(stdout)
-		}
-		showSet(stdout, set)
-		return 0
-	}
-	var sel changeset.Selection
-	for _, name := range o.Files {
-		p, err := g.Resolve(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "cb-ls changes: %v\n", err)
-			return 2
-		}
-		if !inSet(set, p) {
-			fmt.Fprintf(stderr, "cb-ls changes: %s has no pending change in run %s\n", name, set.RunID())
-			return 2
-		}
-		sel.Files = append(sel.Files, p)
-	}
-	if o.Discard {
-		ids, err := set.Discard(sel)
-		fmt.Fprintf(stdout, "discarded %d change(s) of run %s\n", len(ids), set.RunID())
-		if err != nil {
-			fmt.Fprintf(stderr, "cb-ls changes: %v\n", err)
+		if len(names) > 0 {
+			fmt.Fprintf(stderr, "cb-ls changes: %s: nothing is pending here\n", diff.QuoteName(names[0]))
 			return 1
 		}
+		fmt.Fprintln(stdout, "No pending changes.")
 		return 0
+	case len(pending) == 1:
+		set = pending[0]
+	default:
+		return severalRuns(g, pending, o, names, stdout, stderr)
 	}
-	res, err := set.Keep(ctx, sel, tools.DiskWorkspace{})
+	files, code := matchAll(g, set, names, stderr)
+	if code != 0 {
+		return code
+	}
+	switch o.Action {
+	case ChangesKeep:
+		return keepFiles(ctx, set, files, stdout, stderr)
+	case ChangesDiscard:
+		return discardFiles(set, files, stdout, stderr)
+	}
+	showSet(ctx, stdout, set, showOptions{Whole: o.Diff, Only: files})
+	return 0
+}
+
+// severalRuns answers when more than one run has pending changes and
+// none was named: two agents may share a checkout, so the newest run is
+// never taken for the user's. A listing lists the runs (those with the
+// files named, if any); an action is refused, asking for the run, even
+// when only one of them has the files named: the run is named or
+// nothing is done.
+func severalRuns(g *guard.PathGuard, pending []*changeset.Set, o ChangesOptions, names []string, stdout, stderr io.Writer) int {
+	runs := pending
+	if len(names) > 0 {
+		runs = nil
+		for _, set := range pending {
+			if files, _ := matchFiles(g, set, names); files != nil {
+				runs = append(runs, set)
+			}
+		}
+		for _, name := range names {
+			if !pendingSomewhere(g, pending, name) {
+				fmt.Fprintf(stderr, "cb-ls changes: %s has no pending change in any run here\n", diff.QuoteName(name))
+				return 1
+			}
+		}
+	}
+	which := fmt.Sprintf("%d runs have pending changes here", len(pending))
+	if len(names) > 0 {
+		which = fmt.Sprintf("%d runs have pending changes here, %d of them to the files named", len(pending), len(runs))
+	}
+	if o.Action != ChangesShow {
+		fmt.Fprintf(stderr, "cb-ls changes: %s; name the run to %s: cb-ls changes --%s RUNID [files…]\n", which, o.Action, o.Action)
+		listRuns(stderr, runs)
+		return 2
+	}
+	fmt.Fprintf(stdout, "%s (newest first); name one to see its changes: cb-ls changes RUNID\n", which)
+	listRuns(stdout, runs)
+	return 0
+}
+
+// listRuns prints one line per run: id, title, when it started, counts.
+func listRuns(w io.Writer, runs []*changeset.Set) {
+	for _, s := range runs {
+		fmt.Fprintf(w, "  %s  %s  started %s  %d change(s) in %d file(s)\n",
+			s.RunID(), diff.QuoteName(s.Title()), s.Started().Local().Format("2006-01-02 15:04"), s.Count(), len(s.Files()))
+	}
+}
+
+// keepFiles keeps files of set (all of it when files is nil).
+func keepFiles(ctx context.Context, set *changeset.Set, files []changeset.File, stdout, stderr io.Writer) int {
+	res, err := set.Keep(ctx, selectionOf(files), tools.DiskWorkspace{})
 	keepReport(stdout, res)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls changes: %v\n", err)
@@ -117,12 +166,13 @@ func Changes(ctx context.Context, o ChangesOptions, stdout, stderr io.Writer) in
 	return 0
 }
 
-// inSet reports whether p is one of set's pending files (or groups).
-func inSet(set *changeset.Set, p guard.Path) bool {
-	for _, f := range set.Files() {
-		if f.Path.Abs == p.Abs {
-			return true
-		}
+// discardFiles discards files of set (all of it when files is nil).
+func discardFiles(set *changeset.Set, files []changeset.File, stdout, stderr io.Writer) int {
+	ids, err := set.Discard(selectionOf(files))
+	fmt.Fprintf(stdout, "discarded %d change(s) of run %s\n", len(ids), set.RunID())
+	if err != nil {
+		fmt.Fprintf(stderr, "cb-ls changes: %v\n", err)
+		return 1
 	}
-	return false
+	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/catbuddy/cb-ls/internal/changeset"
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -56,7 +57,7 @@ func askAtEnd(ctx context.Context, set *changeset.Set, p *prompter, ws tools.Wor
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var b strings.Builder
-	showSet(&b, set)
+	showSet(ctx, &b, set, showOptions{})
 	fmt.Fprintf(&b, "\nThe run's changes are pending. %s? ", endChoices)
 	answer, err := p.ask(ctx, b.String())
 	if err != nil {
@@ -87,8 +88,8 @@ func oneByOne(ctx context.Context, set *changeset.Set, p *prompter, ws tools.Wor
 	for _, f := range set.Files() {
 		if !hunks || f.Group != nil {
 			var b strings.Builder
-			showFile(&b, f)
-			fmt.Fprintf(&b, "Keep %s? [y]es, [n]o (discard), [l]eave pending ", f.Path.Rel)
+			showFile(ctx, &b, set, f, false)
+			fmt.Fprintf(&b, "Keep %s? [y]es, [n]o (discard), [l]eave pending ", diff.QuoteName(f.Path.Rel))
 			answer, err := p.ask(ctx, b.String())
 			if err != nil {
 				break
@@ -104,9 +105,9 @@ func oneByOne(ctx context.Context, set *changeset.Set, p *prompter, ws tools.Wor
 		for i, h := range f.Hunks {
 			var b strings.Builder
 			if i == 0 {
-				fmt.Fprintf(&b, "\n%s (%s)\n", f.Path.Rel, f.Kind)
+				fmt.Fprintf(&b, "\n%s (%s)\n", diff.QuoteName(f.Path.Rel), f.Kind)
 			}
-			showHunk(&b, h)
+			showHunk(&b, set.RunID(), f.Path.Rel, h, false)
 			fmt.Fprintf(&b, "Keep this hunk? [y]es, [n]o (discard), [l]eave pending ")
 			answer, err := p.ask(ctx, b.String())
 			if err != nil {

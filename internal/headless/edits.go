@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/shell"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -80,8 +81,8 @@ func (w *yesWorkspace) note(c tools.Change) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !slices.Contains(w.later, c.Path.Rel) {
-		w.later = append(w.later, c.Path.Rel)
+	if name := diff.QuoteName(c.Path.Rel); !slices.Contains(w.later, name) {
+		w.later = append(w.later, name)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/catbuddy/cb-ls/internal/agent"
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -70,14 +71,14 @@ func (p *progress) event(ev agent.Event) {
 		switch {
 		case len(ev.Edits) > 0:
 			for _, e := range ev.Edits {
-				p.println(fmt.Sprintf("  edited %s +%d -%d", e.Rel, e.Added, e.Removed))
-				if d := strings.TrimRight(e.Diff, "\n"); d != "" {
+				p.println(fmt.Sprintf("  edited %s +%d -%d", diff.QuoteName(e.Rel), e.Added, e.Removed))
+				if d := strings.TrimRight(quoteDiffNames(e.Diff, e.Rel), "\n"); d != "" {
 					p.println(indent(d, "    "))
 				}
 			}
 		case ev.IsError:
 			first, _, _ := strings.Cut(strings.TrimSpace(ev.Output), "\n")
-			p.println(fmt.Sprintf("  %s failed: %s", ev.Tool, truncate(first, 200)))
+			p.println(fmt.Sprintf("  %s failed: %s", ev.Tool, diff.QuoteName(truncate(first, 200))))
 		}
 	}
 }
@@ -151,10 +152,24 @@ func argSummary(args json.RawMessage) string {
 	}
 	for _, k := range []string{"pattern", "path", "file_path", "command", "url", "query"} {
 		if s, ok := m[k].(string); ok && s != "" {
-			return truncate(strings.ReplaceAll(s, "\n", " "), 80)
+			return diff.QuoteName(truncate(strings.ReplaceAll(s, "\n", " "), 80))
 		}
 	}
 	return ""
+}
+
+// quoteDiffNames quotes rel where a unified diff's header names it
+// ("--- a/rel", "+++ b/rel"): a name with a newline would otherwise
+// forge diff lines, one with an escape sequence rewrite the terminal.
+func quoteDiffNames(d, rel string) string {
+	q := diff.QuoteName(rel)
+	if q == rel {
+		return d
+	}
+	for _, side := range []string{"--- a/", "+++ b/"} {
+		d = strings.Replace(d, side+rel+"\n", side+q+"\n", 1)
+	}
+	return d
 }
 
 func truncate(s string, n int) string {

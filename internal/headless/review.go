@@ -7,6 +7,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/shell"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -44,9 +45,9 @@ func (w *reviewWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]to
 	defer w.p.mu.Unlock()
 	var names, later []string
 	for _, c := range cs {
-		names = append(names, c.Path.Rel)
+		names = append(names, diff.QuoteName(c.Path.Rel))
 		if shell.RunsLater(c.Path.Rel) {
-			later = append(later, c.Path.Rel)
+			later = append(later, diff.QuoteName(c.Path.Rel))
 		}
 	}
 	list := strings.Join(names, ", ")
@@ -55,16 +56,16 @@ func (w *reviewWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]to
 	}
 	var question strings.Builder
 	for _, c := range cs {
-		from, to := "a/"+c.Path.Rel, "b/"+c.Path.Rel
+		from, to := "a/"+diff.QuoteName(c.Path.Rel), "b/"+diff.QuoteName(c.Path.Rel)
 		switch {
 		case c.Create:
 			from = "/dev/null"
 		case c.Delete:
 			to = "/dev/null"
 		}
-		diff := udiff.Unified(from, to, string(c.Base.Content), string(c.After))
-		fmt.Fprintf(&question, "\n%s\n%s", c.Label, diff)
-		if !strings.HasSuffix(diff, "\n") {
+		unified := udiff.Unified(from, to, string(c.Base.Content), string(c.After))
+		fmt.Fprintf(&question, "\n%s\n%s", diff.QuoteName(c.Label), unified)
+		if !strings.HasSuffix(unified, "\n") {
 			question.WriteByte('\n')
 		}
 	}

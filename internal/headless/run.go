@@ -99,7 +99,7 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 		cfg.Review = config.ReviewBefore // --review: each change asked before it lands
 	}
 
-	p := newProgress(stderr, isTerminalWriter(stderr), cfg.MaxSteps)
+	p := newProgress(stderr, IsTerminal(stderr), cfg.MaxSteps)
 	ask := &prompter{in: bufio.NewReader(stdin), out: stderr, before: p.pause}
 	ws := editWorkspace(o, o.Terminal, ask)
 	a, err := app.New(app.Options{Guard: g, Workspace: ws, Approver: execApprover(o.Yes, o.Terminal, ask),
@@ -153,14 +153,4 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(stderr, "cb-ls run: %v\n", res.Err)
 	return 1
-}
-
-// isTerminalWriter reports whether w is a terminal.
-func isTerminalWriter(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/config"
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/fileuri"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
@@ -86,7 +87,7 @@ func (s *Server) onExecChanges(ctx context.Context, c tools.ExecChanges) {
 	s.notify(ctx, methodRunEvent, &runEvent{RunID: id, Kind: "files_changed", Command: c.Command, Files: files})
 	for _, f := range c.Files {
 		if f.RunsLater {
-			s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf("A command %s %s, which runs later outside any sandbox: review it.", f.Kind, f.Rel))
+			s.showMessage(ctx, protocol.MessageTypeWarning, fmt.Sprintf("A command %s %s, which runs later outside any sandbox: review it.", f.Kind, diff.QuoteName(f.Rel)))
 		}
 	}
 }

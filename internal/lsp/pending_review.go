@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/catbuddy/cb-ls/internal/changeset"
+	"github.com/catbuddy/cb-ls/internal/diff"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -105,7 +106,8 @@ func (rs *runs) reviewTurn(ctx context.Context, r *run) (tell []protocol.ShowMes
 // the files it cannot: a client that does not declare the create
 // (delete) resource operation cannot create (delete) a file, and a
 // group of generated files is never applied through the editor. Those
-// stay pending for the commands, or for `cb-ls changes`.
+// stay pending for the commands, or for `cb-ls changes`. The files are
+// named for a message, quoted as diff.QuoteName quotes them.
 func (s *Server) reviewable(files []changeset.File) (ids, not []string) {
 	var ops []protocol.ResourceOperationKind
 	if caps := s.Capabilities(); caps.Workspace != nil && caps.Workspace.WorkspaceEdit != nil {
@@ -118,7 +120,7 @@ func (s *Server) reviewable(files []changeset.File) (ids, not []string) {
 			continue
 		case f.Kind == changeset.KindCreated && !slices.Contains(ops, protocol.ResourceOperationKindCreate),
 			f.Kind == changeset.KindDeleted && !slices.Contains(ops, protocol.ResourceOperationKindDelete):
-			not = append(not, f.Path.Rel)
+			not = append(not, diff.QuoteName(f.Path.Rel))
 			continue
 		}
 		for _, h := range f.Hunks {

@@ -196,7 +196,7 @@ func silent(err error) error { return silentErr{err} }
 func changedNames(cs []tools.Change) string {
 	names := make([]string, len(cs))
 	for i, c := range cs {
-		names[i] = c.Path.Rel
+		names[i] = diff.QuoteName(c.Path.Rel)
 	}
 	return strings.Join(names, ", ")
 }

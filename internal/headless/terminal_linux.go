@@ -1,0 +1,12 @@
+package headless
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+func isTerminalFile(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
