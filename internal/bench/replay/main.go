@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,7 +47,10 @@ type report struct {
 	// First is the first request's bytes: the system prompt, the tool
 	// definitions and the instruction, which every later request
 	// repeats. Bytes - Requests*First is what the history added.
-	First    int      `json:"first"`
+	First int `json:"first"`
+	// Median is the median request's bytes: what a turn costs halfway
+	// through the task.
+	Median   int      `json:"median"`
 	Calls    int      `json:"calls"`    // tool calls the script sends
 	Answered int      `json:"answered"` // tool results in the last request
 	Errors   []string `json:"errors"`   // results that are errors: "turn N name: first line"
@@ -109,8 +113,14 @@ func run(bin, taskPath, project, work string) (report, error) {
 	}
 	reqs := srv.Requests()
 	rep.Requests = len(reqs)
+	sizes := make([]int, 0, len(reqs))
 	for _, r := range reqs {
 		rep.Bytes += len(r.Raw)
+		sizes = append(sizes, len(r.Raw))
+	}
+	if len(sizes) > 0 {
+		slices.Sort(sizes)
+		rep.Median = sizes[len(sizes)/2]
 	}
 	if len(reqs) > 0 {
 		rep.First = len(reqs[0].Raw)
