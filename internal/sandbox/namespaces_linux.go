@@ -227,7 +227,9 @@ func mountOverlay(o *nsOverlay) {
 		err = mount()
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "cb-ls sandbox: the Go build cache starts cold (no overlay of %s: %v)\n", o.Lower, err)
+		// Not on the command's stderr, where every result would carry
+		// it: exec says it once, where it matters (see GoCacheCold).
+		noteGoCacheCold(o, err)
 	}
 }
 
