@@ -50,14 +50,14 @@ func (tc *ToolContext) reportChanges(ctx context.Context, command string, before
 	files := make([]ExecChange, len(changes))
 	for i, c := range changes {
 		files[i] = c.Change
-		states.Drop(c.Path)
+		states.RecordCommandChange(c.Path, command)
 		if ledger != nil {
 			snapshot.RecordUndo(ledger, c)
 		}
 	}
 	// An ignored output the model read (dist/app.js) is read again too.
 	for _, p := range ignored.Paths {
-		states.Drop(p)
+		states.RecordCommandChange(p, command)
 	}
 	if len(files) > 0 && tc.OnExecChanges != nil {
 		tc.OnExecChanges(ctx, ExecChanges{Command: command, Files: files})
