@@ -7,8 +7,8 @@
 //
 //	replay -cb-ls BIN -task bench/replay/chi-strip.json -project DIR -work DIR
 //
-// The project is copied, not used in place, so that the task's edits
-// land in a tree of their own (bench/replay.sh fetches it with `go mod
+// The project is copied, not used in place, and made a git checkout of
+// one commit, so that the task's edits land in a tree of their own (bench/replay.sh fetches it with `go mod
 // download`). Bytes are the raw request bodies as they arrived: the
 // system prompt, the tool definitions and the whole history resent on
 // every turn, which is what a provider bills.
@@ -87,6 +87,11 @@ func run(bin, taskPath, project, work string) (report, error) {
 	src := filepath.Join(work, "src")
 	if err := copyTree(project, src); err != nil {
 		return report{}, fmt.Errorf("copy the project: %w", err)
+	}
+	// The model worked in a checkout: its `git status` and `git diff`
+	// must find one, with the project as the last commit.
+	if err := gitInit(src); err != nil {
+		return report{}, fmt.Errorf("make the project a git checkout: %w", err)
 	}
 	srv, err := agenttest.Start(agenttest.Script{Turns: tk.Turns}, "127.0.0.1:0")
 	if err != nil {
@@ -215,4 +220,23 @@ func copyTree(from, to string) error {
 		}
 		return nil
 	})
+}
+
+// gitInit makes dir a git repository whose one commit holds its files,
+// with a fixed author and date, so that every replay sees the same
+// history.
+func gitInit(dir string) error {
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"add", "-A"},
+		{"-c", "user.name=replay", "-c", "user.email=replay@example.invalid", "commit", "-q", "--no-gpg-sign", "-m", "the project as fetched"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(cleanEnv(), "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %s: %v: %s", args[0], err, out)
+		}
+	}
+	return nil
 }
