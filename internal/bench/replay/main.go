@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // task is a recorded task: the project it runs on, what the user asked,
@@ -101,7 +102,12 @@ func run(bin, taskPath, project, work string) (report, error) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "run", "--yes", "--max-steps", fmt.Sprint(len(tk.Turns)+2), tk.Prompt)
+	args := []string{"run", "--yes", "--max-steps", fmt.Sprint(len(tk.Turns) + 2)}
+	if usesLanguageTools(tk) {
+		// The recording's model had gopls behind its language tools.
+		args = append(args, "--language-server", ".go=gopls")
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, tk.Prompt)...)
 	cmd.Dir = src
 	cmd.Env = append(cleanEnv(),
 		"HOME="+filepath.Join(work, "home"),
@@ -239,4 +245,17 @@ func gitInit(dir string) error {
 		}
 	}
 	return nil
+}
+
+// usesLanguageTools reports whether the task calls a language tool
+// (rename_symbol, lsp, …), which needs a language server.
+func usesLanguageTools(tk task) bool {
+	for _, t := range tk.Turns {
+		for _, c := range t.ToolCalls {
+			if slices.Contains(tools.LanguageToolNames, c.Name) {
+				return true
+			}
+		}
+	}
+	return false
 }
