@@ -24,7 +24,8 @@ import (
 // them in its file) and returns the statement's own status, so the
 // line's exit code, output and files are unchanged (no pipefail). The
 // wrappers are inserted in the line's own text, on the lines they
-// belong to, so $LINENO and here-documents stay as written. Commands in
+// belong to, so $LINENO and here-documents stay as written. A line that
+// reads PIPESTATUS itself is run as written. Commands in
 // loops, conditions and functions are not watched: there a failure is
 // the line's own business. POSIX sh has no PIPESTATUS: there the result
 // says that a pipeline's status is its last command's.
@@ -53,6 +54,11 @@ func (i Interpreter) Watch(line string) (string, *Watch) {
 	}
 	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(line), "")
 	if err != nil || len(f.Stmts) == 0 {
+		return line, nil
+	}
+	if strings.Contains(line, "PIPESTATUS") {
+		// The line reads the statuses itself (`a | b; echo
+		// ${PIPESTATUS[0]}`), which a wrapper would replace with its own.
 		return line, nil
 	}
 	var stmts []*syntax.Stmt

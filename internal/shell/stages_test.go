@@ -51,6 +51,8 @@ func TestWatchJoiners(t *testing.T) {
 		{"echo a; echo b | cat", "a\nb\n", 0, ""},
 		{"cat <<EOF | grep -c x && false\nx\nEOF", "1\n", 1, "failed: false=1"},
 		{"for i in 1 2; do false; done; echo $LINENO", "1\n", 0, ""}, // loops are not watched
+		// The line's own reading of the statuses is its own.
+		{"sh -c 'exit 3' | cat; echo rc=${PIPESTATUS[0]}; false; echo $?", "rc=3\n1\n", 0, ""},
 	} {
 		out, code, note := runWatched(t, bash, c.line, 30000)
 		if out != c.out || code != c.code || note != c.note {
