@@ -23,13 +23,13 @@ func TestExecDescribedForTheRun(t *testing.T) {
 		want, not []string
 	}{
 		{"layer", execRun{sh: bash, view: true, layer: true, confined: true},
-			[]string{"bash -c", "copy-on-write layer", "no `write` needed", "`network: true`", "The user is asked first", "list or pipeline that failed is named", "`$TMPDIR` is the call's own and is removed when it ends", "`$CB_SCRATCH`", "lasts across this run's calls", "Refused:"},
+			[]string{"bash -c", "copy-on-write layer", "no `write` needed", "`network: true`", "The user is asked first", "failed command of a list or pipeline is named", "`$TMPDIR` is the call's own, removed when it ends", "`$CB_SCRATCH`", "lasts across the run's calls", "Refused:"},
 			[]string{"write: true", "/bin/sh", "Commands are read-only", "No sandbox", "make, Gradle"}},
 		{"sandbox", execRun{sh: sh, confined: true, approval: ApprovalReadOnly},
 			[]string{"/bin/sh -c (POSIX sh", "Commands are read-only", "`write: true`", "refused here", "last command's", "`$TMPDIR` is the call's own", "`$CB_SCRATCH`", "make, Gradle"},
 			[]string{"bash -c", "copy-on-write", "The user is asked", "named after the exit code", "No sandbox"}},
 		{"no sandbox", execRun{sh: bash, approval: ApprovalAllowAll},
-			[]string{"No sandbox", "not known to only read", "without a question", "files it changed", "`$CB_SCRATCH` is a directory outside the workspace"},
+			[]string{"No sandbox", "not known to only read", "without a question", "files it changed", "`$CB_SCRATCH` lasts across the run's calls (outside the workspace)"},
 			[]string{"$TMPDIR", "copy-on-write", "Commands are read-only", "The user is asked"}},
 		{"view without a layer", execRun{sh: bash, view: true, confined: true},
 			[]string{"No command can run in this run"},
