@@ -4,7 +4,9 @@
 # module proxy), the user's instruction and the model's tool calls,
 # turn by turn. A scripted model (internal/agent/agenttest) sends those
 # calls to `cb-ls run --yes` (Anthropic's wire format, whose results
-# say is_error) in a fresh copy of the project and records
+# say is_error) in a fresh copy of the project, made a git checkout of
+# one commit (the model ran git status and git diff), with gopls behind
+# the language tools when the task calls one, and records
 # every request; the bytes of the request bodies (system prompt, tool
 # definitions and the whole history, resent every turn) are summed per
 # task, and every tool result that is an error is named. "history" is
