@@ -18,9 +18,9 @@ import (
 // next call. $CB_SCRATCH is a directory that lasts across the calls of
 // one run: outside the workspace (nothing there is a pending change or
 // shows in a listing), in exec's private cache (which confined commands
-// may write), one per run. It is removed with RemoveScratch when the
-// run's state is, and scratch directories untouched for scratchMaxAge
-// are removed when a new one is made.
+// may write), one per run. RemoveScratch removes a run's, for the code
+// that removes the run's state; until that calls it, scratch directories
+// untouched for scratchMaxAge are removed when a new one is made.
 
 // ScratchEnv is the variable that names the run's scratch directory.
 const ScratchEnv = "CB_SCRATCH"
