@@ -4,7 +4,9 @@
 # module proxy), the user's instruction and the model's tool calls,
 # turn by turn. A scripted model (internal/agent/agenttest) sends those
 # calls to `cb-ls run --yes` (Anthropic's wire format, whose results
-# say is_error) in a fresh copy of the project and records
+# say is_error) in a fresh copy of the project, made a git checkout of
+# one commit (the model ran git status and git diff), with gopls behind
+# the language tools when the task calls one, and records
 # every request; the bytes of the request bodies (system prompt, tool
 # definitions and the whole history, resent every turn) are summed per
 # task, and every tool result that is an error is named. "history" is
@@ -13,13 +15,18 @@
 #
 #   bench/replay.sh            # this tree only
 #   bench/replay.sh 355945c    # and that commit, built in a temporary worktree
+#   TASKS=DIR bench/replay.sh  # the recordings of DIR (*.json) instead of bench/replay/
 #   KEEP=1 bench/replay.sh     # keep the work directories (run.log, last-request.json, the edited trees)
+#
+# "median" is the median request's bytes: what a turn costs halfway
+# through the task.
 #
 # The figures do not depend on the machine's speed, only on what the
 # tools answer; exec's answers (test timings) vary by a few bytes.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 before=${1:-}
+tasks=$(cd "${TASKS:-$root/bench/replay}" && pwd)
 tmp=$(mktemp -d)
 cleanup() {
 	if [ "${KEEP:-}" = 1 ]; then
@@ -52,7 +59,7 @@ fi
 GOMODCACHE=$(go env GOMODCACHE)
 XDG_CACHE_HOME="$tmp/cache"
 export GOMODCACHE XDG_CACHE_HOME GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
-for task in bench/replay/*.json; do
+for task in "$tasks"/*.json; do
 	module=$(sed -n 's/^ *"module": "\(.*\)",*$/\1/p' "$task")
 	dir=$(GOPROXY= GOFLAGS= go mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
 	(cd "$dir" && GOPROXY= GOFLAGS=-mod=mod go mod download) >/dev/null 2>&1 || true
@@ -74,10 +81,11 @@ done | awk '
 	match($0, /"bytes":[0-9]+/); bytes = substr($0, RSTART + 8, RLENGTH - 8)
 	match($0, /"requests":[0-9]+/); reqs = substr($0, RSTART + 11, RLENGTH - 11)
 	match($0, /"first":[0-9]+/); first = substr($0, RSTART + 8, RLENGTH - 8)
+	match($0, /"median":[0-9]+/); median = substr($0, RSTART + 9, RLENGTH - 9)
 	match($0, /"calls":[0-9]+/); calls = substr($0, RSTART + 8, RLENGTH - 8)
 	match($0, /"answered":[0-9]+/); ans = substr($0, RSTART + 11, RLENGTH - 11)
 	errs = ($0 ~ /"errors":\[\]/) ? 0 : 1
-	printf "%-7s %-22s %3d requests %8d bytes (history %7d)  %2d/%2d calls answered%s\n", b, task, reqs, bytes, bytes - reqs * first, ans, calls, errs ? "  ERRORS: " substr($0, index($0, "\"errors\"")) : ""
+	printf "%-7s %-22s %3d requests %8d bytes (median %6d, history %7d)  %2d/%2d calls answered%s\n", b, task, reqs, bytes, median, bytes - reqs * first, ans, calls, errs ? "  ERRORS: " substr($0, index($0, "\"errors\"")) : ""
 	total[b] += bytes
 	hist[b] += bytes - reqs * first
 	if (ans != calls || errs) bad = 1

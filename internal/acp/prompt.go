@@ -195,7 +195,9 @@ func (s *acpSession) readTarget(ctx context.Context, t *agent.Task) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p.Rel, err)
 	}
-	t.Path, t.Content = p.Abs, doc.Content
+	// A document the client did not serve is the disk's: the prompt
+	// must not call it the user's view with unsaved changes.
+	t.Path, t.Content, t.FromDisk = p.Abs, doc.Content, !doc.Open
 	return nil
 }
 

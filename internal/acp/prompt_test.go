@@ -13,8 +13,8 @@ import (
 // CodeCompanion sends an attached buffer as a text block naming its
 // path and the request, slash command first, as the next block. The
 // blocks are separate paragraphs, the command is seen in the second
-// block, the named file is the run's document, and the session's title
-// is the user's request.
+// block, the named file is the run's document, read from the disk and
+// said to be, and the session's title is the user's request.
 func TestPromptBlocksCodeCompanion(t *testing.T) {
 	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{agenttest.TextTurn("Done."), agenttest.TextTurn("Two paragraphs.")}})
 	root := env(t, srv, "openai", map[string]string{"calc.go": calcDisk})
@@ -37,6 +37,11 @@ func TestPromptBlocksCodeCompanion(t *testing.T) {
 	}
 	if strings.Contains(first, "calc.go/fix") || strings.Contains(first, "Sharing the following file") {
 		t.Errorf("the blocks were glued or the note kept:\n%s", first)
+	}
+	// CodeCompanion serves no unsaved text: cb-ls read the disk, and the
+	// task says so.
+	if !strings.Contains(first, "The whole file, as saved on disk:") || strings.Contains(first, "unsaved changes included") {
+		t.Errorf("the task does not say the file is the disk's:\n%s", first)
 	}
 	list, err := conn.ListSessions(t.Context(), sdk.ListSessionsRequest{Cwd: &root})
 	if err != nil || len(list.Sessions) != 1 {

@@ -34,8 +34,13 @@ type Task struct {
 	// Path is the absolute path of the file, "" for a free question.
 	Path     string
 	Language string // language id ("go", "python"); "" if unknown
-	// Content is the document as the user sees it (the buffer, unsaved text included).
+	// Content is the document as the user sees it (the buffer, unsaved
+	// text included), or as saved when FromDisk.
 	Content []byte
+	// FromDisk says Content was read from the disk, not from the
+	// editor: the client does not serve its unsaved text (an ACP client
+	// without fs/read_text_file, or one that answers it from the disk).
+	FromDisk bool
 	// StartLine and EndLine are the selection's 1-based inclusive lines (0 if none).
 	StartLine, EndLine int
 	Selection          string // the selected text

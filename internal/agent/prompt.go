@@ -75,10 +75,20 @@ func TaskPrompt(cmd config.Command, task Task, workRoot string) string {
 	b.WriteString("\n")
 	if len(task.Content) > 0 {
 		first, last, whole := excerptRange(task)
+		// Only an editor's buffer holds unsaved text; a client that
+		// serves none gave the file as saved.
+		as := "as the user sees it"
+		if task.FromDisk {
+			as = "as saved on disk"
+		}
 		if whole {
-			b.WriteString("\nThe whole file, as the user sees it (unsaved changes included):\n")
+			if task.FromDisk {
+				fmt.Fprintf(&b, "\nThe whole file, %s:\n", as)
+			} else {
+				fmt.Fprintf(&b, "\nThe whole file, %s (unsaved changes included):\n", as)
+			}
 		} else {
-			fmt.Fprintf(&b, "\nLines %d-%d of the file, as the user sees it (read_file for the rest):\n", first, last)
+			fmt.Fprintf(&b, "\nLines %d-%d of the file, %s (read_file for the rest):\n", first, last, as)
 		}
 		writeNumbered(&b, task.Content, first, last, task.Language)
 	}

@@ -154,6 +154,7 @@ func (l *layer) report() tools.LayerReport {
 	var rep tools.LayerReport
 	var names []string
 	groups := map[string]int{}
+	single := map[string]Kind{}
 	var order []string
 	for _, root := range s.sortedRoots() {
 		f := s.folders[root]
@@ -163,6 +164,9 @@ func (l *layer) report() tools.LayerReport {
 			if b, ok := l.before[abs]; ok && b == e && !l.touched(f, rel) {
 				continue
 			}
+			if _, ok := l.before[abs]; !ok && e.group == "" && sameAsBase(f, rel) {
+				continue // rewritten to the bytes it had (a formatter): no change
+			}
 			rep.Changed = append(rep.Changed, abs)
 			if e.group != "" {
 				key := s.displayLocked(pathOf(root, e.group).Abs)
@@ -170,6 +174,9 @@ func (l *layer) report() tools.LayerReport {
 					order = append(order, key)
 				}
 				groups[key]++
+				if e.group == rel {
+					single[key] = e.kind // an ignored file of its own: shown as the file
+				}
 				continue
 			}
 			names = append(names, s.reportName(f, rel, e, abs))
@@ -179,10 +186,25 @@ func (l *layer) report() tools.LayerReport {
 	for _, abs := range sortedRels(l.before) {
 		if _, ok := now[abs]; !ok {
 			rep.Changed = append(rep.Changed, abs)
+			if b := l.before[abs]; b.group != "" {
+				// An ignored output an earlier command left and this one
+				// removed (a coverage tool's temporary files) counts in
+				// its group, not as a file of its own.
+				key := s.displayLocked(pathOf(rootOf(s, abs), b.group).Abs)
+				if _, ok := groups[key]; !ok {
+					order = append(order, key)
+				}
+				groups[key]++
+				continue
+			}
 			names = append(names, "reverted "+s.displayLocked(abs))
 		}
 	}
 	for _, g := range order {
+		if k, ok := single[g]; ok && groups[g] == 1 {
+			names = append(names, fmt.Sprintf("%s %s", k, g))
+			continue
+		}
 		names = append(names, fmt.Sprintf("%s/ (%s files)", g, thousands(groups[g])))
 	}
 	if len(names) == 0 {
@@ -196,6 +218,37 @@ func (l *layer) report() tools.LayerReport {
 	}
 	rep.Summary = "Pending the user's review: " + strings.Join(names, "; ") + more
 	return rep
+}
+
+// sameAsBase reports whether the layer holds rel with the very bytes
+// of its base: a file a command rewrote unchanged (a formatter). s.mu
+// is held.
+func sameAsBase(f *folder, rel string) bool {
+	rec := f.files[rel]
+	if rec == nil || !rec.Existed {
+		return false
+	}
+	ctx := context.Background()
+	pending, err := f.pendingSide(ctx, rel)
+	if err != nil || pending.form == FormNone {
+		return false
+	}
+	base, err := f.baseSide(ctx, rel)
+	if err != nil {
+		return false
+	}
+	eq, err := same(ctx, base, pending)
+	return err == nil && eq
+}
+
+// rootOf is the folder of the set abs lies in, or "". s.mu is held.
+func rootOf(s *Set, abs string) string {
+	for root := range s.folders {
+		if strings.HasPrefix(abs, root+string(os.PathSeparator)) {
+			return root
+		}
+	}
+	return ""
 }
 
 // pendingByAbs snapshots the set's index by absolute path. s.mu is

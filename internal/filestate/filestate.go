@@ -47,6 +47,9 @@ type record struct {
 	// restored: known from an earlier turn's conversation only, at a
 	// state this FileStates never saw (RecordRestored).
 	restored bool
+	// changedBy is the command that changed the file since the model
+	// last read or wrote it (RecordCommandChange).
+	changedBy string
 }
 
 // FileStates is safe for concurrent use.
@@ -93,7 +96,7 @@ func (s *FileStates) RecordRead(path string, offset, limit int, stamp Stamp, con
 	defer s.mu.Unlock()
 	r := s.rec(path)
 	r.stamp, r.hash, r.hashed, r.offset, r.limit = stamp, h, true, offset, limit
-	r.read, r.dedup, r.restored = true, true, false
+	r.read, r.dedup, r.restored, r.changedBy = true, true, false, ""
 }
 
 // RecordRestored notes that the model read or wrote path in an earlier
@@ -129,7 +132,7 @@ func (s *FileStates) RecordWrite(path string, stamp Stamp, content []byte) {
 	defer s.mu.Unlock()
 	r := s.rec(path)
 	r.stamp, r.hash, r.hashed = stamp, h, hashed
-	r.written, r.dedup, r.restored = true, false, false
+	r.written, r.dedup, r.restored, r.changedBy = true, false, false, ""
 }
 
 // writeHashLimit bounds the content RecordWrite hashes.
@@ -247,6 +250,34 @@ func NewContext(ctx context.Context, s *FileStates) context.Context {
 func FromContext(ctx context.Context) *FileStates {
 	s, _ := ctx.Value(ctxKey{}).(*FileStates)
 	return s
+}
+
+// RecordCommandChange notes that command (a formatter, a generator)
+// changed path behind the tools' back. A file the model read or wrote
+// still counts as read, so an edit does not claim it never was, but its
+// next read is answered in full, and ChangedBy names the command until
+// the model reads or writes it again. A file the model never read is
+// left unknown.
+func (s *FileStates) RecordCommandChange(path, command string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.files[path]
+	if !ok || !(r.read || r.written) {
+		delete(s.files, path)
+		return
+	}
+	r.changedBy, r.dedup = command, false
+}
+
+// ChangedBy is the command that changed path since the model last read
+// or wrote it, or "".
+func (s *FileStates) ChangedBy(path string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.files[path]; ok {
+		return r.changedBy
+	}
+	return ""
 }
 
 // Drop forgets everything about path: it counts as never read, so the

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // goCacheOverlay plans the copy-on-write view of the user's Go build
@@ -26,4 +28,28 @@ func goCacheOverlay(tmp, target string) *nsOverlay {
 		}
 	}
 	return o
+}
+
+// coldNote is the file in the command's TMPDIR (the parent of the
+// overlay's Scratch) where the helper says why the overlay failed.
+const coldNote = ".gocache-cold"
+
+// noteGoCacheCold records, for the server to read after the command
+// (GoCacheCold), that the user's build cache could not be overlaid.
+func noteGoCacheCold(o *nsOverlay, err error) {
+	msg := fmt.Sprintf("no overlay of %s: %v", o.Lower, err)
+	_ = os.WriteFile(filepath.Join(filepath.Dir(o.Scratch), coldNote), []byte(msg), 0o600)
+}
+
+// GoCacheCold says why the command's Go build cache did not start as a
+// view of the user's ("no overlay of …: …"), or "" when it did or no
+// overlay was planned. Builds then fill the private cache, which
+// persists: only the first build of a project is slow. Call it before
+// Cleanup.
+func (s *Run) GoCacheCold() string {
+	b, err := os.ReadFile(filepath.Join(s.tmp, coldNote))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }

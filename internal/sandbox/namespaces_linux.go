@@ -196,7 +196,9 @@ func applyMounts(m *nsMounts) error {
 	}
 	if m.GoCache != nil {
 		if err := mountOverlay(m.GoCache); err != nil {
-			fmt.Fprintf(os.Stderr, "cb-ls sandbox: the Go build cache starts cold (no overlay of %s: %v)\n", m.GoCache.Lower, err)
+			// Not on the command's stderr, where every result would carry
+			// it: exec says it once, where it matters (see GoCacheCold).
+			noteGoCacheCold(m.GoCache, err)
 		}
 	}
 	if o := m.ModCache; o != nil {

@@ -41,6 +41,9 @@ func (s *Run) LayerFailed(exitCode int, output string) bool { return false }
 // LayerNote says nothing here.
 func (s *Run) LayerNote(output string) string { return "" }
 
+// GoCacheCold is "": there is no overlay of the build cache here.
+func (s *Run) GoCacheCold() string { return "" }
+
 // ScanUpper fails here: there are no layers on this system.
 func ScanUpper(upper, lower string) ([]UpperEntry, error) { return nil, ErrNoOverlay }
 

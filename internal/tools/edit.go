@@ -51,7 +51,7 @@ func (tc *ToolContext) editFile(ctx context.Context, in editFileInput) (Result, 
 	warning := tc.readWarning(ctx, "edit_file", p.Abs)
 	e, msg := findEdit(doc.Content, in.OldString, in.NewString, nil)
 	if msg != "" {
-		return Result{Output: msg, IsError: true}, nil
+		return Result{Output: msg + tc.changedByNote(ctx, p.Abs), IsError: true}, nil
 	}
 	after, err := diff.Apply(doc.Content, []TextEdit{e})
 	if err != nil {

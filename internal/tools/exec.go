@@ -210,15 +210,17 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 		res  shell.Result
 		note string
 		sb   *sandbox.Run
+		cold string // why the Go build cache started cold
 		// interrupted tells of an earlier command cut off by a machine stop.
 		interrupted string
 	)
-	run, pipe := sh.LastPipeline(line)
+	run, watch := sh.Watch(line)
+	scratch := tc.scratchDir(ctx)
 	for attempt := 0; ; attempt++ {
 		var cmd *exec.Cmd
 		var n string
 		var err error
-		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(run), cwd, policy, overlay)
+		cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(run), cwd, policy, overlay, scratch)
 		if errors.Is(err, sandbox.ErrLayerInterrupted) && attempt == 0 {
 			// The machine stopped during an earlier command over the
 			// run's layer: its changes are pending like any other, for
@@ -227,15 +229,17 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 				_ = l.ClearInterrupted()
 			}
 			interrupted = "[the machine stopped during an earlier command of this run: what that command wrote may be incomplete]\n"
-			cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(run), cwd, policy, overlay)
+			cmd, sb, n, err = prepareCommand(tc, opts, sh.Argv(run), cwd, policy, overlay, scratch)
 		}
 		if err != nil {
 			return Errorf("prepare sandbox: %v", err), nil
 		}
 		note = n
 		out = shell.NewOutput(opts.MaxOutput)
+		watch.Attach(out)
 		res, err = shell.Run(ctx, cmd, out, timeout, opts.DrainWait)
 		if sb != nil {
+			cold = sb.GoCacheCold()
 			sb.Cleanup()
 		}
 		if err != nil {
@@ -252,7 +256,7 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 			break
 		}
 	}
-	text, statuses := pipe.Take(out.String())
+	text := out.String()
 	var b strings.Builder
 	b.WriteString(interrupted)
 	b.WriteString(text)
@@ -264,6 +268,7 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 	}
 	if sb != nil {
 		b.WriteString(sandboxHints(b.String(), res, policy))
+		b.WriteString(tc.goCacheNotice(ctx, line, cwd, cold))
 		if note := sb.LayerNote(out.String()); len(overlay) > 0 && note != "" {
 			b.WriteString(note + "\n")
 		}
@@ -279,13 +284,16 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 	case res.Signal != "":
 		fmt.Fprintf(&b, "[killed by signal %s]", res.Signal)
 	default:
-		if note := pipe.Note(statuses); note != "" {
+		if note := watch.Note(); note != "" {
 			fmt.Fprintf(&b, "[exit code %d; %s]", res.ExitCode, note)
 		} else {
 			fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
 		}
 	}
-	fmt.Fprintf(&b, " [%.1fs] [sandbox: %s]", res.Elapsed.Seconds(), sandboxNote(ctx, tc, note, sb != nil, policy))
+	fmt.Fprintf(&b, " [%.1fs]", res.Elapsed.Seconds())
+	if sn := sandboxNote(ctx, tc, note, sb != nil, policy); sn != "" {
+		fmt.Fprintf(&b, " [sandbox: %s]", sn)
+	}
 	r.Output = b.String()
 	if res.Cancelled && ctx.Err() != nil {
 		return r, ctx.Err()
@@ -295,22 +303,31 @@ func runConfinedOver(ctx context.Context, tc *ToolContext, sh shell.Interpreter,
 
 // sandboxNote is the result's note on the sandbox: in full (what the
 // system offers and lacks) the first time in a run, then in short, what
-// this command may do: the model has the rest already.
+// this command may do, the first time a command of the run may do just
+// that, and else nothing: the model has it already, and every later
+// request of the run would carry it again.
 func sandboxNote(ctx context.Context, tc *ToolContext, full string, confined bool, policy sandbox.Policy) string {
 	what := strings.TrimSuffix(full, ": "+policy.String())
-	if tc.FileStates(ctx).FirstTime("exec sandbox: " + what) {
+	states := tc.FileStates(ctx)
+	short := "off"
+	if confined {
+		short = "on: " + policy.String()
+	}
+	if states.FirstTime("exec sandbox: " + what) {
+		states.FirstTime("exec sandbox policy: " + short)
 		return full
 	}
-	if confined {
-		return "on: " + policy.String()
+	if states.FirstTime("exec sandbox policy: " + short) {
+		return short
 	}
-	return "off"
+	return ""
 }
 
 // prepareCommand builds the command for argv: confined by policy when
 // Landlock is there (sb, to clean up after), else plain, and the note
 // the result carries about the sandbox.
-func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string, policy sandbox.Policy, overlay []sandbox.OverlayLayer) (cmd *exec.Cmd, sb *sandbox.Run, note string, err error) {
+// scratch is the run's $CB_SCRATCH ("": none).
+func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string, policy sandbox.Policy, overlay []sandbox.OverlayLayer, scratch string) (cmd *exec.Cmd, sb *sandbox.Run, note string, err error) {
 	info := opts.SandboxInfo()
 	if len(overlay) > 0 && !info.Overlay {
 		return nil, nil, "", fmt.Errorf("%w: %s", sandbox.ErrNoOverlay, info.OverlayReason)
@@ -322,7 +339,11 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string
 		cmd = exec.Command(argv[0], argv[1:]...)
 		var dropped []string
 		// Unconfined, the command has the network: only NO_COLOR.
-		cmd.Env, dropped = shell.Environ(os.Environ(), opts.Env, shell.Settings(false))
+		set := shell.Settings(false)
+		if scratch != "" {
+			set[ScratchEnv] = scratch
+		}
+		cmd.Env, dropped = shell.Environ(os.Environ(), opts.Env, set)
 		debugDropped(dropped)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		cmd.Dir = cwd
@@ -333,6 +354,9 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string
 		WritableDirs: opts.WritableDirs, Overlay: overlay,
 		UserDirs: []string{config.UserDir(os.Getenv), config.StateDir(os.Getenv)},
 		Environ: func(set map[string]string) []string {
+			if scratch != "" {
+				set[ScratchEnv] = scratch
+			}
 			for k, v := range shell.Settings(!policy.Network) {
 				if _, ok := set[k]; !ok {
 					set[k] = v

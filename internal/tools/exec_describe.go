@@ -61,12 +61,14 @@ func (r execRun) describe() string {
 	}
 	b.WriteString("- Use edit_file for source changes. No terminal, no stdin: never run interactive programs; pass `-y`, `--no-pager`, `CI=1`. Long output is cut in the middle. ")
 	if r.sh.Bash {
-		b.WriteString("A failed command inside a pipeline is named after the exit code.")
+		b.WriteString("A failed command of a list or pipeline is named after the exit code.")
 	} else {
 		b.WriteString("A pipeline's exit code is its last command's.")
 	}
 	if r.layer || r.confined {
-		b.WriteString(" `$TMPDIR` is private and writable: put `-coverprofile`, `-o` and scratch files there.")
+		b.WriteString(" `$TMPDIR` is the call's own, removed when it ends; `$CB_SCRATCH` lasts across the run's calls: put `-coverprofile`, `-o` and scratch files there.")
+	} else if !r.view {
+		b.WriteString(" `$CB_SCRATCH` lasts across the run's calls (outside the workspace): put scratch files there.")
 	}
 	b.WriteString("\n- Refused: deleting the root or home, disk formatting, sudo, piping downloads or decoded data into a shell, a command name built at run time (`$(…)`, a variable), .catbuddy/, internal addresses.")
 	return b.String()

@@ -12,7 +12,8 @@ import (
 // run and nothing of the other cases: over the run's layer no write
 // flag, in the sandbox the write flag, without a sandbox the question
 // for any command that is not known to read; bash's pipeline statuses
-// or sh's; the approval setting's answer.
+// or sh's; the approval setting's answer; what $TMPDIR is and that
+// $CB_SCRATCH outlives the call.
 func TestExecDescribedForTheRun(t *testing.T) {
 	bash := shell.Interpreter{Path: "/bin/bash", Bash: true}
 	sh := shell.Interpreter{Path: "/bin/sh"}
@@ -22,13 +23,13 @@ func TestExecDescribedForTheRun(t *testing.T) {
 		want, not []string
 	}{
 		{"layer", execRun{sh: bash, view: true, layer: true, confined: true},
-			[]string{"bash -c", "copy-on-write layer", "no `write` needed", "`network: true`", "The user is asked first", "named after the exit code", "`$TMPDIR` is private", "Refused:"},
+			[]string{"bash -c", "copy-on-write layer", "no `write` needed", "`network: true`", "The user is asked first", "failed command of a list or pipeline is named", "`$TMPDIR` is the call's own, removed when it ends", "`$CB_SCRATCH`", "lasts across the run's calls", "Refused:"},
 			[]string{"write: true", "/bin/sh", "Commands are read-only", "No sandbox", "make, Gradle"}},
 		{"sandbox", execRun{sh: sh, confined: true, approval: ApprovalReadOnly},
-			[]string{"/bin/sh -c (POSIX sh", "Commands are read-only", "`write: true`", "refused here", "last command's", "`$TMPDIR` is private", "make, Gradle"},
+			[]string{"/bin/sh -c (POSIX sh", "Commands are read-only", "`write: true`", "refused here", "last command's", "`$TMPDIR` is the call's own", "`$CB_SCRATCH`", "make, Gradle"},
 			[]string{"bash -c", "copy-on-write", "The user is asked", "named after the exit code", "No sandbox"}},
 		{"no sandbox", execRun{sh: bash, approval: ApprovalAllowAll},
-			[]string{"No sandbox", "not known to only read", "without a question", "files it changed"},
+			[]string{"No sandbox", "not known to only read", "without a question", "files it changed", "`$CB_SCRATCH` lasts across the run's calls (outside the workspace)"},
 			[]string{"$TMPDIR", "copy-on-write", "Commands are read-only", "The user is asked"}},
 		{"view without a layer", execRun{sh: bash, view: true, confined: true},
 			[]string{"No command can run in this run"},

@@ -52,7 +52,7 @@ func (tc *ToolContext) execOverLayer(ctx context.Context, l Layer, in execInput,
 	rep, cerr := l.Collect(context.WithoutCancel(ctx))
 	states := tc.FileStates(ctx)
 	for _, p := range rep.Changed {
-		states.Drop(p)
+		states.RecordCommandChange(p, in.Command)
 	}
 	if grant.How != "" {
 		r.Output += " [" + grant.How + "]"

@@ -10,7 +10,7 @@ import (
 
 // TestExecPipelineFooter: a pipeline whose first command fails while
 // its last succeeds exits 0, as the shell says, and the footer names
-// the failure under bash; where only /bin/sh runs the line, the footer
+// the failure under bash, in a list too; where only /bin/sh runs the line, the footer
 // says that a pipeline's status is its last command's.
 func TestExecPipelineFooter(t *testing.T) {
 	for _, mode := range []string{"bash", "no bash"} {
@@ -29,7 +29,7 @@ func TestExecPipelineFooter(t *testing.T) {
 				t.Fatalf("exec = %+v, %v", res, err)
 			}
 			want := map[string]string{
-				"bash":    "\n[exit code 0; pipeline: cat …=1, tail=0] [",
+				"bash":    "\n[exit code 0; failed: cat …=1] [",
 				"no bash": "\n[exit code 0; ran in /bin/sh (no bash): a pipeline's status is its last command's] [",
 			}[mode]
 			if !strings.Contains(res.Output, want) || !strings.Contains(res.Output, "missing.txt") || strings.Contains(res.Output, "pipestatus") {
@@ -41,6 +41,14 @@ func TestExecPipelineFooter(t *testing.T) {
 			want = map[string]string{"bash": "b\n[exit code 0] [", "no bash": "b\n[exit code 0; ran in /bin/sh"}[mode]
 			if !strings.HasPrefix(withoutSandboxNotes(res.Output), want) {
 				t.Errorf("output:\n%s\nwant it to start %q", res.Output, want)
+			}
+
+			// A list around a pipeline: the failure is named too.
+			if mode == "bash" {
+				res, _ = runExecTool(t, t.Context(), r, map[string]any{"command": "true && cat missing.txt 2>&1 | tail -1"})
+				if !strings.Contains(res.Output, "\n[exit code 0; failed: cat …=1] [") {
+					t.Errorf("a list around a pipeline:\n%s", res.Output)
+				}
 			}
 
 			// Not a pipeline: nothing added.

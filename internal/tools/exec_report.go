@@ -39,8 +39,9 @@ func (tc *ToolContext) scanRoots() []guard.Path {
 }
 
 // reportChanges scans the workspace again after a command that could
-// write it, drops the FileStates of what changed (so the model reads
-// those files again), records the run's undo, tells the listener and
+// write it, records in the FileStates that the command changed what it
+// changed (so the model reads those files again, and an edit names the
+// command) and drops those of what it deleted, records the run's undo, tells the listener and
 // renders the report.
 func (tc *ToolContext) reportChanges(ctx context.Context, command string, before snapshot.Scan) string {
 	after, ignored := snapshot.TakeAfter(ctx, tc.scanRoots(), before.Taken())
@@ -50,14 +51,18 @@ func (tc *ToolContext) reportChanges(ctx context.Context, command string, before
 	files := make([]ExecChange, len(changes))
 	for i, c := range changes {
 		files[i] = c.Change
-		states.Drop(c.Path)
+		if c.Kind == "deleted" {
+			states.Drop(c.Path)
+		} else {
+			states.RecordCommandChange(c.Path, command)
+		}
 		if ledger != nil {
 			snapshot.RecordUndo(ledger, c)
 		}
 	}
 	// An ignored output the model read (dist/app.js) is read again too.
 	for _, p := range ignored.Paths {
-		states.Drop(p)
+		states.RecordCommandChange(p, command)
 	}
 	if len(files) > 0 && tc.OnExecChanges != nil {
 		tc.OnExecChanges(ctx, ExecChanges{Command: command, Files: files})

@@ -49,7 +49,7 @@ func (tc *ToolContext) multiEdit(ctx context.Context, in multiEditInput) (Result
 	for i, step := range in.Edits {
 		fail := func(msg string) (Result, error) {
 			msg = strings.TrimPrefix(msg, "Error: ")
-			return Errorf("edit %d of %d: %s\nNo edit was applied.", i+1, len(in.Edits), msg), nil
+			return Errorf("edit %d of %d: %s\nNo edit was applied.%s", i+1, len(in.Edits), msg, tc.changedByNote(ctx, p.Abs)), nil
 		}
 		switch {
 		case step.OldString == step.NewString:

@@ -33,10 +33,13 @@ func changedLines(c Change) string {
 		shift += len(e.NewText) - (e.End - e.Start)
 		first := 1 + strings.Count(string(c.After[:min(start, len(c.After))]), "\n")
 		last := first + strings.Count(strings.TrimSuffix(e.NewText, "\n"), "\n")
-		if first == last {
-			spans = append(spans, fmt.Sprint(first))
-		} else {
-			spans = append(spans, fmt.Sprintf("%d–%d", first, last))
+		span := fmt.Sprint(first)
+		if first != last {
+			span = fmt.Sprintf("%d–%d", first, last)
+		}
+		// Two edits of one line (a rename's two words) name it once.
+		if len(spans) == 0 || spans[len(spans)-1] != span {
+			spans = append(spans, span)
 		}
 	}
 	if len(spans) == 0 {

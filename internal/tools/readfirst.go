@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 )
 
 // readWarning is the warning an edit by tool of the file at abs gets
@@ -10,7 +11,18 @@ import (
 // at once must know which one warned), and the reason given is the
 // tool's own (old_string means nothing to apply_patch).
 func (tc *ToolContext) readWarning(ctx context.Context, tool, abs string) string {
-	w := tc.FileStates(ctx).CheckRead(abs)
+	states := tc.FileStates(ctx)
+	if cmd := states.ChangedBy(abs); cmd != "" {
+		// Read, then rewritten by a command: the edit found its old text
+		// in the file as the command left it (it fails otherwise, with
+		// changedByNote).
+		what := "old_string still matched"
+		if tool == "apply_patch" {
+			what = "the patch's context still matched"
+		}
+		return "Note (" + tool + "): " + commandWords(cmd) + " changed this file after you read it; " + what + ", so the edit applied to the file as the command left it."
+	}
+	w := states.CheckRead(abs)
 	if w == "" {
 		return ""
 	}
@@ -22,4 +34,30 @@ func (tc *ToolContext) readWarning(ctx context.Context, tool, abs string) string
 		w = strings.TrimSuffix(w, ".") + ", so that the patch's context lines match what is really there."
 	}
 	return w
+}
+
+// changedByNote is what a failed edit adds when a command changed the
+// file since the run read it: the likely reason old text is not there.
+func (tc *ToolContext) changedByNote(ctx context.Context, abs string) string {
+	cmd := tc.FileStates(ctx).ChangedBy(abs)
+	if cmd == "" {
+		return ""
+	}
+	return "\n" + commandWords(cmd) + " changed this file after you read it: read it again before editing."
+}
+
+// commandWords names a command for a sentence: `cargo fmt`, its first
+// line only and at most 60 bytes.
+func commandWords(cmd string) string {
+	cmd, _, cut := strings.Cut(strings.TrimSpace(cmd), "\n")
+	if len(cmd) > 60 {
+		cmd, cut = cmd[:57], true
+		for !utf8.ValidString(cmd) {
+			cmd = cmd[:len(cmd)-1]
+		}
+	}
+	if cut {
+		cmd += "…"
+	}
+	return "`" + cmd + "`"
 }

@@ -48,7 +48,11 @@ func (tc *ToolContext) writeFile(ctx context.Context, in writeFileInput) (Result
 	if states.ChangedSince(p.Abs, doc.Stamp, doc.Content) {
 		// The content was written from an older state of the file:
 		// replacing the whole file would silently undo what changed.
-		return Errorf("%s changed since you last read it (by the user or another program); read it again before overwriting it, or use edit_file", in.Path), nil
+		by := "by the user or another program"
+		if cmd := states.ChangedBy(p.Abs); cmd != "" {
+			by = "by " + commandWords(cmd)
+		}
+		return Errorf("%s changed since you last read it (%s); read it again before overwriting it, or use edit_file", in.Path, by), nil
 	}
 	if !states.WasRead(p.Abs) {
 		// Replacing a file the model has never seen loses what it did not

@@ -7,8 +7,8 @@
 //
 //	replay -cb-ls BIN -task bench/replay/chi-strip.json -project DIR -work DIR
 //
-// The project is copied, not used in place, so that the task's edits
-// land in a tree of their own (bench/replay.sh fetches it with `go mod
+// The project is copied, not used in place, and made a git checkout of
+// one commit, so that the task's edits land in a tree of their own (bench/replay.sh fetches it with `go mod
 // download`). Bytes are the raw request bodies as they arrived: the
 // system prompt, the tool definitions and the whole history resent on
 // every turn, which is what a provider bills.
@@ -23,10 +23,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // task is a recorded task: the project it runs on, what the user asked,
@@ -46,7 +48,10 @@ type report struct {
 	// First is the first request's bytes: the system prompt, the tool
 	// definitions and the instruction, which every later request
 	// repeats. Bytes - Requests*First is what the history added.
-	First    int      `json:"first"`
+	First int `json:"first"`
+	// Median is the median request's bytes: what a turn costs halfway
+	// through the task.
+	Median   int      `json:"median"`
 	Calls    int      `json:"calls"`    // tool calls the script sends
 	Answered int      `json:"answered"` // tool results in the last request
 	Errors   []string `json:"errors"`   // results that are errors: "turn N name: first line"
@@ -84,6 +89,11 @@ func run(bin, taskPath, project, work string) (report, error) {
 	if err := copyTree(project, src); err != nil {
 		return report{}, fmt.Errorf("copy the project: %w", err)
 	}
+	// The model worked in a checkout: its `git status` and `git diff`
+	// must find one, with the project as the last commit.
+	if err := gitInit(src); err != nil {
+		return report{}, fmt.Errorf("make the project a git checkout: %w", err)
+	}
 	srv, err := agenttest.Start(agenttest.Script{Turns: tk.Turns}, "127.0.0.1:0")
 	if err != nil {
 		return report{}, err
@@ -92,7 +102,12 @@ func run(bin, taskPath, project, work string) (report, error) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "run", "--yes", "--max-steps", fmt.Sprint(len(tk.Turns)+2), tk.Prompt)
+	args := []string{"run", "--yes", "--max-steps", fmt.Sprint(len(tk.Turns) + 2)}
+	if usesLanguageTools(tk) {
+		// The recording's model had gopls behind its language tools.
+		args = append(args, "--language-server", ".go=gopls")
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, tk.Prompt)...)
 	cmd.Dir = src
 	cmd.Env = append(cleanEnv(),
 		"HOME="+filepath.Join(work, "home"),
@@ -109,8 +124,14 @@ func run(bin, taskPath, project, work string) (report, error) {
 	}
 	reqs := srv.Requests()
 	rep.Requests = len(reqs)
+	sizes := make([]int, 0, len(reqs))
 	for _, r := range reqs {
 		rep.Bytes += len(r.Raw)
+		sizes = append(sizes, len(r.Raw))
+	}
+	if len(sizes) > 0 {
+		slices.Sort(sizes)
+		rep.Median = sizes[len(sizes)/2]
 	}
 	if len(reqs) > 0 {
 		rep.First = len(reqs[0].Raw)
@@ -205,4 +226,36 @@ func copyTree(from, to string) error {
 		}
 		return nil
 	})
+}
+
+// gitInit makes dir a git repository whose one commit holds its files,
+// with a fixed author and date, so that every replay sees the same
+// history.
+func gitInit(dir string) error {
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"add", "-A"},
+		{"-c", "user.name=replay", "-c", "user.email=replay@example.invalid", "commit", "-q", "--no-gpg-sign", "-m", "the project as fetched"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(cleanEnv(), "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %s: %v: %s", args[0], err, out)
+		}
+	}
+	return nil
+}
+
+// usesLanguageTools reports whether the task calls a language tool
+// (rename_symbol, lsp, …), which needs a language server.
+func usesLanguageTools(tk task) bool {
+	for _, t := range tk.Turns {
+		for _, c := range t.ToolCalls {
+			if slices.Contains(tools.LanguageToolNames, c.Name) {
+				return true
+			}
+		}
+	}
+	return false
 }
