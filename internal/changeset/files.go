@@ -25,6 +25,7 @@ func (s *Set) filesLocked() []File {
 	out := []File{}
 	for _, root := range s.sortedRoots() {
 		f := s.folders[root]
+		done := f.listing()
 		idx := s.pending[root]
 		groups := map[string]*File{}
 		for _, rel := range sortedRels(idx) {
@@ -46,6 +47,7 @@ func (s *Set) filesLocked() []File {
 				out = append(out, file)
 			}
 		}
+		done()
 		for _, g := range groups {
 			out = append(out, *g)
 		}

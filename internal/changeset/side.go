@@ -61,6 +61,12 @@ type side struct {
 
 // readSide reads rel below root as one side of a change.
 func readSide(ctx context.Context, root, rel string) (side, error) {
+	return readSideIn(ctx, nil, root, rel)
+}
+
+// readSideIn is readSide through tree, a safefile.Tree over root (nil:
+// open the way to rel afresh).
+func readSideIn(ctx context.Context, tree *safefile.Tree, root, rel string) (side, error) {
 	sd := side{root: root, rel: rel}
 	if len(root)+1+len(rel) >= pathMax {
 		// Reachable one directory at a time, but no tool of the user's
@@ -68,7 +74,13 @@ func readSide(ctx context.Context, root, rel string) (side, error) {
 		sd.form = FormLongPath
 		return sd, nil
 	}
-	e, err := safefile.Look(ctx, root, rel, MaxDiffSize)
+	var e safefile.Entry
+	var err error
+	if tree != nil {
+		e, err = tree.Look(ctx, rel, MaxDiffSize)
+	} else {
+		e, err = safefile.Look(ctx, root, rel, MaxDiffSize)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return sd, nil
@@ -169,7 +181,7 @@ func (f *folder) baseSide(ctx context.Context, rel string) (side, error) {
 	if !ok {
 		return side{rel: rel}, nil
 	}
-	sd, err := readSide(ctx, root, rel)
+	sd, err := readSideIn(ctx, f.tree(root), root, rel)
 	if err != nil {
 		return sd, fmt.Errorf("base of %s: %w", rel, err)
 	}
@@ -178,7 +190,7 @@ func (f *folder) baseSide(ctx context.Context, rel string) (side, error) {
 
 // pendingSide reads what the layer holds at rel safely.
 func (f *folder) pendingSide(ctx context.Context, rel string) (side, error) {
-	sd, err := readSide(ctx, f.layer.Upper, rel)
+	sd, err := readSideIn(ctx, f.tree(f.layer.Upper), f.layer.Upper, rel)
 	if err != nil {
 		return sd, fmt.Errorf("%s in the run's layer: %w", rel, err)
 	}
@@ -211,4 +223,31 @@ func (f *folder) upperText(ctx context.Context, rel string) ([]byte, fs.FileMode
 		b = []byte{}
 	}
 	return b, fi.Mode().Perm(), true
+}
+
+// listing keeps, while f's files are listed in path order, one
+// safefile.Tree per place the sides are read from (the layer, the
+// folder, the stored bases), so each directory is opened once. done
+// closes them; outside a listing every read opens its way afresh.
+func (f *folder) listing() (done func()) {
+	f.trees = map[string]*safefile.Tree{}
+	return func() {
+		for _, t := range f.trees {
+			t.Close()
+		}
+		f.trees = nil
+	}
+}
+
+// tree returns the listing's Tree over root, or nil outside a listing.
+func (f *folder) tree(root string) *safefile.Tree {
+	if f.trees == nil {
+		return nil
+	}
+	t, ok := f.trees[root]
+	if !ok {
+		t = safefile.NewTree(root)
+		f.trees[root] = t
+	}
+	return t
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/userstate"
 )
@@ -81,6 +82,8 @@ type folder struct {
 	// stamp is the manifest's as this process last wrote or read it
 	// (oplock.go: another process may have written it since).
 	stamp stamp
+	// trees are the directories a listing keeps open (side.go).
+	trees map[string]*safefile.Tree
 }
 
 // newFolder describes root's part of run id; nothing is created yet.

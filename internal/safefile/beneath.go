@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 )
 
 // A file of a hostile tree (a cloned project, or what a command wrote
@@ -190,6 +191,47 @@ func Look(ctx context.Context, root, rel string, limit int64) (Entry, error) {
 		return Entry{}, err
 	}
 	defer dir.Close()
+	return lookIn(ctx, dir, base, rel, limit)
+}
+
+// Tree looks at many paths below one root, keeping the directory it
+// opened last for the next path: a listing in path order opens each
+// directory once, not once per file. What it opened stays the directory
+// that was checked, whatever its path names later. It is not safe for
+// concurrent use; Close lets go of the directory.
+type Tree struct {
+	root   string
+	parent string
+	dir    *Dir
+}
+
+// NewTree returns a Tree over root; nothing is opened yet.
+func NewTree(root string) *Tree { return &Tree{root: root} }
+
+// Look is Look(ctx, t's root, rel, limit).
+func (t *Tree) Look(ctx context.Context, rel string, limit int64) (Entry, error) {
+	parent, base := path.Split(rel)
+	if t.dir == nil || parent != t.parent {
+		t.Close()
+		dir, b, err := OpenParent(t.root, rel)
+		if err != nil {
+			return Entry{}, err
+		}
+		t.dir, t.parent, base = dir, parent, b
+	}
+	return lookIn(ctx, t.dir, base, rel, limit)
+}
+
+// Close closes the directory the Tree holds.
+func (t *Tree) Close() {
+	if t.dir != nil {
+		t.dir.Close()
+		t.dir = nil
+	}
+}
+
+// lookIn is Look of the entry base of dir; rel names it in errors.
+func lookIn(ctx context.Context, dir *Dir, base, rel string, limit int64) (Entry, error) {
 	fi, err := dir.Lstat(base)
 	if err != nil {
 		return Entry{}, err
