@@ -15,6 +15,7 @@ test-go:
 test-node:
 	bash scripts/test-node-client.sh
 	bash scripts/test-acp-client.sh
+	bash scripts/test-project-tools.sh
 
 test-neovim:
 	bash scripts/test-neovim.sh
