@@ -246,7 +246,7 @@ func lookIn(ctx context.Context, dir *Dir, base, rel string, limit int64) (Entry
 	case fi.Size() > limit:
 		return e, fmt.Errorf("%s %w (%d bytes; the limit is %d)", rel, ErrTooLarge, fi.Size(), limit)
 	}
-	f, err := dir.openRegularOnly(base, rel)
+	f, err := dir.openLooked(base, rel, fi)
 	if err != nil {
 		return e, err
 	}

@@ -43,3 +43,26 @@ func (d *Dir) openRegularOnly(name, rel string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(fd), filepath.Join(d.name, name)), nil
 }
+
+// openLooked opens name, which Lstat just found to be the regular file
+// fi, for reading, in one open: O_NOFOLLOW refuses a link swapped in
+// since, O_NONBLOCK keeps a FIFO swapped in from hanging the open, and
+// the file opened must be fi itself, or it is closed unread. A listing
+// of many files pays one open per file instead of openRegularOnly's two
+// and a /proc lookup. (What could slip between the look and the open is
+// a device node of the same inode, and an unprivileged process can make
+// none: mknod needs a privilege, and /dev's nodes cannot be linked into
+// another file system.)
+func (d *Dir) openLooked(name, rel string, fi os.FileInfo) (*os.File, error) {
+	fd, err := d.openFd(name, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, pathErr("open", rel, err)
+	}
+	var st unix.Stat_t
+	seen, ok := fi.(*statInfo)
+	if err := fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || !ok || st.Dev != seen.st.Dev || st.Ino != seen.st.Ino {
+		unix.Close(fd)
+		return nil, fmt.Errorf("open %s: %w", rel, ErrPathChanged)
+	}
+	return os.NewFile(uintptr(fd), filepath.Join(d.name, name)), nil
+}
