@@ -62,4 +62,8 @@ func TestVersionReportsSandbox(t *testing.T) {
 	if !strings.Contains(out.String(), "\nexec sandbox: ") {
 		t.Errorf("version output lacks the sandbox line: %q", out.String())
 	}
+	// The test binary's own state directory (testenv.PrivateState).
+	if want := "\nstate: " + os.Getenv("XDG_STATE_HOME") + "/catbuddy "; !strings.Contains(out.String(), want) {
+		t.Errorf("version output lacks %q: %q", want, out.String())
+	}
 }
