@@ -185,6 +185,15 @@ func (s *Set) rescanContext(ctx context.Context, f *folder) error {
 			}
 		}
 		rec.Lower = existed
+		if existed {
+			// What the folder holds now is what the command found: the
+			// layer never writes it.
+			if lb, err := fingerprint(ctx, f.root, rel); err == nil {
+				rec.Base = lb
+			} else {
+				s.store.log.Warn("record the base of a command's change", "file", rel, "error", err)
+			}
+		}
 		f.files[rel] = rec
 	}
 	for _, e := range entries {

@@ -87,3 +87,56 @@ func TestChangedFileTheUserDeletedIsNotResurrected(t *testing.T) {
 		})
 	}
 }
+
+// A command's ignored output keeps a base of its own for each file: a
+// file the user changed since is not overwritten, the others are kept.
+func TestKeepIgnoredOutputsLeavesTheUsersLaterEdit(t *testing.T) {
+	needsOverlay(t)
+	fx := newFixture(t, map[string]string{
+		".gitignore":     "settings.local\nbuild/\n",
+		"settings.local": "a=1\n",
+		"build/a.txt":    "a\n",
+		"build/b.txt":    "b\n",
+	})
+	fx.exec("echo b=2 >> settings.local && echo more >> build/a.txt && echo more >> build/b.txt", true)
+	files := fx.set.Files()
+	settings, build := fileNamed(t, files, "settings.local"), fileNamed(t, files, "build")
+	if settings.Group == nil || build.Group == nil || build.Group.Count != 2 {
+		t.Fatalf("files = %+v, want two groups", files)
+	}
+	writeFile(t, fx.root, "settings.local", "a=1\nmine=3\n")
+	writeFile(t, fx.root, "build/a.txt", "a\nmine\n")
+	res := fx.keepAll()
+	if why := leftFor(res, settings.Group.ID); !strings.Contains(why, "settings.local changed since") {
+		t.Fatalf("keep = %+v, want settings.local left pending with the reason", res)
+	}
+	if why := leftFor(res, build.Group.ID); !strings.Contains(why, "build/a.txt changed since") || strings.Contains(why, "b.txt") {
+		t.Fatalf("keep = %+v, want build/a.txt (only) left pending", res)
+	}
+	if got := fx.disk("settings.local"); got != "a=1\nmine=3\n" {
+		t.Fatalf("settings.local = %q: the user's edit was overwritten", got)
+	}
+	if got := fx.disk("build/a.txt"); got != "a\nmine\n" {
+		t.Fatalf("build/a.txt = %q: the user's edit was overwritten", got)
+	}
+	if got := fx.disk("build/b.txt"); got != "b\nmore\n" {
+		t.Fatalf("build/b.txt = %q, want the command's version kept", got)
+	}
+	files = fx.set.Files()
+	if g := fileNamed(t, files, "build"); g.Group.Count != 1 {
+		t.Fatalf("build/ pending with %d files, want build/a.txt alone", g.Group.Count)
+	}
+	fileNamed(t, files, "settings.local")
+	// The same survives a restart: the bases are in the manifest.
+	fx.reopen()
+	res = fx.keepAll()
+	if len(res.Kept) != 0 || fx.disk("settings.local") != "a=1\nmine=3\n" {
+		t.Fatalf("after a restart keep = %+v, settings.local = %q", res, fx.disk("settings.local"))
+	}
+	// Put back as the command found it, the file is kept.
+	writeFile(t, fx.root, "settings.local", "a=1\n")
+	fx.keepAll()
+	if got := fx.disk("settings.local"); got != "a=1\nb=2\n" {
+		t.Fatalf("settings.local = %q, want the command's version once the user's edit is gone", got)
+	}
+}
