@@ -48,10 +48,21 @@ func (s *Set) keepWhole(ctx context.Context, file File) (string, error) {
 	if err == nil && file.Whole.Form != FormNone {
 		pending, err = fo.pendingSide(ctx, rel)
 	}
+	var moved, gone bool
+	if err == nil {
+		moved, gone, err = fo.userChanged(ctx, fo.files[rel], rel)
+	}
 	upper := fo.layer.Upper
 	s.mu.Unlock()
 	if err != nil {
 		return "", err
+	}
+	switch {
+	case !moved, gone && file.Whole.Form == FormNone:
+	case gone:
+		return fmt.Sprintf("%s was deleted or renamed while the change was pending, so there is nothing to apply it to; discard it, or put the file back and keep again", rel), nil
+	default:
+		return fmt.Sprintf("%s changed since the run made this change; keeping it would replace that, so it was left", rel), nil
 	}
 	w := file.Whole
 	if pending.form != w.Form || pending.target != w.Target || pending.form.regular() && pending.size != w.Size {

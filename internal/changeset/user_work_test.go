@@ -140,3 +140,26 @@ func TestKeepIgnoredOutputsLeavesTheUsersLaterEdit(t *testing.T) {
 		t.Fatalf("settings.local = %q, want the command's version once the user's edit is gone", got)
 	}
 }
+
+// A command's deletion of a file the user edited since is not kept.
+func TestKeepCommandDeletionLeavesTheUsersLaterEdit(t *testing.T) {
+	needsOverlay(t)
+	fx := newFixture(t, map[string]string{"old.txt": "old\n", "gone.txt": "gone\n"})
+	fx.exec("rm old.txt gone.txt", true)
+	old := fileNamed(t, fx.set.Files(), "old.txt")
+	if old.Kind != KindDeleted {
+		t.Fatalf("old.txt is %s", old.Kind)
+	}
+	writeFile(t, fx.root, "old.txt", "old\nmine\n")
+	res := fx.keepAll()
+	if why := leftFor(res, old.Hunks[0].ID); !strings.Contains(why, "old.txt changed since the run deleted it") {
+		t.Fatalf("keep = %+v, want old.txt left pending with the reason", res)
+	}
+	if got := fx.disk("old.txt"); got != "old\nmine\n" {
+		t.Fatalf("old.txt = %q: the user's edit was deleted", got)
+	}
+	if got := fx.disk("gone.txt"); !strings.HasPrefix(got, "<") {
+		t.Fatalf("gone.txt = %q, want the command's deletion kept", got)
+	}
+	fileNamed(t, fx.set.Files(), "old.txt")
+}
