@@ -142,7 +142,7 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 		}
 		s.moveBase(p, kept)
 		if l := filestate.LedgerFromContext(ctx); l != nil && !p.noop {
-			l.RecordWrite(p.file.Path.Abs, !p.change.Create, p.change.Base.Content, doc.Content, p.change.Delete)
+			recordKept(l, p, doc.Content)
 		}
 		for _, h := range kept {
 			res.Kept = append(res.Kept, p.file.Hunks[h].ID)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -162,4 +163,69 @@ func TestKeepCommandDeletionLeavesTheUsersLaterEdit(t *testing.T) {
 		t.Fatalf("gone.txt = %q, want the command's deletion kept", got)
 	}
 	fileNamed(t, fx.set.Files(), "old.txt")
+}
+
+// undo undoes what the ledger holds, as catbuddy.undoRun does.
+func (fx *fixture) undo(led *filestate.Ledger) tools.UndoResult {
+	fx.t.Helper()
+	tc := &tools.ToolContext{Guard: fx.g, Workspace: tools.DiskWorkspace{}}
+	res, err := tc.UndoRun(context.Background(), led.Files())
+	if err != nil {
+		fx.t.Fatalf("undo: %v (%+v)", err, res)
+	}
+	return res
+}
+
+// Undoing a run after two keeps reverts the run's kept hunks alone: the
+// line the user typed between the keeps stays.
+func TestUndoAfterTwoKeepsKeepsTheUsersTyping(t *testing.T) {
+	fx := newFixture(t, map[string]string{"calc.go": calc})
+	led := filestate.NewLedger()
+	ctx := filestate.NewLedgerContext(context.Background(), led)
+	fx.edit(fx.view, "calc.go", "return 1", "return 10")
+	fx.edit(fx.view, "calc.go", "return 4", "return 40")
+	hunks := fx.set.Files()[0].Hunks
+	if _, err := fx.set.Keep(ctx, Selection{Hunks: []string{hunks[0].ID}}, tools.DiskWorkspace{}); err != nil {
+		t.Fatal(err)
+	}
+	typed := strings.Replace(fx.disk("calc.go"), "func C()", "// mine\nfunc C()", 1)
+	writeFile(t, fx.root, "calc.go", typed)
+	if res, err := fx.set.Keep(ctx, Selection{}, tools.DiskWorkspace{}); err != nil || len(res.Kept) != 1 {
+		t.Fatalf("second keep = %+v, %v", res, err)
+	}
+	// And the user types again after the keeps.
+	writeFile(t, fx.root, "calc.go", "// top\n"+fx.disk("calc.go"))
+	fx.undo(led)
+	want := "// top\n" + strings.Replace(calc, "func C()", "// mine\nfunc C()", 1)
+	if got := fx.disk("calc.go"); got != want {
+		t.Fatalf("after the undo:\n%s\nwant the run's hunks reverted and the user's lines kept:\n%s", got, want)
+	}
+}
+
+// Where the user's typing between two keeps overlaps what the run kept
+// first, the undo names the file and leaves it as it is.
+func TestUndoAfterTwoKeepsReportsAConflict(t *testing.T) {
+	fx := newFixture(t, map[string]string{"calc.go": calc})
+	led := filestate.NewLedger()
+	ctx := filestate.NewLedgerContext(context.Background(), led)
+	fx.edit(fx.view, "calc.go", "return 1", "return 10")
+	fx.edit(fx.view, "calc.go", "return 4", "return 40")
+	hunks := fx.set.Files()[0].Hunks
+	if _, err := fx.set.Keep(ctx, Selection{Hunks: []string{hunks[0].ID}}, tools.DiskWorkspace{}); err != nil {
+		t.Fatal(err)
+	}
+	typed := strings.Replace(fx.disk("calc.go"), "return 10", "return 100", 1)
+	writeFile(t, fx.root, "calc.go", typed)
+	if _, err := fx.set.Keep(ctx, Selection{}, tools.DiskWorkspace{}); err != nil {
+		t.Fatal(err)
+	}
+	before := fx.disk("calc.go")
+	tc := &tools.ToolContext{Guard: fx.g, Workspace: tools.DiskWorkspace{}}
+	res, err := tc.UndoRun(context.Background(), led.Files())
+	if len(res.Left) != 1 || res.Left[0].File != "calc.go" || res.Left[0].Reason == "" {
+		t.Fatalf("undo = %+v, %v; want calc.go named with the reason", res, err)
+	}
+	if got := fx.disk("calc.go"); got != before {
+		t.Fatalf("the undo changed calc.go over the user's typing:\n%s", got)
+	}
 }
