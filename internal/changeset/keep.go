@@ -152,7 +152,7 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 	s.files = nil
 	s.mu.Unlock()
 	for _, w := range wholes {
-		if why, err := s.keepWhole(ctx, w); err != nil || why != "" {
+		if why, err := s.keepWhole(ctx, w, ws); err != nil || why != "" {
 			if err != nil {
 				why = err.Error()
 			}

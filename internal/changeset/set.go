@@ -179,7 +179,7 @@ func (s *Set) rescanContext(ctx context.Context, f *folder) error {
 			// told of) and opening nothing but a regular file. Anything
 			// else is the folder's entry itself (Lower).
 			sd, err := readSide(ctx, f.root, rel)
-			if err == nil && (sd.form == FormText || sd.form == FormBinary) && f.writeBase(rel, sd.data) == nil {
+			if err == nil && (sd.form.regular() && sd.form != FormBig) && f.writeBase(rel, sd.data) == nil {
 				f.files[rel] = rec
 				return
 			}
