@@ -61,8 +61,7 @@ func (lb *lowerBase) matches(o *lowerBase) bool {
 // run recorded it, for a record whose base is the folder's entry
 // (Lower); false for any other record, and for a record of an older
 // version of cb-ls, which kept no fingerprint. gone tells that the
-// entry is not there at all any more. s.mu need not be held: f.files
-// is only read for rel's record, under the caller's lock.
+// entry is not there at all any more. s.mu is held.
 func (f *folder) userChanged(ctx context.Context, rec *fileRecord, rel string) (changed, gone bool, err error) {
 	if rec == nil || !rec.Lower || rec.Base == nil {
 		return false, false, nil
