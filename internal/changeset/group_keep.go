@@ -23,7 +23,7 @@ func (s *Set) keepGroup(ctx context.Context, g File) error {
 	s.mu.Lock()
 	f := s.folders[root]
 	var cs []tools.Change
-	var rels, left []string
+	var rels, left, theirs []string
 	type step struct {
 		rel string
 		fn  func() error
@@ -41,6 +41,20 @@ func (s *Set) keepGroup(ctx context.Context, g File) error {
 		if !plain && fi == nil && !errors.Is(err, safefile.ErrNotRegular) && !errors.Is(err, safefile.ErrTooLarge) {
 			s.mu.Unlock()
 			return fmt.Errorf("read %s: %w", rel, err)
+		}
+		// Each file has a base of its own: what the folder held when the
+		// command ran (lower_base.go). One the user changed since, or
+		// made where the command created one, stays pending.
+		rec := f.files[rel]
+		moved, gone, err := f.userChanged(ctx, rec, rel)
+		if err != nil {
+			s.mu.Unlock()
+			return err
+		}
+		created := rec != nil && !rec.Existed && (exists || !plain)
+		if created || moved && !(gone && e.kind == KindDeleted) {
+			theirs = append(theirs, rel)
+			continue
 		}
 		pend := side{}
 		if e.kind != KindDeleted {
@@ -105,6 +119,9 @@ func (s *Set) keepGroup(ctx context.Context, g File) error {
 	}
 	if len(left) > 0 {
 		errs = append(errs, fmt.Errorf("not kept, left pending: %s; only regular files and links are kept", strings.Join(left, ", ")))
+	}
+	if len(theirs) > 0 {
+		errs = append(errs, fmt.Errorf("not kept, left pending: %s changed since the command ran; keeping the command's version would replace those changes", strings.Join(theirs, ", ")))
 	}
 	return errors.Join(errs...)
 }

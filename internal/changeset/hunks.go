@@ -32,10 +32,10 @@ type File struct {
 	// "node_modules", or a single ignored file); Hunks is then empty.
 	Group *Group
 	// Whole is set for a file that is one item, kept or discarded as a
-	// whole and never diffed (binary, over MaxDiffSize, a link, a FIFO,
-	// a socket, a device, a path too long): Hunks then holds one hunk
-	// with empty texts, whose Label is Whole.Describe ("big.bin: 2.0 GB,
-	// whole file", "lib: link -> ../lib2").
+	// whole and never diffed (binary, not UTF-8, over MaxDiffSize, a
+	// link, a FIFO, a socket, a device, a path too long): Hunks then
+	// holds one hunk with empty texts, whose Label is Whole.Describe
+	// ("big.bin: 2.0 GB, whole file", "lib: link -> ../lib2").
 	Whole *Whole
 	// RunsLater, when set, says why the file runs later outside any
 	// sandbox ("direnv loads it on cd"): every review shows it.

@@ -142,7 +142,7 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 		}
 		s.moveBase(p, kept)
 		if l := filestate.LedgerFromContext(ctx); l != nil && !p.noop {
-			l.RecordWrite(p.file.Path.Abs, !p.change.Create, p.change.Base.Content, doc.Content, p.change.Delete)
+			recordKept(l, p, doc.Content)
 		}
 		for _, h := range kept {
 			res.Kept = append(res.Kept, p.file.Hunks[h].ID)
@@ -152,7 +152,7 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 	s.files = nil
 	s.mu.Unlock()
 	for _, w := range wholes {
-		if why, err := s.keepWhole(ctx, w); err != nil || why != "" {
+		if why, err := s.keepWhole(ctx, w, ws); err != nil || why != "" {
 			if err != nil {
 				why = err.Error()
 			}
@@ -180,10 +180,15 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 // planKeep merges f's chosen hunks over the user's text as ws has it.
 func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspace) (keepPlan, []Left, error) {
 	s.mu.Lock()
-	base, err := s.folders[f.Path.Root].baseText(ctx, f.Path.Rel)
+	fo := s.folders[f.Path.Root]
+	base, err := fo.baseText(ctx, f.Path.Rel)
 	var pending []byte
 	if f.Kind != KindDeleted {
-		pending, _, _ = s.folders[f.Path.Root].upperText(ctx, f.Path.Rel)
+		pending, _, _ = fo.upperText(ctx, f.Path.Rel)
+	}
+	var moved, gone bool
+	if err == nil {
+		moved, gone, err = fo.userChanged(ctx, fo.files[f.Path.Rel], f.Path.Rel)
 	}
 	s.mu.Unlock()
 	if err != nil {
@@ -201,6 +206,15 @@ func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspac
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return keepPlan{}, nil, fmt.Errorf("read %s: %w", f.Path.Rel, err)
+	}
+	if moved && !gone {
+		// The base is the folder's entry, which the user changed since
+		// the run found it: comparing with it would compare the user's
+		// file with itself.
+		if f.Kind == KindDeleted {
+			return leave(fmt.Sprintf("%s changed since the run deleted it; deleting it now would lose those changes, so it was left", f.Path.Rel))
+		}
+		return leave(fmt.Sprintf("%s changed since the run changed it; keeping the run's would replace those changes, so it was left", f.Path.Rel))
 	}
 	switch f.Kind {
 	case KindCreated:

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/safefile"
+	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
 // A whole-file item (see Whole) is kept by making the user's entry what
 // the layer holds, directly on the disk and never through the editor
-// (a binary file must land byte for byte, a big one streamed): a
+// (a binary file must land byte for byte, a big one streamed; one open
+// in a buffer is left pending until the buffer is closed): a
 // regular file is copied from the layer and renamed into place, a link
 // is made anew (its target written, never followed), a deletion
 // unlinks the entry itself. Nothing else is made: a FIFO, a socket or a
@@ -35,8 +38,14 @@ func refused(f File, sel Selection) []Left {
 // keepWhole keeps the whole-file item file: why it was left instead,
 // or an error. The user's entry must still be what the run found (the
 // base), and the layer's what the listing showed.
-func (s *Set) keepWhole(ctx context.Context, file File) (string, error) {
+func (s *Set) keepWhole(ctx context.Context, file File, ws tools.Workspace) (string, error) {
 	root, rel := file.Path.Root, file.Path.Rel
+	if bufferOpen(ctx, ws, file.Path) {
+		// Written on the disk under an open buffer, it would be the
+		// editor's to reload or to overwrite with the buffer's text; sent
+		// to the buffer as a text edit, its bytes would not survive.
+		return fmt.Sprintf("%s is open in a buffer; it is kept whole on the disk, never as a text edit, so close the buffer to keep it", rel), nil
+	}
 	s.mu.Lock()
 	fo := s.folders[root]
 	if fo == nil {
@@ -48,10 +57,21 @@ func (s *Set) keepWhole(ctx context.Context, file File) (string, error) {
 	if err == nil && file.Whole.Form != FormNone {
 		pending, err = fo.pendingSide(ctx, rel)
 	}
+	var moved, gone bool
+	if err == nil {
+		moved, gone, err = fo.userChanged(ctx, fo.files[rel], rel)
+	}
 	upper := fo.layer.Upper
 	s.mu.Unlock()
 	if err != nil {
 		return "", err
+	}
+	switch {
+	case !moved, gone && file.Whole.Form == FormNone:
+	case gone:
+		return fmt.Sprintf("%s was deleted or renamed while the change was pending, so there is nothing to apply it to; discard it, or put the file back and keep again", rel), nil
+	default:
+		return fmt.Sprintf("%s changed since the run made this change; keeping it would replace that, so it was left", rel), nil
 	}
 	w := file.Whole
 	if pending.form != w.Form || pending.target != w.Target || pending.form.regular() && pending.size != w.Size {
@@ -92,4 +112,18 @@ func (s *Set) keepWhole(ctx context.Context, file File) (string, error) {
 		s.store.log.Warn("store the run's change set", "run", s.id, "error", err)
 	}
 	return "", nil
+}
+
+// bufferOpen reports whether the front end has p open in a buffer.
+func bufferOpen(ctx context.Context, ws tools.Workspace, p guard.Path) bool {
+	if bl, ok := ws.(tools.BufferLister); ok {
+		for _, o := range bl.OpenBuffers(ctx) {
+			if o.Abs == p.Abs {
+				return true
+			}
+		}
+		return false
+	}
+	doc, err := ws.Read(ctx, p)
+	return err == nil && doc.Open
 }

@@ -160,6 +160,9 @@ func (s *Set) rescanContext(ctx context.Context, f *folder) error {
 	groups := newGrouper(f.root)
 	dirty := false // the manifest needs saving
 	add := func(rel string, k Kind, existed bool) {
+		if rec, ok := f.files[rel]; ok {
+			k = recordedKind(rec, k)
+		}
 		e := pendingEntry{kind: k, group: groups.group(rel)}
 		idx[rel] = e
 		if _, ok := f.files[rel]; ok {
@@ -176,12 +179,21 @@ func (s *Set) rescanContext(ctx context.Context, f *folder) error {
 			// told of) and opening nothing but a regular file. Anything
 			// else is the folder's entry itself (Lower).
 			sd, err := readSide(ctx, f.root, rel)
-			if err == nil && (sd.form == FormText || sd.form == FormBinary) && f.writeBase(rel, sd.data) == nil {
+			if err == nil && (sd.form.regular() && sd.form != FormBig) && f.writeBase(rel, sd.data) == nil {
 				f.files[rel] = rec
 				return
 			}
 		}
 		rec.Lower = existed
+		if existed {
+			// What the folder holds now is what the command found: the
+			// layer never writes it.
+			if lb, err := fingerprint(ctx, f.root, rel); err == nil {
+				rec.Base = lb
+			} else {
+				s.store.log.Warn("record the base of a command's change", "file", rel, "error", err)
+			}
+		}
 		f.files[rel] = rec
 	}
 	for _, e := range entries {
@@ -225,6 +237,21 @@ func (s *Set) rescanContext(ctx context.Context, f *folder) error {
 		return nil
 	}
 	return f.save(s.manifest())
+}
+
+// recordedKind is the kind of a change the manifest knows, the layer's
+// entry being of scanned kind: what the run recorded decides it (did
+// the file exist when the run first touched it?), never the folder as
+// it is today, where the user may have deleted or created the file
+// since. A whiteout is a deletion whatever was recorded.
+func recordedKind(rec *fileRecord, scanned Kind) Kind {
+	switch {
+	case scanned == KindDeleted:
+		return KindDeleted
+	case rec.Existed:
+		return KindChanged
+	}
+	return KindCreated
 }
 
 // lowerFiles lists the files beneath dir (relative to root), which a

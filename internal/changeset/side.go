@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/catbuddy/cb-ls/internal/safefile"
 )
@@ -36,6 +37,7 @@ const (
 	FormNone     Form = ""          // nothing: the file does not exist there
 	FormText     Form = "text"      // a text file, diffed line by line
 	FormBinary   Form = "binary"    // a regular file that is not text
+	FormNotUTF8  Form = "not UTF-8" // text in another encoding (Latin-1): no text edit carries its bytes
 	FormBig      Form = "big"       // a regular file over MaxDiffSize
 	FormLink     Form = "link"      // a symbolic link, never followed
 	FormFIFO     Form = "fifo"      // a named pipe
@@ -46,7 +48,9 @@ const (
 )
 
 // regular reports whether a side of this form is a regular file.
-func (f Form) regular() bool { return f == FormText || f == FormBinary || f == FormBig }
+func (f Form) regular() bool {
+	return f == FormText || f == FormBinary || f == FormNotUTF8 || f == FormBig
+}
 
 // side is one side of a pending change, the base or the pending one, as
 // read safely from root.
@@ -114,9 +118,15 @@ func readSideIn(ctx context.Context, tree *safefile.Tree, root, rel string) (sid
 		return sd, nil
 	}
 	sd.data, sd.size = e.Data, int64(len(e.Data))
-	sd.form = FormText
-	if safefile.LooksBinary(e.Data) {
+	switch {
+	case safefile.LooksBinary(e.Data):
 		sd.form = FormBinary
+	case !utf8.Valid(e.Data):
+		// The editor's buffers and LSP's text edits are UTF-8: a line
+		// diff sent as a text edit would land U+FFFD for its bytes.
+		sd.form = FormNotUTF8
+	default:
+		sd.form = FormText
 	}
 	return sd, nil
 }

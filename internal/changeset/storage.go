@@ -65,6 +65,10 @@ type fileRecord struct {
 	// Lower: the base text is the folder's file itself, never written
 	// by the layer (a command's deletion, an ignored output): not copied.
 	Lower bool `json:"lower,omitempty"`
+	// Base, for a Lower record, is what the folder held when the run
+	// first touched the file (lower_base.go): a keep leaves the file
+	// pending when the user changed it since.
+	Base *lowerBase `json:"base,omitempty"`
 }
 
 // folder is one workspace folder's part of a set: its layer, its run

@@ -9,9 +9,9 @@ import (
 )
 
 // Whole describes a pending file that is one item, kept or discarded as
-// a whole and never diffed: a binary file, a file over MaxDiffSize, a
-// symbolic link, a FIFO, a socket, a device, or a path too long for the
-// system. Front ends show Describe (the file's one hunk has it as its
+// a whole and never diffed: a binary file, a text that is not UTF-8, a
+// file over MaxDiffSize, a symbolic link, a FIFO, a socket, a device,
+// or a path too long for the system. Front ends show Describe (the file's one hunk has it as its
 // Label) instead of a diff.
 type Whole struct {
 	// Form is what the run leaves at the path (FormNone for a deletion),
@@ -46,6 +46,8 @@ func formPhrase(f Form, size int64, target string) string {
 		return humanSize(size) + ", whole file"
 	case FormBinary:
 		return humanSize(size) + ", binary, whole file"
+	case FormNotUTF8:
+		return humanSize(size) + ", not UTF-8 text, whole file"
 	case FormFIFO:
 		return "a FIFO"
 	case FormSocket:

@@ -97,6 +97,49 @@ func (l *Ledger) RecordWrite(path string, existed bool, prior, result []byte, de
 	l.touch(path)
 }
 
+// Entry returns path's entry, if the run changed it: a caller that
+// lands the run's change over the user's later edits (a keep of pending
+// changes) works out from it the prior of RecordRebased.
+func (l *Ledger) Entry(path string) (LedgerEntry, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.files[path]
+	if !ok {
+		return LedgerEntry{}, false
+	}
+	return *e, true
+}
+
+// RecordRebased notes a write of the run to path (now result) over
+// changes the user made since the run's last write, as RecordWrite does,
+// but with prior as the entry's new prior: what the file would hold
+// without any of the run's changes, the user's changes kept (the caller
+// merged them in). The run's part of the file is then exactly what
+// lies between prior and result, and an undo reverts that alone.
+func (l *Ledger) RecordRebased(path string, prior, result []byte, deleted bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entry(path, true, prior)
+	e.Prior = slices.Clone(prior)
+	if e.Prior == nil {
+		e.Prior = []byte{}
+	}
+	e.Result, e.Known, e.Deleted = result, true, deleted
+	l.touch(path)
+}
+
+// RecordEntangled notes that the run's write to path landed over
+// changes of the user's that touch the run's earlier ones, so that the
+// run's part can no longer be told from the user's: an undo names the
+// file with why instead of putting anything back over the user's text.
+func (l *Ledger) RecordEntangled(path, why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entry(path, true, nil)
+	e.Unrestorable, e.Why, e.Known = true, why, false
+	l.touch(path)
+}
+
 // RecordPrior notes, before a command the user approved runs, what path
 // holds (existed false: nothing). A command's result is never seen by
 // the tools, so an undo restores prior over whatever the file holds by

@@ -33,3 +33,23 @@ func TestLedgerChangedSince(t *testing.T) {
 		t.Error("a nil Ledger must record nothing")
 	}
 }
+
+// TestLedgerRebasedAndEntangled: a rebased record replaces the prior
+// (the user's later text, without the run's changes); an entangled one
+// makes the file one an undo names instead of restoring.
+func TestLedgerRebasedAndEntangled(t *testing.T) {
+	l := NewLedger()
+	l.RecordWrite("/p/a.go", true, []byte("a\n"), []byte("A\n"), false)
+	l.RecordRebased("/p/a.go", []byte("a\nmine\n"), []byte("A\nmine\nB\n"), false)
+	e, ok := l.Entry("/p/a.go")
+	if !ok || string(e.Prior) != "a\nmine\n" || string(e.Result) != "A\nmine\nB\n" || !e.Known || !e.Existed {
+		t.Errorf("rebased entry = %+v, %v", e, ok)
+	}
+	l.RecordEntangled("/p/a.go", "both changed it")
+	if e, _ := l.Entry("/p/a.go"); !e.Unrestorable || e.Why != "both changed it" || e.Known {
+		t.Errorf("entangled entry = %+v", e)
+	}
+	if _, ok := l.Entry("/p/none.go"); ok {
+		t.Error("Entry found a file the run never changed")
+	}
+}
