@@ -41,6 +41,7 @@ func main() {
 	// A confined command starts as this binary re-executed: become the
 	// sandbox helper before anything else runs.
 	sandbox.Main()
+	applyUserLimits()
 	stop := startProfile()
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -19,6 +19,7 @@ const asMainEnv = "CB_LS_TEST_AS_MAIN"
 func TestMain(m *testing.M) {
 	sandbox.Main()
 	if os.Getenv(asMainEnv) == "1" {
+		applyUserLimits()
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	cleanup := testenv.PrivateState()

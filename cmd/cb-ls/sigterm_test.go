@@ -105,3 +105,54 @@ func names(root string) []string {
 	}
 	return out
 }
+
+// TestMaxDiffMBFromTheUsersConfig: a 2 MB text file a command made is
+// diffed by default and one whole-file item once the user's config.json
+// says maxDiffMB 1; a project's config.json cannot say so.
+func TestMaxDiffMBFromTheUsersConfig(t *testing.T) {
+	needsLayer(t)
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("exec", map[string]any{"command": "for i in $(seq 40000); do echo line $i of a long generated text file, made by the command; done > gen.txt", "write": true})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := runEnv(t, srv, "openai")
+	old := stdinIsTerminal
+	stdinIsTerminal = func(io.Reader) bool { return false }
+	t.Cleanup(func() { stdinIsTerminal = old })
+	var stdout, errOut strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "make it"}, strings.NewReader(""), &stdout, &errOut); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	list := func() string {
+		t.Helper()
+		cmd := exec.Command(os.Args[0], "changes", "--root", root)
+		cmd.Env = append(os.Environ(), asMainEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("cb-ls changes: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	if out := list(); strings.Contains(out, "whole file") || !strings.Contains(out, "+line 1 of a long") {
+		t.Fatalf("by default a 2 MB text file is diffed:\n%.600s", out)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".catbuddy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".catbuddy", "config.json"), []byte(`{"maxDiffMB": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := list(); strings.Contains(out, "whole file") {
+		t.Fatalf("a project's maxDiffMB applied:\n%.600s", out)
+	}
+	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "catbuddy")
+	if err := os.MkdirAll(user, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "config.json"), []byte(`{"maxDiffMB": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := list(); !strings.Contains(out, "gen.txt") || !strings.Contains(out, "whole file") {
+		t.Errorf("with the user's maxDiffMB 1 the file is not one whole-file item:\n%.600s", out)
+	}
+}

@@ -57,6 +57,11 @@ type Config struct {
 	// hunk) or "before" (each change is asked before it lands, and a
 	// command that writes asks first). See docs/workspace.md.
 	Review string `json:"review,omitempty"`
+	// MaxDiffMB is the size, in MiB, over which a file in a run's change
+	// set is one whole-file item, compared by size and hash and never
+	// read whole (default 8). Only the user's own config.json sets it
+	// (UserMaxDiffMB): a project must not make cb-ls read larger files.
+	MaxDiffMB int `json:"maxDiffMB,omitempty"`
 	// LanguageServers are started by cb-ls itself to answer the language
 	// tools where no editor does, by name (see LanguageServer).
 	LanguageServers map[string]LanguageServer `json:"languageServers,omitempty"`

@@ -206,6 +206,9 @@ func (c Config) validate() error {
 	default:
 		return fmt.Errorf("review %q: want pending or before", c.Review)
 	}
+	if c.MaxDiffMB < 0 || c.MaxDiffMB > MaxMaxDiffMB {
+		return fmt.Errorf("maxDiffMB %d: want a number of MiB from 1 to %d (0 or unset: 8)", c.MaxDiffMB, MaxMaxDiffMB)
+	}
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
 	}
