@@ -22,6 +22,8 @@ func TestVSCodeContributesEverySetting(t *testing.T) {
 		// features (catbuddy/languageFeature); starting a second copy of
 		// a server there would only cost memory.
 		"languageServers": "VS Code answers the language tools through its own providers",
+		// Only the user's own config.json sets it (UserMaxDiffMB).
+		"maxDiffMB": "read from the user's config.json only, never from an editor's settings",
 	}
 	clientOnly := map[string]string{
 		"serverPath":     "the binary the extension starts",
