@@ -1,6 +1,8 @@
 package acp_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,5 +72,45 @@ func TestPendingQuestionSaysRunsLaterAndNotKept(t *testing.T) {
 				t.Errorf("the refusal is said twice:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestPendingAllowKeepsAllButTheRefused: Allow on that question keeps
+// .envrc and the link, leaves the hook under .git/ unwritten, and says in
+// a thought why it stays pending.
+func TestPendingAllowKeepsAllButTheRefused(t *testing.T) {
+	info := sandbox.Probe()
+	testenv.NeedsSandbox(t, info.Overlay, "the copy-on-write layer (overlayfs in a user namespace)", info.OverlayReason)
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("exec", map[string]any{
+			"command": "echo 'export X=1' > .envrc && mkdir -p .git/hooks && printf '#!/bin/sh\\n' > .git/hooks/pre-commit",
+			"write":   true, "reason": "set up"})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := env(t, srv, "openai", map[string]string{"a.txt": "one\n"})
+	c := newTestClient(t)
+	c.review = ""
+	c.answer = allow
+	conn := connectAs(t, c, fullFS, "acp-test")
+	id := newSession(t, conn, root)
+	if res, err := prompt(t, conn, id, "set things up", ""); err != nil || res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %v %v", res.StopReason, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, ".envrc")); err != nil && c.writes[filepath.Join(root, ".envrc")] == "" {
+		t.Errorf(".envrc was not kept: %v %q", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); !os.IsNotExist(err) {
+		t.Errorf("the hook under .git/ reached the disk: %v", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var thoughts strings.Builder
+	for _, u := range c.updates {
+		if u.Update.AgentThoughtChunk != nil && u.Update.AgentThoughtChunk.Content.Text != nil {
+			thoughts.WriteString(u.Update.AgentThoughtChunk.Content.Text.Text)
+		}
+	}
+	if !strings.Contains(thoughts.String(), ".git directory") {
+		t.Errorf("no thought says why the hook stays pending:\n%s", thoughts.String())
 	}
 }
