@@ -67,6 +67,11 @@ export function fileContext(f: PendingFile): string {
   return `catbuddyPending${f.whole ? 'Whole' : 'File'}${f.keepRefused ? 'Refused' : ''}`;
 }
 
+/** hunkContext is a hunk row's contextValue: a refused file's hunks get no Keep either. */
+export function hunkContext(f: PendingFile | undefined): string {
+  return f?.keepRefused ? 'catbuddyPendingHunkRefused' : 'catbuddyPendingHunk';
+}
+
 /** keepTitle is the Keep lens of a file's change: what keep will do, or that it will not. */
 export function keepTitle(f: PendingFile, tag = ''): string {
   if (f.keepRefused) {

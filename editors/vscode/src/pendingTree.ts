@@ -5,7 +5,7 @@
 // so the view only draws.
 import * as vscode from 'vscode';
 import { lines, PendingModel } from './pendingModel';
-import { fileContext, fileDescription, fileTooltip, flagged } from './pendingFlags';
+import { fileContext, fileDescription, fileTooltip, flagged, hunkContext, notKept } from './pendingFlags';
 import { PendingNode } from './pendingRow';
 
 /** PendingTree provides the view's rows from the PendingModel. */
@@ -61,7 +61,8 @@ export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
       }
       return it;
     }
-    const h = run?.files.find((f) => f.uri === node.uri)?.hunks?.find((x) => x.id === node.hunk);
+    const file = run?.files.find((f) => f.uri === node.uri);
+    const h = file?.hunks?.find((x) => x.id === node.hunk);
     const added = lines(h?.newText ?? '');
     const removed = lines(h?.oldText ?? '');
     const line = h ? h.range.start.line + 1 : 0;
@@ -69,9 +70,9 @@ export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
     const it = new vscode.TreeItem(`line ${line}`, vscode.TreeItemCollapsibleState.None);
     it.id = `hunk:${node.runId}:${node.hunk}`;
     it.description = `+${added.length} −${removed.length}${added[0] ? '  ' + added[0].trim() : ''}`;
-    it.tooltip = h?.conflict ? `Conflict: ${h.conflict}` : h?.label;
+    it.tooltip = h?.conflict ? `Conflict: ${h.conflict}` : file?.keepRefused ? `${h?.label ?? ''}\nWill not be kept — ${notKept(file.keepRefused)}` : h?.label;
     it.iconPath = new vscode.ThemeIcon(h?.conflict ? 'warning' : 'diff');
-    it.contextValue = 'catbuddyPendingHunk';
+    it.contextValue = hunkContext(file);
     if (h) {
       const s = h.range.start;
       const e = h.range.end;

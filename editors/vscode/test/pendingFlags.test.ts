@@ -3,7 +3,7 @@
 // The files are as internal/lsp's catbuddy/pendingChanges sends them.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { fileContext, fileDescription, fileTooltip, flagged, flagNotes, keepTitle, wholeLabel } from '../src/pendingFlags';
+import { fileContext, fileDescription, fileTooltip, flagged, flagNotes, hunkContext, keepTitle, wholeLabel } from '../src/pendingFlags';
 import { PendingFile, PendingModel } from '../src/pendingModel';
 
 const envrc: PendingFile = {
@@ -41,6 +41,9 @@ test('pendingFlags: a refused file says why, once, and offers no Keep', () => {
   // package.json offers Keep on catbuddyPendingFile and catbuddyPendingWhole only.
   assert.equal(fileContext(hook), 'catbuddyPendingFileRefused');
   assert.equal(fileContext(fifo), 'catbuddyPendingWholeRefused');
+  // Nor on its hunks' rows.
+  assert.equal(hunkContext(hook), 'catbuddyPendingHunkRefused');
+  assert.equal(hunkContext(envrc), 'catbuddyPendingHunk');
   assert.equal(flagNotes(fifo)[0], 'not kept: a FIFO');
 });
 
