@@ -114,12 +114,50 @@ func (s *acpSession) reviewPending(ctx context.Context, set *changeset.Set) {
 	}
 }
 
-// pendingTitle asks about the pending files, naming one.
+// pendingTitle asks about the pending files, naming one. What keeping
+// a file means beyond its diff is said before the user answers, in the
+// title, which every client shows: a file that runs later without a
+// build command ("runs later: direnv loads it on cd") and one keep will
+// not write ("not kept: …"), each flagged file on a line of its own
+// when several are asked about.
 func pendingTitle(files []changeset.File) string {
 	if len(files) == 1 {
+		if n := fileNotes(files[0]); n != "" {
+			return "Keep " + files[0].Path.Rel + "? (" + n + ")"
+		}
 		return "Keep " + files[0].Path.Rel + "?"
 	}
-	return fmt.Sprintf("Keep %d changed files?", len(files))
+	var b strings.Builder
+	fmt.Fprintf(&b, "Keep %d changed files?", len(files))
+	for _, f := range files {
+		if n := fileNotes(f); n != "" {
+			fmt.Fprintf(&b, "\n- %s: %s", f.Path.Rel, n)
+		}
+	}
+	return b.String()
+}
+
+// fileNotes says what keeping f does beyond its diff: "not kept: …;
+// runs later: …", or "" for a file without flags. The refusal comes
+// first: it decides what Allow does.
+func fileNotes(f changeset.File) string {
+	var notes []string
+	if f.KeepRefused != "" {
+		notes = append(notes, notKept(f.KeepRefused))
+	}
+	if f.RunsLater != "" {
+		notes = append(notes, "runs later: "+f.RunsLater)
+	}
+	return strings.Join(notes, "; ")
+}
+
+// notKept is a refusal as the user reads it; changeset's reasons already
+// begin "not kept: " and are not said twice.
+func notKept(reason string) string {
+	if strings.HasPrefix(strings.ToLower(reason), "not kept") {
+		return reason
+	}
+	return "not kept: " + reason
 }
 
 // pendingDiffs is the diff of every pending file: its text as the run
@@ -133,8 +171,13 @@ func pendingDiffs(ctx context.Context, view tools.Workspace, files []changeset.F
 			continue
 		}
 		if f.Whole != nil {
-			// Never read: it may be a link, a FIFO or gigabytes.
-			out = append(out, sdk.ToolContent(sdk.TextBlock(f.Hunks[0].Label)))
+			// Never read: it may be a link, a FIFO or gigabytes. Its
+			// label says what it is; its flags, if any, follow.
+			text := f.Hunks[0].Label
+			if n := fileNotes(f); n != "" {
+				text += " (" + n + ")"
+			}
+			out = append(out, sdk.ToolContent(sdk.TextBlock(text)))
 			continue
 		}
 		var after []byte

@@ -8,6 +8,7 @@
 // is pending, where it is now, conflicts) stay in the server.
 import * as vscode from 'vscode';
 import { afterText, PendingModel, PendingNotification } from './pendingModel';
+import { keepTitle, wholeLabel } from './pendingFlags';
 import { PENDING_SCHEME, PendingDiff, targetOf } from './pendingDiff';
 import { PendingTree } from './pendingTree';
 import { lostRow, PendingNode, rowRequest } from './pendingRow';
@@ -252,8 +253,19 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       const range = new vscode.Range(line, 0, line, 0);
       const arg: HunkArg = { uri: doc.uri.toString(), runId: h.runId, hunk: h.hunk.id };
       const tag = several ? ` (${h.title})` : '';
-      out.push(new vscode.CodeLens(range, { title: `Keep${tag}`, command: 'catbuddy.keepHunk', arguments: [arg] }));
+      const f = h.file;
+      out.push(new vscode.CodeLens(range, f?.keepRefused ? { title: keepTitle(f), command: '' } : { title: f ? keepTitle(f, tag) : `Keep${tag}`, command: 'catbuddy.keepHunk', arguments: [arg] }));
       out.push(new vscode.CodeLens(range, { title: 'Undo', command: 'catbuddy.undoHunk', arguments: [arg] }));
+    }
+    // A whole-file item has no lines here: one lens on the first line says
+    // what it is, and keeps or undoes it as a whole (unless keep is refused).
+    const top = new vscode.Range(0, 0, 0, 0);
+    for (const w of this.model.wholeFiles(uri)) {
+      const arg: RunArg = { runId: w.runId, files: [w.file.uri] };
+      const tag = several ? ` (${w.title})` : '';
+      out.push(new vscode.CodeLens(top, { title: wholeLabel(w.file) ?? w.file.path, command: '' }));
+      out.push(new vscode.CodeLens(top, w.file.keepRefused ? { title: keepTitle(w.file), command: '' } : { title: keepTitle(w.file, tag), command: 'catbuddy.keepAll', arguments: [arg] }));
+      out.push(new vscode.CodeLens(top, { title: 'Undo', command: 'catbuddy.undoAll', arguments: [arg] }));
     }
     return out;
   }
@@ -352,7 +364,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       const run = this.model.run(runId);
       items.push({ label: run?.title ?? runId, kind: vscode.QuickPickItemKind.Separator });
       for (const { file, added, removed } of this.model.files(runId)) {
-        items.push({ label: `${file.path}  +${added} −${removed}`, description: file.group ? `${file.group.count} files` : file.kind, uri: file.uri, line: file.hunks?.[0]?.range.start.line ?? 0 });
+        items.push({ label: `${file.path}  +${added} −${removed}`, description: file.group ? `${file.group.count} files` : (wholeLabel(file) ?? file.kind), uri: file.uri, line: file.hunks?.[0]?.range.start.line ?? 0 });
       }
     }
     if (items.length === 0) {
@@ -374,7 +386,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
    * with only that run's hunks. */
   private async review(a?: vscode.Uri | RunArg): Promise<void> {
     if (a && 'runId' in a) {
-      const files = a.files ?? this.model.files(a.runId).filter((f) => !f.file.group && f.file.kind === 'changed').map((f) => f.file.uri);
+      const files = a.files ?? this.model.files(a.runId).filter((f) => !f.file.group && !f.file.whole && f.file.kind === 'changed').map((f) => f.file.uri);
       const title = this.model.severalRuns() ? this.model.run(a.runId)?.title : undefined;
       for (const f of files) {
         // The server's URI of an open document is the editor's own.

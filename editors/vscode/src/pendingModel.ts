@@ -17,6 +17,13 @@ export interface PendingFile {
   kind: 'created' | 'changed' | 'deleted';
   hunks?: PendingHunk[];
   group?: { id: string; count: number };
+  /** whole: one whole-file item (binary, big, a link, a FIFO); its one
+   * hunk's label describes it and it has no lines to draw. */
+  whole?: boolean;
+  /** runsLater says why the file runs later without a build command (direnv's .envrc, a CI workflow). */
+  runsLater?: string;
+  /** keepRefused says why keep will not write the file (under .git/, a FIFO); it can be discarded. */
+  keepRefused?: string;
 }
 export interface PendingNotification { runId: string; title?: string; files: PendingFile[] }
 
@@ -37,6 +44,8 @@ export interface ShownHunk {
   first: number;
   last: number;
   added: string[];
+  /** file is the hunk's file, for its flags (runsLater, keepRefused). */
+  file?: PendingFile;
 }
 
 /** lines splits a hunk's text into lines, without the final newline's empty one. */
@@ -102,7 +111,7 @@ export class PendingModel {
   /** has tells whether uri has pending hunks (cheaper than hunks(uri), per keystroke). */
   has(uri: string): boolean {
     for (const r of this.runs.values()) {
-      if (r.files.some((f) => f.uri === uri && (f.hunks?.length ?? 0) > 0)) {
+      if (r.files.some((f) => f.uri === uri && !f.whole && (f.hunks?.length ?? 0) > 0)) {
         return true;
       }
     }
@@ -127,19 +136,32 @@ export class PendingModel {
     return { files: r.files.length, hunks };
   }
 
-  /** hunks returns the pending hunks of uri, sorted by line. */
+  /** wholeFiles returns uri's whole-file items, one per run: no lines of theirs are in any buffer. */
+  wholeFiles(uri: string): { runId: string; title: string; file: PendingFile }[] {
+    const out: { runId: string; title: string; file: PendingFile }[] = [];
+    for (const r of this.runs.values()) {
+      for (const f of r.files) {
+        if (f.uri === uri && f.whole) {
+          out.push({ runId: r.runId, title: r.title ?? r.runId, file: f });
+        }
+      }
+    }
+    return out.sort((a, b) => a.runId.localeCompare(b.runId));
+  }
+
+  /** hunks returns the pending hunks of uri, sorted by line; a whole-file item has none (wholeFiles). */
   hunks(uri: string): ShownHunk[] {
     const out: ShownHunk[] = [];
     for (const r of this.runs.values()) {
       for (const f of r.files) {
-        if (f.uri !== uri) {
+        if (f.uri !== uri || f.whole) {
           continue;
         }
         for (const h of f.hunks ?? []) {
           const s = h.range.start;
           const e = h.range.end;
           const last = e.character > 0 ? e.line + 1 : e.line;
-          out.push({ runId: r.runId, title: r.title ?? r.runId, hunk: h, first: s.line, last: Math.max(s.line, last), added: lines(h.newText) });
+          out.push({ runId: r.runId, title: r.title ?? r.runId, hunk: h, first: s.line, last: Math.max(s.line, last), added: lines(h.newText), file: f });
         }
       }
     }

@@ -5,6 +5,7 @@
 // so the view only draws.
 import * as vscode from 'vscode';
 import { lines, PendingModel } from './pendingModel';
+import { fileContext, fileDescription, fileTooltip, flagged, hunkContext, notKept } from './pendingFlags';
 import { PendingNode } from './pendingRow';
 
 /** PendingTree provides the view's rows from the PendingModel. */
@@ -28,7 +29,8 @@ export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
     }
     if (node.type === 'file') {
       const file = this.model.run(node.runId)?.files.find((f) => f.uri === node.uri);
-      return (file?.hunks ?? []).map((h) => ({ type: 'hunk', runId: node.runId, uri: node.uri, hunk: h.id }));
+      // A whole-file item is its row: it has no lines to list.
+      return file?.whole ? [] : (file?.hunks ?? []).map((h) => ({ type: 'hunk', runId: node.runId, uri: node.uri, hunk: h.id }));
     }
     return [];
   }
@@ -46,15 +48,21 @@ export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
     }
     if (node.type === 'file') {
       const f = this.model.files(node.runId).find((x) => x.file.uri === node.uri);
-      const it = new vscode.TreeItem(f?.file.path ?? node.uri, f?.file.group ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded);
+      const single = f?.file.group || f?.file.whole;
+      const it = new vscode.TreeItem(f?.file.path ?? node.uri, single ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded);
       it.id = `file:${node.runId}:${node.uri}`;
       it.resourceUri = vscode.Uri.parse(node.uri);
-      it.description = f?.file.group ? `${f.file.kind}, ${f.file.group.count} files` : `+${f?.added ?? 0} −${f?.removed ?? 0}`;
-      it.tooltip = `${f?.file.path ?? node.uri} (${f?.file.kind ?? 'changed'})`;
-      it.contextValue = 'catbuddyPendingFile';
+      // What keeping it does, before the user keeps it: runs later, not kept, its whole-file label.
+      it.description = f ? fileDescription(f.file, f.added, f.removed) : '';
+      it.tooltip = f ? fileTooltip(f.file) : node.uri;
+      it.contextValue = f ? fileContext(f.file) : 'catbuddyPendingFile';
+      if (f && flagged(f.file)) {
+        it.iconPath = new vscode.ThemeIcon(f.file.keepRefused ? 'circle-slash' : 'warning', new vscode.ThemeColor('list.warningForeground'));
+      }
       return it;
     }
-    const h = run?.files.find((f) => f.uri === node.uri)?.hunks?.find((x) => x.id === node.hunk);
+    const file = run?.files.find((f) => f.uri === node.uri);
+    const h = file?.hunks?.find((x) => x.id === node.hunk);
     const added = lines(h?.newText ?? '');
     const removed = lines(h?.oldText ?? '');
     const line = h ? h.range.start.line + 1 : 0;
@@ -62,9 +70,9 @@ export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
     const it = new vscode.TreeItem(`line ${line}`, vscode.TreeItemCollapsibleState.None);
     it.id = `hunk:${node.runId}:${node.hunk}`;
     it.description = `+${added.length} −${removed.length}${added[0] ? '  ' + added[0].trim() : ''}`;
-    it.tooltip = h?.conflict ? `Conflict: ${h.conflict}` : h?.label;
+    it.tooltip = h?.conflict ? `Conflict: ${h.conflict}` : file?.keepRefused ? `${h?.label ?? ''}\nWill not be kept — ${notKept(file.keepRefused)}` : h?.label;
     it.iconPath = new vscode.ThemeIcon(h?.conflict ? 'warning' : 'diff');
-    it.contextValue = 'catbuddyPendingHunk';
+    it.contextValue = hunkContext(file);
     if (h) {
       const s = h.range.start;
       const e = h.range.end;

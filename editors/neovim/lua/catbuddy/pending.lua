@@ -18,6 +18,7 @@ M.sets = {}
 M.keeping = 0
 
 local levels = vim.log.levels
+local flags = require('catbuddy.pending_flags')
 
 local function title_of(client_id, run_id)
   local r = require('catbuddy.runs').get(client_id, run_id)
@@ -26,16 +27,22 @@ end
 
 --- hunks returns every pending hunk of uri, sorted by line: {client_id,
 --- run_id, title, id, first, last (0-based, last exclusive), new_text,
---- label, conflict}.
+--- label, conflict, whole, notes}: notes are the file's flags
+--- ("runs later: …", "not kept: …"); a whole-file item is one hunk on
+--- line 0 with no lines of its own (first == last, no new text).
 function M.hunks(uri)
   local out = {}
   for cid, runs in pairs(M.sets) do
     for run_id, set in pairs(runs) do
       for _, f in ipairs(set.files or {}) do
         if f.uri == uri and type(f.hunks) == 'table' then
+          local notes = flags.notes(f)
           for _, h in ipairs(f.hunks) do
             local s, e = h.range.start, h.range['end']
             local last = e.character > 0 and e.line + 1 or e.line
+            if f.whole then
+              s, last = { line = 0 }, 0
+            end
             out[#out + 1] = {
               client_id = cid,
               run_id = run_id,
@@ -46,6 +53,8 @@ function M.hunks(uri)
               new_text = h.newText or '',
               label = h.label,
               conflict = h.conflict,
+              whole = f.whole and true or nil,
+              notes = notes,
             }
           end
         end
@@ -89,7 +98,8 @@ end
 
 local function place(bufnr, h, n, show_title)
   local marks = {}
-  local sign_hl = h.conflict and 'DiagnosticWarn' or 'DiffChange'
+  local flagged = #(h.notes or {}) > 0
+  local sign_hl = (h.conflict or flagged) and 'DiagnosticWarn' or 'DiffChange'
   for l = h.first, math.min(h.last, n) - 1 do
     marks[#marks + 1] = vim.api.nvim_buf_set_extmark(bufnr, M.ns, l, 0, {
       line_hl_group = 'DiffDelete',
@@ -103,7 +113,15 @@ local function place(bufnr, h, n, show_title)
   if head ~= '' then
     virt[#virt + 1] = { { head, h.conflict and 'DiagnosticWarn' or 'Comment' } }
   end
-  for _, line in ipairs(new_lines(h.new_text)) do
+  -- What keeping it does, before the user keeps it.
+  for _, note in ipairs(h.notes or {}) do
+    virt[#virt + 1] = { { '! ' .. note, 'DiagnosticWarn' } }
+  end
+  if h.whole then
+    -- Not text: its label says what it is (a size, a link's target).
+    virt[#virt + 1] = { { '+ ' .. (h.label or 'whole file'), 'DiffAdd' } }
+  end
+  for _, line in ipairs(h.whole and {} or new_lines(h.new_text)) do
     virt[#virt + 1] = { { '+ ' .. line, 'DiffAdd' } }
   end
   if #virt > 0 then
@@ -119,7 +137,7 @@ local function place(bufnr, h, n, show_title)
     marks[#marks + 1] = vim.api.nvim_buf_set_extmark(bufnr, M.ns, math.max(at, 0), 0, {
       virt_lines = virt,
       virt_lines_above = above,
-      sign_text = h.last == h.first and '+' or nil,
+      sign_text = h.last == h.first and (flagged and '!' or '+') or nil,
       sign_hl_group = sign_hl,
     })
   end
@@ -143,7 +161,7 @@ function M.draw(bufnr)
   local now = {}
   for _, h in ipairs(M.hunks(vim.uri_from_bufnr(bufnr))) do
     local key = h.client_id .. '/' .. h.run_id .. '/' .. h.id
-    local sig = table.concat({ h.last - h.first, h.new_text, h.conflict or '', show_title and h.title or '' }, '\0')
+    local sig = table.concat({ h.last - h.first, h.new_text, h.conflict or '', show_title and h.title or '', h.label or '', table.concat(h.notes or {}, '\n') }, '\0')
     local d = old[key]
     old[key] = nil
     if d and d.sig == sig and d.first_mark then
@@ -332,15 +350,20 @@ function M.quickfix()
     for run_id, set in pairs(runs) do
       for _, f in ipairs(set.files or {}) do
         local fname = vim.uri_to_fname(f.uri)
+        local notes = flags.suffix(f)
         if f.group then
-          items[#items + 1] = { filename = fname, lnum = 1, text = string.format('[%s] %s: %d files (%s)', run_id, f.path, f.group.count or 0, f.kind) }
+          items[#items + 1] = { filename = fname, lnum = 1, text = string.format('[%s] %s: %d files (%s)%s', run_id, f.path, f.group.count or 0, f.kind, notes), type = notes ~= '' and 'W' or nil }
         end
-        for _, h in ipairs(f.hunks or {}) do
+        if f.whole then
+          -- One entry: the label says what it is; it has no lines.
+          items[#items + 1] = { filename = fname, lnum = 1, text = string.format('[%s] %s%s', set.title or run_id, flags.whole_label(f), notes), type = notes ~= '' and 'W' or nil }
+        end
+        for _, h in ipairs(f.whole and {} or f.hunks or {}) do
           items[#items + 1] = {
             filename = fname,
             lnum = h.range.start.line + 1,
-            text = string.format('[%s] %s%s', set.title or run_id, h.label or f.path, h.conflict and (' (conflict: ' .. h.conflict .. ')') or ''),
-            type = h.conflict and 'W' or nil,
+            text = string.format('[%s] %s%s%s', set.title or run_id, h.label or f.path, h.conflict and (' (conflict: ' .. h.conflict .. ')') or '', notes),
+            type = (h.conflict or notes ~= '') and 'W' or nil,
           }
         end
       end
