@@ -148,6 +148,12 @@ func New(o Options) (*App, error) {
 			o.Workspace = lc.Workspace(o.Workspace)
 			o.Language = lc.Features()
 		}
+		if o.Diagnostics == nil {
+			// No editor tells diagnostics: the servers cb-ls started
+			// check the run's view, and an edit of a language none
+			// checks says so (lc nil: none at all).
+			o.Diagnostics = lc.Checks()
+		}
 	}
 	approver := o.Approver
 	if approver == nil {

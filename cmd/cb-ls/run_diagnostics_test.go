@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/testenv"
+)
+
+// cb-ls run with gopls configured: an edit that breaks the build gets
+// gopls's error in its result, computed on the run's pending text (the
+// user's calc.go is untouched), and the edit that fixes it names
+// nothing new.
+func TestRunDiagnosticsAfterEdit(t *testing.T) {
+	testenv.NeedsTool(t, "gopls", "cb-ls run's diagnostics after an edit", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "calc.go"})),
+		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a + b", "new_string": "return a + totalMark"})),
+		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a + totalMark", "new_string": "return a + b + 0"})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := runEnv(t, srv, "openai")
+	writeSumModule(t, root)
+	writeUserGopls(t)
+
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "change Add"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	broke := lastToolResult(t, reqs[2])
+	if !strings.Contains(broke, "After this edit, gopls reports:") || !strings.Contains(broke, "calc.go:4:") ||
+		!strings.Contains(broke, "error: undefined: totalMark") || !strings.Contains(broke, "(new)") {
+		t.Errorf("the breaking edit's result:\n%s\nwant gopls's new error undefined: totalMark", broke)
+	}
+	fixed := lastToolResult(t, reqs[3])
+	if strings.Contains(fixed, "reports") || strings.Contains(fixed, "Note:") || !strings.Contains(fixed, "Edited calc.go") {
+		t.Errorf("the fixing edit's result:\n%s\nwant the edit and nothing new", fixed)
+	}
+	// The run's changes are pending: gopls saw the run's view, not the disk.
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.go")); strings.Contains(string(b), "totalMark") || strings.Contains(string(b), "+ 0") {
+		t.Errorf("calc.go on disk changed:\n%s", b)
+	}
+}
+
+// Without a language server for a file's language, an edit says once
+// per run that nothing checks it; never a silent "nothing new".
+func TestRunDiagnosticsUnchecked(t *testing.T) {
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("write_file", map[string]any{"path": "src/lib.rs", "content": "pub fn add(a: i32) -> i32 { a + missing }\n"})),
+		agenttest.CallTurn(agenttest.Call("write_file", map[string]any{"path": "src/main.rs", "content": "fn main() {}\n"})),
+		agenttest.CallTurn(agenttest.Call("write_file", map[string]any{"path": "NOTES.md", "content": "# notes\n"})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := runEnv(t, srv, "openai")
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "write rust"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	const note = "Note: no language server checks this run's .rs files; build to check."
+	if first := lastToolResult(t, reqs[1]); !strings.Contains(first, note) {
+		t.Errorf("the first .rs write's result:\n%s\nwant %q", first, note)
+	}
+	for i, what := range []string{"the second .rs write", "the .md write"} {
+		if got := lastToolResult(t, reqs[i+2]); strings.Contains(got, "Note:") || strings.Contains(got, "reports") {
+			t.Errorf("%s's result:\n%s\nwant no note (said once per run; prose is not checked)", what, got)
+		}
+	}
+}
+
+func lastToolResult(t *testing.T, r agenttest.Request) string {
+	t.Helper()
+	res := r.ToolResults()
+	if len(res) == 0 {
+		t.Fatal("the request carries no tool result")
+	}
+	return res[len(res)-1].Content
+}
