@@ -86,3 +86,35 @@ func lastToolResult(t *testing.T, r agenttest.Request) string {
 	}
 	return res[len(res)-1].Content
 }
+
+// A command that writes is checked as an edit is: sed breaking calc.go
+// in the run's layer gets gopls's new error in the command's result, and
+// a second command that fixes it names nothing new.
+func TestRunDiagnosticsAfterWritingCommand(t *testing.T) {
+	testenv.NeedsTool(t, "gopls", "cb-ls run's diagnostics after a command", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
+	needsLayer(t)
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "calc.go"})),
+		agenttest.CallTurn(agenttest.Call("exec", map[string]any{"command": "sed -i 's/return a + b/return a + totalMark/' calc.go", "write": true})),
+		agenttest.CallTurn(agenttest.Call("exec", map[string]any{"command": "sed -i 's/return a + totalMark/return b + a/' calc.go", "write": true})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := runEnv(t, srv, "openai")
+	writeSumModule(t, root)
+	writeUserGopls(t)
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "change Add"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	broke := lastToolResult(t, reqs[2])
+	if !strings.Contains(broke, "After this command, in calc.go, gopls reports:") || !strings.Contains(broke, "error: undefined: totalMark") {
+		t.Errorf("the breaking command's result:\n%s\nwant gopls's new error undefined: totalMark", broke)
+	}
+	if fixed := lastToolResult(t, reqs[3]); strings.Contains(fixed, "reports") || !strings.Contains(fixed, "changed calc.go") {
+		t.Errorf("the fixing command's result:\n%s\nwant the change and nothing new", fixed)
+	}
+}
