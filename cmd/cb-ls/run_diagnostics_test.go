@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,5 +117,41 @@ func TestRunDiagnosticsAfterWritingCommand(t *testing.T) {
 	}
 	if fixed := lastToolResult(t, reqs[3]); strings.Contains(fixed, "reports") || !strings.Contains(fixed, "changed calc.go") {
 		t.Errorf("the fixing command's result:\n%s\nwant the change and nothing new", fixed)
+	}
+}
+
+// The diagnostics tool lists the run's view as gopls sees it, and says
+// which server answered: after a pending edit that breaks calc.go, the
+// listing of every file names its error.
+func TestRunDiagnosticsToolListsTheRunsView(t *testing.T) {
+	testenv.NeedsTool(t, "gopls", "cb-ls run's diagnostics tool", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "calc.go"})),
+		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a + b", "new_string": "return a + totalMark"})),
+		agenttest.CallTurn(agenttest.Call("diagnostics", map[string]any{})),
+		agenttest.CallTurn(agenttest.Call("diagnostics", map[string]any{"path": "main.go"})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := runEnv(t, srv, "openai")
+	writeSumModule(t, root)
+	writeUserGopls(t)
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "change Add"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d model requests, want 5\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	if !slices.Contains(reqs[0].ToolNames(), "diagnostics") {
+		t.Fatalf("the diagnostics tool is not offered: %v", reqs[0].ToolNames())
+	}
+	const from = "From gopls (started by cb-ls), which sees this run's files, its pending changes included:"
+	all := lastToolResult(t, reqs[3])
+	if !strings.HasPrefix(all, from) || !strings.Contains(all, "calc.go:4:") || !strings.Contains(all, "error: undefined: totalMark") {
+		t.Errorf("diagnostics of every file:\n%s\nwant %q and calc.go's error", all, from)
+	}
+	if one := lastToolResult(t, reqs[4]); one != from+"\nmain.go: no diagnostics." {
+		t.Errorf("diagnostics of main.go:\n%s", one)
 	}
 }
