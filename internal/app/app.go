@@ -46,6 +46,12 @@ type Options struct {
 	// the Workspace makes, and shut down by Close. A front end with no
 	// editor (the command line) passes its configuration's.
 	LanguageServers map[string]config.LanguageServer
+	// RunViewServers, for a front end whose Diagnostics come from an
+	// editor (whose servers see the user's buffers, not a run's pending
+	// edits), are the language servers that check a run's view instead
+	// (RunViewServers(cfg)): started when a run first checks a file of
+	// their language, shut down by Close. Empty: the editor answers.
+	RunViewServers map[string]config.LanguageServer
 	// OnLanguageStatus, if set, is told how the LanguageServers are
 	// doing: "starting gopls…", "gopls: indexing (4 s)" (transient), or
 	// why one was withdrawn (permanent: shown once, kept).
@@ -104,6 +110,8 @@ type App struct {
 	log  *slog.Logger
 
 	lsp *lspclient.Client // nil unless Options.LanguageServers answer the language tools
+	// views checks runs' views in the editor (Options.RunViewServers).
+	views *lspclient.Client
 
 	mu  sync.Mutex
 	mcp *mcp.Manager
@@ -155,6 +163,15 @@ func New(o Options) (*App, error) {
 			o.Diagnostics = lc.Checks()
 		}
 	}
+	var vc *lspclient.Client // the servers that check runs' views in the editor
+	if o.Diagnostics != nil && len(o.RunViewServers) > 0 {
+		view := lc.Checks()
+		if lc == nil {
+			vc = runViewClient(g.Roots(), o.RunViewServers, o)
+			view = vc.Checks()
+		}
+		o.Diagnostics = viewChecks{editor: o.Diagnostics, view: view}
+	}
 	approver := o.Approver
 	if approver == nil {
 		approver = tools.ApproverFunc(refuse)
@@ -167,6 +184,7 @@ func New(o Options) (*App, error) {
 	}
 	if err := register(reg, tc); err != nil {
 		closeLanguageServers(lc)
+		closeLanguageServers(vc)
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
 	if lc != nil && lc.Withdrawn() {
@@ -175,9 +193,10 @@ func New(o Options) (*App, error) {
 	changes, err := changeset.Open(g, o.Logger)
 	if err != nil {
 		closeLanguageServers(lc)
+		closeLanguageServers(vc)
 		return nil, fmt.Errorf("pending change sets: %w", err)
 	}
-	return &App{Guard: g, Registry: reg, Tools: tc, Changes: changes, opts: o, log: o.Logger, lsp: lc}, nil
+	return &App{Guard: g, Registry: reg, Tools: tc, Changes: changes, opts: o, log: o.Logger, lsp: lc, views: vc}, nil
 }
 
 // errNoApprover is what the model hears when the front end has nobody to
@@ -199,4 +218,5 @@ func (a *App) Close() {
 		m.Shutdown()
 	}
 	closeLanguageServers(a.lsp)
+	closeLanguageServers(a.views)
 }

@@ -206,6 +206,11 @@ func (c Config) validate() error {
 	default:
 		return fmt.Errorf("review %q: want pending or before", c.Review)
 	}
+	switch c.RunViewServers {
+	case "", RunViewServersAuto, RunViewServersConfigured, RunViewServersOff:
+	default:
+		return fmt.Errorf("runViewServers %q: want auto, configured or off", c.RunViewServers)
+	}
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
 	}

@@ -123,7 +123,7 @@ func (k checks) OpenFiles(ctx context.Context) []string {
 
 // Checker implements tools.DiagnosticsChecker: the server that checks
 // path ("gopls"), or "".
-func (k checks) Checker(path string) string {
+func (k checks) Checker(_ context.Context, path string) string {
 	if k.c == nil {
 		return ""
 	}

@@ -57,7 +57,7 @@ func (tc *ToolContext) diagnosticsOf(ctx context.Context, path string, content [
 // file: the language server cb-ls started for it ("gopls"), whose
 // diagnostics may come from several sources (gopls's "compiler").
 type DiagnosticsChecker interface {
-	Checker(path string) string
+	Checker(ctx context.Context, path string) string
 }
 
 // DiagnosticsKnower is a DiagnosticsSource that can tell at once, without
@@ -129,12 +129,12 @@ func (tc *ToolContext) diagnosticsReport(ctx context.Context, rel, path string, 
 	if err != nil {
 		return tc.uncheckedNote(ctx, err)
 	}
-	return tc.newProblemsReport(rel, path, "After this edit", before, after)
+	return tc.newProblemsReport(ctx, rel, path, "After this edit", before, after)
 }
 
 // newProblemsReport renders the problems of after that before did not
 // have, headed "<when>, gopls reports:", or "" when there are none.
-func (tc *ToolContext) newProblemsReport(rel, path, when string, before, after []Diagnostic) string {
+func (tc *ToolContext) newProblemsReport(ctx context.Context, rel, path, when string, before, after []Diagnostic) string {
 	fresh := newProblems(before, after)
 	if len(fresh) == 0 {
 		return ""
@@ -142,7 +142,7 @@ func (tc *ToolContext) newProblemsReport(rel, path, when string, before, after [
 	var b strings.Builder
 	who := sourcesOf(fresh)
 	if c, ok := tc.Diagnostics.(DiagnosticsChecker); ok {
-		if name := c.Checker(path); name != "" {
+		if name := c.Checker(ctx, path); name != "" {
 			who = name
 		}
 	}

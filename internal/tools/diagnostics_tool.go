@@ -44,10 +44,7 @@ func (tc *ToolContext) diagnostics(ctx context.Context, in diagnosticsInput) (Re
 		paths = tc.Diagnostics.OpenFiles(ctx)
 		slices.Sort(paths)
 		if len(paths) == 0 {
-			if _, ok := tc.Diagnostics.(DiagnosticsChecker); ok {
-				return Text("No file of this run is open in a language server yet; give a path."), nil
-			}
-			return Text("No file is open in the editor; give a path."), nil
+			return Text("No file is open (in the editor, or in the language servers cb-ls started); give a path."), nil
 		}
 	}
 	var b strings.Builder
@@ -70,7 +67,7 @@ func (tc *ToolContext) diagnostics(ctx context.Context, in diagnosticsInput) (Re
 			continue
 		}
 		if c, ok := tc.Diagnostics.(DiagnosticsChecker); ok {
-			if name := c.Checker(abs); name != "" && !slices.Contains(checkers, name) {
+			if name := c.Checker(ctx, abs); name != "" && !slices.Contains(checkers, name) {
 				checkers = append(checkers, name)
 			}
 		}

@@ -80,7 +80,7 @@ func (tc *ToolContext) execChecksReport(ctx context.Context, changed []string, b
 			out = appendNote(out, tc.uncheckedNote(ctx, err))
 			continue
 		}
-		out = appendNote(out, tc.newProblemsReport(p.Rel, f.Path, "After this command, in "+p.Rel, old, now))
+		out = appendNote(out, tc.newProblemsReport(ctx, p.Rel, f.Path, "After this command, in "+p.Rel, old, now))
 	}
 	return strings.Join(out, "\n")
 }
