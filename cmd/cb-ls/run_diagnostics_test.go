@@ -155,3 +155,38 @@ func TestRunDiagnosticsToolListsTheRunsView(t *testing.T) {
 		t.Errorf("diagnostics of main.go:\n%s", one)
 	}
 }
+
+// gopls is configured but the workspace has no .go file yet: the
+// language tools are not offered, but the run's first Go file is still
+// checked, gopls being started for it.
+func TestRunDiagnosticsFirstFileOfItsLanguage(t *testing.T) {
+	testenv.NeedsTool(t, "gopls", "cb-ls run's diagnostics of a new Go file", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("write_file", map[string]any{"path": "m.go", "content": "package m\n\nfunc F() int { return totalMark }\n"})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := runEnv(t, srv, "openai")
+	if err := os.Remove(filepath.Join(root, "calc.go")); err != nil {
+		t.Fatal(err)
+	}
+	// A module without Go files yet. (A go.mod the run wrote would be
+	// in its view only: gopls reads the disk for what is not Go.)
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeUserGopls(t)
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--root", root, "write Go"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	if slices.Contains(reqs[0].ToolNames(), "lsp") {
+		t.Errorf("the language tools are offered without a Go file: %v", reqs[0].ToolNames())
+	}
+	if got := lastToolResult(t, reqs[1]); !strings.Contains(got, "After this edit, gopls reports:") || !strings.Contains(got, "undefined: totalMark") {
+		t.Errorf("the new Go file's result:\n%s\nwant gopls's error", got)
+	}
+}

@@ -151,6 +151,7 @@ func New(o Options) (*App, error) {
 		reg = tools.NewRegistry()
 	}
 	var lc *lspclient.Client
+	var vc *lspclient.Client // servers that only check runs' views
 	if o.Language == nil {
 		if lc = startLanguageServers(g.Roots(), o.LanguageServers, o, func() { withdrawLanguageTools(reg) }); lc != nil {
 			o.Workspace = lc.Workspace(o.Workspace)
@@ -159,12 +160,19 @@ func New(o Options) (*App, error) {
 		if o.Diagnostics == nil {
 			// No editor tells diagnostics: the servers cb-ls started
 			// check the run's view, and an edit of a language none
-			// checks says so (lc nil: none at all).
-			o.Diagnostics = lc.Checks()
+			// checks says so. Where the workspace has no file of a
+			// configured server's language yet (the language tools
+			// are not offered), the server still checks the first
+			// file a run writes in it, started then.
+			checks := lc.Checks()
+			if lc == nil && len(o.LanguageServers) > 0 {
+				vc = runViewClient(g.Roots(), o.LanguageServers, o)
+				checks = vc.Checks()
+			}
+			o.Diagnostics = checks
 		}
 	}
-	var vc *lspclient.Client // the servers that check runs' views in the editor
-	if o.Diagnostics != nil && len(o.RunViewServers) > 0 {
+	if vc == nil && o.Diagnostics != nil && len(o.RunViewServers) > 0 {
 		view := lc.Checks()
 		if lc == nil {
 			vc = runViewClient(g.Roots(), o.RunViewServers, o)

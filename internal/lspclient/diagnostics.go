@@ -22,8 +22,11 @@ import (
 // and after it, each taken under the view of the run in ctx (view.go) once
 // they have settled by the rule the editor's clients follow
 // (tools.SettleQuiet, tools.SettleCap). A server that tags its
-// diagnostics with the document's version is read as settled as soon as
-// it published for the version it was shown.
+// diagnostics with the document's version (gopls does, for every
+// version, changed or not) is read as settled as soon as it published
+// for the version it was shown, and waited for until the cap otherwise:
+// on a loaded machine the quiet period alone would read a slow server's
+// diagnostics of the text before.
 
 // published is one publishDiagnostics of a document.
 type published struct {
@@ -41,6 +44,7 @@ func (s *server) published(u uri.URI, version *int32, raw json.RawMessage) {
 	}
 	s.mu.Lock()
 	s.diags[u] = p
+	s.versions = s.versions || p.versioned
 	close(s.diagsNews)
 	s.diagsNews = make(chan struct{})
 	s.mu.Unlock()
@@ -62,6 +66,9 @@ func (s *server) settled(ctx context.Context, path string) ([]tools.Diagnostic, 
 		news := s.diagsNews
 		fresh := ok && (p.versioned && p.version >= d.version || !p.versioned && !p.at.Before(d.changed))
 		quiet := time.Until(d.changed.Add(tools.SettleQuiet))
+		if s.versions {
+			quiet = tools.SettleCap // it will publish for this version
+		}
 		s.mu.Unlock()
 		if fresh || quiet <= 0 {
 			return convertDiagnostics(p.raw), nil

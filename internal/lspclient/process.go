@@ -51,6 +51,9 @@ type server struct {
 	docs  map[string]*document  // by absolute path
 	shown map[string]bool       // files the server has with a view's content
 	diags map[uri.URI]published // the last publishDiagnostics of each document
+	// versions: the server tags its diagnostics with the version they
+	// are of (diagnostics.go).
+	versions bool
 	// diagsNews is closed (and replaced) on every publishDiagnostics.
 	diagsNews chan struct{}
 	err       error // why the server is unusable (it exited)
