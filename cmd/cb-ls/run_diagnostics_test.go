@@ -190,3 +190,38 @@ func TestRunDiagnosticsFirstFileOfItsLanguage(t *testing.T) {
 		t.Errorf("the new Go file's result:\n%s\nwant gopls's error", got)
 	}
 }
+
+// Reviewed before (review "before", approved by --yes), a command that writes changes
+// the disk itself: the files gopls had open are checked after it.
+func TestRunDiagnosticsAfterWritingCommandOnDisk(t *testing.T) {
+	testenv.NeedsTool(t, "gopls", "cb-ls run's diagnostics after a command", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
+	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "calc.go"})),
+		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a + b", "new_string": "return b + a"})),
+		agenttest.CallTurn(agenttest.Call("exec", map[string]any{"command": "sed -i 's/return b + a/return a + totalMark/' calc.go", "write": true})),
+		agenttest.TextTurn("Done."),
+	}})
+	root := runEnv(t, srv, "openai")
+	writeSumModule(t, root)
+	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "catbuddy", "config.json")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte(`{"review": "before", "languageServers": {"gopls": {"command": ["gopls"], "extensions": [".go"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if code := runAgent(t.Context(), []string{"--yes", "--root", root, "change Add"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.go")); !strings.Contains(string(b), "totalMark") {
+		t.Fatalf("the command did not write calc.go:\n%s\nits result:\n%s", b, lastToolResult(t, reqs[3]))
+	}
+	if got := lastToolResult(t, reqs[3]); !strings.Contains(got, "After this command, in calc.go, gopls reports:") || !strings.Contains(got, "error: undefined: totalMark") {
+		t.Errorf("the command's result:\n%s\nwant gopls's new error", got)
+	}
+}

@@ -25,11 +25,7 @@ func (tc *ToolContext) execChecksBefore(ctx context.Context) map[string][]Diagno
 	if !ok || tc.Diagnostics == nil {
 		return nil
 	}
-	known := k.Known(ctx, tc.Diagnostics.OpenFiles(ctx))
-	if known == nil {
-		known = map[string][]Diagnostic{}
-	}
-	return known
+	return k.Known(ctx, tc.Diagnostics.OpenFiles(ctx))
 }
 
 // execChecksReport names the new problems of the files among changed
@@ -48,6 +44,43 @@ func (tc *ToolContext) execChecksReport(ctx context.Context, changed []string, b
 			}
 		}
 	}
+	return tc.checkFiles(ctx, files, before)
+}
+
+// execDiskChecksReport is execChecksReport for a command that wrote the
+// workspace itself (no run's layer): the files it created or changed are
+// read from the Workspace. Their text before the command, where no server
+// had them open, is not known any more: those are not compared.
+func (tc *ToolContext) execDiskChecksReport(ctx context.Context, changes []ExecChange, before map[string][]Diagnostic) string {
+	if before == nil {
+		return ""
+	}
+	var files []ViewFile
+	for _, c := range changes {
+		if c.Kind == "deleted" {
+			continue
+		}
+		if _, known := before[c.Path]; !known && c.Kind != "created" {
+			continue
+		}
+		if _, ok := before[c.Path]; !ok {
+			before[c.Path] = nil // created: nothing before
+		}
+		p, err := tc.Resolve(c.Path)
+		if err != nil {
+			continue
+		}
+		files = append(files, ViewFile{Path: c.Path, Read: func() ([]byte, error) {
+			doc, err := tc.Workspace.Read(ctx, p)
+			return doc.Content, err
+		}})
+	}
+	return tc.checkFiles(ctx, files, before)
+}
+
+// checkFiles names the new problems of files (their text after a
+// command) over before.
+func (tc *ToolContext) checkFiles(ctx context.Context, files []ViewFile, before map[string][]Diagnostic) string {
 	var out []string
 	checked := 0
 	for _, f := range files {
