@@ -36,6 +36,7 @@ func TestChecksSeeTheRunsView(t *testing.T) {
 		start := time.Now()
 		ds, err := checks.Diagnostics(tools.WithRunView(ctx, view), calc)
 		took := time.Since(start)
+		t.Logf("the run's diagnostics after %v", took)
 		if err != nil || len(ds) != 1 || ds[0].Message != "undefined: totalMark" || ds[0].Line != 4 || ds[0].Severity != "error" {
 			t.Fatalf("the run's calc.go: %+v (%v), want undefined: totalMark on line 4", ds, err)
 		}
