@@ -7,14 +7,25 @@ import (
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/sandbox"
 	"github.com/catbuddy/cb-ls/internal/testenv"
 )
 
 // An ACP run's edit that breaks the build gets gopls's new error in its
-// result, gopls being shown the run's text; the edit that fixes it names
+// result, gopls being shown the run's text (its pending view, or what
+// the client wrote under review "before"); the edit that fixes it names
 // nothing new.
 func TestEditResultNamesNewDiagnostics(t *testing.T) {
 	testenv.NeedsTool(t, "gopls", "the ACP diagnostics after an edit test", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
+	t.Run("pending", func(t *testing.T) {
+		info := sandbox.Probe()
+		testenv.NeedsSandbox(t, info.Overlay, "the copy-on-write layer (overlayfs in a user namespace)", info.OverlayReason)
+		editResultNamesNewDiagnostics(t, "")
+	})
+	t.Run("before", func(t *testing.T) { editResultNamesNewDiagnostics(t, "before") })
+}
+
+func editResultNamesNewDiagnostics(t *testing.T, review string) {
 	srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
 		agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "calc.go"})),
 		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a + b", "new_string": "return a + totalMark"})),
@@ -34,6 +45,7 @@ func TestEditResultNamesNewDiagnostics(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newTestClient(t)
+	c.review = review
 	c.answer = allow
 	conn := connect(t, c, fullFS)
 	id := newSession(t, conn, root)
@@ -51,9 +63,13 @@ func TestEditResultNamesNewDiagnostics(t *testing.T) {
 		}
 		return res[len(res)-1].Content
 	}
-	if broke := result(2); !strings.Contains(broke, "After this edit, gopls reports:") || !strings.Contains(broke, "calc.go:4:") ||
+	broke := result(2)
+	if !strings.Contains(broke, "After this edit, gopls reports:") || !strings.Contains(broke, "calc.go:4:") ||
 		!strings.Contains(broke, "error: undefined: totalMark") || !strings.Contains(broke, "(new)") {
 		t.Errorf("the breaking edit's result:\n%s\nwant gopls's new error undefined: totalMark", broke)
+	}
+	if pending := strings.Contains(broke, "pending the user's review"); pending != (review == "") {
+		t.Errorf("review %q, but the edit's result says\n%s", review, broke)
 	}
 	if fixed := result(3); strings.Contains(fixed, "reports") || strings.Contains(fixed, "Note:") || !strings.Contains(fixed, "calc.go") {
 		t.Errorf("the fixing edit's result:\n%s\nwant the edit and nothing new", fixed)
