@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -188,6 +189,9 @@ func TestRunDiagnosticsFirstFileOfItsLanguage(t *testing.T) {
 	}
 	if got := lastToolResult(t, reqs[1]); !strings.Contains(got, "After this edit, gopls reports:") || !strings.Contains(got, "undefined: totalMark") {
 		t.Errorf("the new Go file's result:\n%s\nwant gopls's error", got)
+	}
+	if runtime.GOOS == "linux" {
+		noProcessesLeft(t, root, os.Getenv("XDG_CONFIG_HOME")) // the server started for the check is shut down too
 	}
 }
 
