@@ -131,6 +131,7 @@ func TestRunDiagnosticsToolListsTheRunsView(t *testing.T) {
 		agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "calc.go", "old_string": "return a + b", "new_string": "return a + totalMark"})),
 		agenttest.CallTurn(agenttest.Call("diagnostics", map[string]any{})),
 		agenttest.CallTurn(agenttest.Call("diagnostics", map[string]any{"path": "main.go"})),
+		agenttest.CallTurn(agenttest.Call("diagnostics", map[string]any{"path": "go.mod"})),
 		agenttest.TextTurn("Done."),
 	}})
 	root := runEnv(t, srv, "openai")
@@ -141,8 +142,8 @@ func TestRunDiagnosticsToolListsTheRunsView(t *testing.T) {
 		t.Fatalf("exit %d\nstderr:\n%s", code, stderr.String())
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 5 {
-		t.Fatalf("%d model requests, want 5\nstderr:\n%s", len(reqs), stderr.String())
+	if len(reqs) != 6 {
+		t.Fatalf("%d model requests, want 6\nstderr:\n%s", len(reqs), stderr.String())
 	}
 	if !slices.Contains(reqs[0].ToolNames(), "diagnostics") {
 		t.Fatalf("the diagnostics tool is not offered: %v", reqs[0].ToolNames())
@@ -154,6 +155,10 @@ func TestRunDiagnosticsToolListsTheRunsView(t *testing.T) {
 	}
 	if one := lastToolResult(t, reqs[4]); one != from+"\nmain.go: no diagnostics." {
 		t.Errorf("diagnostics of main.go:\n%s", one)
+	}
+	res := reqs[5].ToolResults()
+	if got := res[len(res)-1]; got.IsError || got.Content != "go.mod: diagnostics not available: no language server cb-ls started checks .mod files" {
+		t.Errorf("diagnostics of go.mod: %+v", got)
 	}
 }
 

@@ -106,16 +106,10 @@ func (v viewChecks) DiagnosticsOf(ctx context.Context, path string, content []by
 	return v.of(ctx).Diagnostics(ctx, path)
 }
 
-// OpenFiles lists the editor's open files, and for a run with a view
-// the files its servers check besides.
+// OpenFiles lists the editor's open files, or for a run with a view the
+// files its servers check (its changed files, those they have open).
 func (v viewChecks) OpenFiles(ctx context.Context) []string {
-	out := v.editor.OpenFiles(ctx)
-	if src := v.of(ctx); src != v.editor {
-		out = append(out, src.OpenFiles(ctx)...)
-		slices.Sort(out)
-		out = slices.Compact(out)
-	}
-	return out
+	return v.of(ctx).OpenFiles(ctx)
 }
 
 // Checker names the view's server that checks path for a run with a

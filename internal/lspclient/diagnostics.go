@@ -2,6 +2,7 @@ package lspclient
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -165,12 +166,12 @@ var codeExtensions = []string{".go", ".py", ".pyi", ".ts", ".tsx", ".mts", ".cts
 	".m", ".rb", ".php", ".lua", ".zig", ".dart", ".ex", ".exs", ".erl", ".hs", ".ml", ".vue", ".svelte"}
 
 // uncheckedLanguage is the answer for a file of a language no server
-// checks in the run's view, or an error wrapping ErrNoDiagnostics for
-// a file of no language a build checks.
+// checks in the run's view, or a plain error for a file of no language
+// a build checks (an edit of it says nothing).
 func uncheckedLanguage(path string) error {
 	ext := strings.ToLower(filepath.Ext(path))
 	if !slices.Contains(codeExtensions, ext) {
-		return fmt.Errorf("%w: %s is not code a language server checks", tools.ErrNoDiagnostics, filepath.Base(path))
+		return fmt.Errorf("no language server cb-ls started checks %s files", cmp.Or(ext, filepath.Base(path)))
 	}
 	return &tools.UncheckedError{Key: ext, Note: fmt.Sprintf("no language server checks this run's %s files; build to check", ext)}
 }
