@@ -23,7 +23,7 @@ type noDiagnostics struct{}
 func (noDiagnostics) Diagnostics(context.Context, string) ([]tools.Diagnostic, error) {
 	return nil, nil
 }
-func (noDiagnostics) OpenFiles() []string { return nil }
+func (noDiagnostics) OpenFiles(context.Context) []string { return nil }
 
 // everyLanguageFeature claims every language feature, so that the
 // language tools are offered with their full definitions, as in an

@@ -46,6 +46,12 @@ type Options struct {
 	// the Workspace makes, and shut down by Close. A front end with no
 	// editor (the command line) passes its configuration's.
 	LanguageServers map[string]config.LanguageServer
+	// RunViewServers, for a front end whose Diagnostics come from an
+	// editor (whose servers see the user's buffers, not a run's pending
+	// edits), are the language servers that check a run's view instead
+	// (RunViewServers(cfg)): started when a run first checks a file of
+	// their language, shut down by Close. Empty: the editor answers.
+	RunViewServers map[string]config.LanguageServer
 	// OnLanguageStatus, if set, is told how the LanguageServers are
 	// doing: "starting gopls…", "gopls: indexing (4 s)" (transient), or
 	// why one was withdrawn (permanent: shown once, kept).
@@ -104,6 +110,8 @@ type App struct {
 	log  *slog.Logger
 
 	lsp *lspclient.Client // nil unless Options.LanguageServers answer the language tools
+	// views checks runs' views in the editor (Options.RunViewServers).
+	views *lspclient.Client
 
 	mu  sync.Mutex
 	mcp *mcp.Manager
@@ -143,11 +151,34 @@ func New(o Options) (*App, error) {
 		reg = tools.NewRegistry()
 	}
 	var lc *lspclient.Client
+	var vc *lspclient.Client // servers that only check runs' views
 	if o.Language == nil {
 		if lc = startLanguageServers(g.Roots(), o.LanguageServers, o, func() { withdrawLanguageTools(reg) }); lc != nil {
 			o.Workspace = lc.Workspace(o.Workspace)
 			o.Language = lc.Features()
 		}
+		if o.Diagnostics == nil {
+			// No editor tells diagnostics: the servers cb-ls started
+			// check the run's view, and an edit of a language none
+			// checks says so. Where the workspace has no file of a
+			// configured server's language yet (the language tools
+			// are not offered), the server still checks the first
+			// file a run writes in it, started then.
+			checks := lc.Checks()
+			if lc == nil && len(o.LanguageServers) > 0 {
+				vc = runViewClient(g.Roots(), o.LanguageServers, o)
+				checks = vc.Checks()
+			}
+			o.Diagnostics = checks
+		}
+	}
+	if vc == nil && o.Diagnostics != nil && len(o.RunViewServers) > 0 {
+		view := lc.Checks()
+		if lc == nil {
+			vc = runViewClient(g.Roots(), o.RunViewServers, o)
+			view = vc.Checks()
+		}
+		o.Diagnostics = viewChecks{editor: o.Diagnostics, view: view}
 	}
 	approver := o.Approver
 	if approver == nil {
@@ -161,6 +192,7 @@ func New(o Options) (*App, error) {
 	}
 	if err := register(reg, tc); err != nil {
 		closeLanguageServers(lc)
+		closeLanguageServers(vc)
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
 	if lc != nil && lc.Withdrawn() {
@@ -169,9 +201,10 @@ func New(o Options) (*App, error) {
 	changes, err := changeset.Open(g, o.Logger)
 	if err != nil {
 		closeLanguageServers(lc)
+		closeLanguageServers(vc)
 		return nil, fmt.Errorf("pending change sets: %w", err)
 	}
-	return &App{Guard: g, Registry: reg, Tools: tc, Changes: changes, opts: o, log: o.Logger, lsp: lc}, nil
+	return &App{Guard: g, Registry: reg, Tools: tc, Changes: changes, opts: o, log: o.Logger, lsp: lc, views: vc}, nil
 }
 
 // errNoApprover is what the model hears when the front end has nobody to
@@ -193,4 +226,5 @@ func (a *App) Close() {
 		m.Shutdown()
 	}
 	closeLanguageServers(a.lsp)
+	closeLanguageServers(a.views)
 }

@@ -34,6 +34,16 @@
 // run's transcript and passed on, the conversation stored and the
 // transcript written beside it.
 //
+// # Language servers
+//
+// Without an editor's bridge (Options.Language nil), the languageServers
+// setting's servers answer the language tools (language.go) and check
+// the edits of runs (lspclient's Checks): an edit's result names what it
+// broke in the run's view. With an editor, whose servers see the user's
+// buffers only, Options.RunViewServers check the runs whose changes are
+// pending, started when a run first checks a file of their language
+// (runview_checks.go).
+//
 // # A front end in a few lines
 //
 //	a, err := app.New(app.Options{Roots: roots, Workspace: ws, Approver: approver})

@@ -22,17 +22,8 @@ func startLanguageServers(roots []string, servers map[string]config.LanguageServ
 	if len(servers) == 0 {
 		return nil
 	}
-	cfgs := make(map[string]lspclient.ServerConfig, len(servers))
-	for name, s := range servers {
-		wait := time.Duration(s.IndexingWait) * time.Second
-		if wait <= 0 {
-			wait = config.DefaultIndexingWait * time.Second
-		}
-		cfgs[name] = lspclient.ServerConfig{Command: s.Command, Extensions: s.Extensions,
-			InitializationOptions: s.InitializationOptions, IndexingWait: wait}
-	}
 	var c *lspclient.Client
-	c = lspclient.New(lspclient.Options{Roots: roots, Servers: cfgs, Logger: o.Logger, OnStatus: func(st lspclient.Status) {
+	c = lspclient.New(lspclient.Options{Roots: roots, Servers: serverConfigs(servers), Logger: o.Logger, OnStatus: func(st lspclient.Status) {
 		if o.OnLanguageStatus != nil {
 			o.OnLanguageStatus(st.Text, st.State == lspclient.StateUnavailable)
 		}
@@ -47,6 +38,21 @@ func startLanguageServers(roots []string, servers map[string]config.LanguageServ
 	}
 	c.Start(present)
 	return c
+}
+
+// serverConfigs are the languageServers setting's entries as the client
+// takes them.
+func serverConfigs(servers map[string]config.LanguageServer) map[string]lspclient.ServerConfig {
+	cfgs := make(map[string]lspclient.ServerConfig, len(servers))
+	for name, s := range servers {
+		wait := time.Duration(s.IndexingWait) * time.Second
+		if wait <= 0 {
+			wait = config.DefaultIndexingWait * time.Second
+		}
+		cfgs[name] = lspclient.ServerConfig{Command: s.Command, Extensions: s.Extensions,
+			InitializationOptions: s.InitializationOptions, IndexingWait: wait}
+	}
+	return cfgs
 }
 
 // withdrawLanguageTools takes the language tools out of reg: the next

@@ -65,7 +65,20 @@ type Config struct {
 	// LanguageServers are started by cb-ls itself to answer the language
 	// tools where no editor does, by name (see LanguageServer).
 	LanguageServers map[string]LanguageServer `json:"languageServers,omitempty"`
+	// RunViewServers says which language servers check a run's pending
+	// edits in the editor, whose own servers see the user's buffers
+	// only: "auto" (the default: the languageServers setting, and
+	// gopls, pyright and typescript-language-server where they are on
+	// PATH), "configured" (the setting only) or "off" (docs/context.md).
+	RunViewServers string `json:"runViewServers,omitempty"`
 }
+
+// Values of RunViewServers.
+const (
+	RunViewServersAuto       = "auto"
+	RunViewServersConfigured = "configured"
+	RunViewServersOff        = "off"
+)
 
 // Values of Review.
 const (

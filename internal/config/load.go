@@ -209,6 +209,11 @@ func (c Config) validate() error {
 	if c.MaxDiffMB < 0 || c.MaxDiffMB > MaxMaxDiffMB {
 		return fmt.Errorf("maxDiffMB %d: want a number of MiB from 1 to %d (0 or unset: 8)", c.MaxDiffMB, MaxMaxDiffMB)
 	}
+	switch c.RunViewServers {
+	case "", RunViewServersAuto, RunViewServersConfigured, RunViewServersOff:
+	default:
+		return fmt.Errorf("runViewServers %q: want auto, configured or off", c.RunViewServers)
+	}
 	if c.MaxSteps < 0 {
 		return fmt.Errorf("maxSteps %d: want a positive number", c.MaxSteps)
 	}

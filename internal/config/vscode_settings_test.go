@@ -24,6 +24,9 @@ func TestVSCodeContributesEverySetting(t *testing.T) {
 		"languageServers": "VS Code answers the language tools through its own providers",
 		// Only the user's own config.json sets it (UserMaxDiffMB).
 		"maxDiffMB": "read from the user's config.json only, never from an editor's settings",
+		// Set in cb-ls's config files (docs/context.md); the
+		// extension's settings UI does not offer it yet.
+		"runViewServers": "read from cb-ls's config files",
 	}
 	clientOnly := map[string]string{
 		"serverPath":     "the binary the extension starts",

@@ -39,14 +39,13 @@ type SettleParams struct {
 	CapMs   int `json:"capMs"`
 }
 
-// The settle rule's durations, sent with every request so that they live
-// here, not in each client. Language servers usually publish within a
-// few hundred milliseconds of a change (gopls, tsserver); the quiet
-// period waits for one that is slower, and the cap bounds what an edit
-// costs when a document's diagnostics never change.
+// The settle rule's durations (tools.SettleQuiet, tools.SettleCap), sent
+// with every request so that they live in the server, not in each
+// client; the language servers cb-ls starts itself are waited for by the
+// same rule (lspclient).
 const (
-	settleQuiet = 750 * time.Millisecond
-	settleCap   = 2 * time.Second
+	settleQuiet = tools.SettleQuiet
+	settleCap   = tools.SettleCap
 )
 
 // SettleRule returns the rule the server sends.
@@ -113,7 +112,7 @@ func (d *editorDiagnostics) Diagnostics(ctx context.Context, path string) ([]too
 }
 
 // OpenFiles implements tools.DiagnosticsSource.
-func (d *editorDiagnostics) OpenFiles() []string { return d.s.overlay.Paths() }
+func (d *editorDiagnostics) OpenFiles(context.Context) []string { return d.s.overlay.Paths() }
 
 // isNull reports whether a bridge request's result is JSON null (or
 // absent). A client that did not declare the capability behind a

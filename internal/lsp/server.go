@@ -225,6 +225,10 @@ func (s *Server) initTools() error {
 		// the one configured at initialize.
 		o.LanguageServers = s.currentConfig().LanguageServers
 	}
+	// The editor's servers see the user's buffers, never a run's pending
+	// edits: cb-ls's own check those (app/runview_checks.go), from the
+	// configuration at initialize.
+	o.RunViewServers = app.RunViewServers(s.currentConfig())
 	a, err := app.New(o)
 	if err != nil {
 		return err

@@ -7,8 +7,11 @@
 // edits, and those that name a symbol asked about, are kept in sync with
 // them (didOpen, didChange, didChangeWatchedFiles); a server that cannot
 // start or answer is withdrawn, one that crashes restarted once
-// (status.go); Close shuts them down. The servers run in the command
-// sandbox where there is one, the workspace read-only to them
+// (status.go); Close shuts them down. Their published diagnostics check a
+// run's edits (Checks: checks.go, diagnostics.go): shown the run's text,
+// read once settled, for the edit's result and the diagnostics tool; the
+// editor's front end starts servers for that alone. The servers run in
+// the command sandbox where there is one, the workspace read-only to them
 // (confine.go): every change to the project goes through the tools'
 // review.
 package lspclient

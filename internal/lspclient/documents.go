@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -19,6 +20,9 @@ type document struct {
 	uri     uri.URI
 	version int32
 	content []byte
+	// changed is when the server was last told of a change (didOpen
+	// included): the diagnostics settle after it (diagnostics.go).
+	changed time.Time
 }
 
 // languageID names the language of path for didOpen.
@@ -59,7 +63,7 @@ func (s *server) open(ctx context.Context, path string, content []byte) (uri.URI
 		return d.uri, nil
 	}
 	if d == nil {
-		d = &document{uri: fileuri.FromPath(path), version: 1, content: bytes.Clone(content)}
+		d = &document{uri: fileuri.FromPath(path), version: 1, content: bytes.Clone(content), changed: time.Now()}
 		s.docs[path] = d
 		s.mu.Unlock()
 		return d.uri, s.conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, map[string]any{
@@ -68,6 +72,7 @@ func (s *server) open(ctx context.Context, path string, content []byte) (uri.URI
 	}
 	d.version++
 	d.content = bytes.Clone(content)
+	d.changed = time.Now()
 	v := d.version
 	s.mu.Unlock()
 	return d.uri, s.didChange(ctx, d.uri, v, content)
@@ -120,6 +125,7 @@ func (s *server) changed(ctx context.Context, path string, content []byte, delet
 		}
 		d.version++
 		d.content = bytes.Clone(content)
+		d.changed = time.Now()
 		v := d.version
 		s.mu.Unlock()
 		_ = s.didChange(ctx, d.uri, v, content)

@@ -48,10 +48,15 @@ type server struct {
 	viewMu sync.Mutex
 
 	mu    sync.Mutex
-	docs  map[string]*document // by absolute path
-	shown map[string]bool      // files the server has with a view's content
-	diags map[uri.URI]json.RawMessage
-	err   error // why the server is unusable (it exited)
+	docs  map[string]*document  // by absolute path
+	shown map[string]bool       // files the server has with a view's content
+	diags map[uri.URI]published // the last publishDiagnostics of each document
+	// versions: the server tags its diagnostics with the version they
+	// are of (diagnostics.go).
+	versions bool
+	// diagsNews is closed (and replaced) on every publishDiagnostics.
+	diagsNews chan struct{}
+	err       error // why the server is unusable (it exited)
 }
 
 // start runs cfg.Command in root, confined as conf says, and
@@ -91,7 +96,7 @@ func launch(ctx context.Context, name string, cfg ServerConfig, roots []string, 
 		return nil, err
 	}
 	s := &server{name: name, cfg: cfg, log: log.With("server", name), cmd: cmd, proc: proc, stderr: &tailBuffer{max: 4096},
-		exited: make(chan struct{}), docs: map[string]*document{}, shown: map[string]bool{}, diags: map[uri.URI]json.RawMessage{}, ready: newReadiness()}
+		exited: make(chan struct{}), docs: map[string]*document{}, shown: map[string]bool{}, diags: map[uri.URI]published{}, diagsNews: make(chan struct{}), ready: newReadiness()}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		proc.cleanup()
@@ -237,12 +242,11 @@ func (s *server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	case protocol.MethodTextDocumentPublishDiagnostics:
 		var p struct {
 			URI         uri.URI         `json:"uri"`
+			Version     *int32          `json:"version"`
 			Diagnostics json.RawMessage `json:"diagnostics"`
 		}
 		if json.Unmarshal(req.Params(), &p) == nil {
-			s.mu.Lock()
-			s.diags[p.URI] = bytes.Clone(p.Diagnostics)
-			s.mu.Unlock()
+			s.published(p.URI, p.Version, p.Diagnostics)
 			s.ready.diagnostics()
 		}
 		return nil, nil

@@ -157,6 +157,13 @@ func (s *server) isShown(path string) bool {
 	return s.shown[path]
 }
 
+// isOpen reports whether the server has path open.
+func (s *server) isOpen(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[path] != nil
+}
+
 // noteDeleted adds a caveat to an answer that points into a file the
 // run deleted: the server still reads the user's copy.
 func (c *Client) noteDeleted(ctx context.Context, raw []byte, deleted []string) {

@@ -121,7 +121,11 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 			fmt.Fprintf(&b, "%s\n", note)
 		}
 		if reports[i] {
-			if line := tc.diagnosticsReport(ctx, c.Path.Rel, c.Path.Abs, befores[i]); line != "" {
+			content := doc.Content
+			if content == nil {
+				content = c.After
+			}
+			if line := tc.diagnosticsReport(ctx, c.Path.Rel, c.Path.Abs, content, befores[i]); line != "" {
 				fmt.Fprintf(&b, "\n%s\n", line)
 			}
 		}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/catbuddy/cb-ls/internal/filestate"
@@ -38,6 +39,9 @@ type ToolContext struct {
 
 	allowMu sync.Mutex
 	allowed []string // "Always allow" answers of this session
+
+	saidMu sync.Mutex
+	said   map[string]bool // notes said once per run, by run and note
 }
 
 // Options are per-tool settings from configuration.
@@ -62,6 +66,31 @@ func (tc *ToolContext) FileStates(ctx context.Context) *filestate.FileStates {
 		return s
 	}
 	return filestate.New()
+}
+
+// firstInRun reports whether key is asked about for the first time in
+// the run of ctx (its view's ID, else its FileStates): a note said once
+// per run.
+func (tc *ToolContext) firstInRun(ctx context.Context, key string) bool {
+	run := ""
+	if v, ok := RunViewFrom(ctx); ok && v.ID != "" {
+		run = "view " + v.ID
+	} else if s := filestate.FromContext(ctx); s != nil {
+		run = fmt.Sprintf("states %p", s)
+	} else {
+		return true // no run to remember it in
+	}
+	tc.saidMu.Lock()
+	defer tc.saidMu.Unlock()
+	if tc.said == nil {
+		tc.said = map[string]bool{}
+	}
+	k := run + "\x00" + key
+	if tc.said[k] {
+		return false
+	}
+	tc.said[k] = true
+	return true
 }
 
 // notify reports an edit event if a listener is installed.
@@ -111,7 +140,7 @@ func RegisterBuiltins(r *Registry, tc *ToolContext) error {
 	if err := RegisterLanguageTools(r, tc, tc.Language); err != nil {
 		return err
 	}
-	if tc.Diagnostics != nil {
+	if offersDiagnostics(tc.Diagnostics) {
 		return r.Register(DiagnosticsTool(tc))
 	}
 	return nil

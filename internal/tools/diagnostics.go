@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Diagnostic is one problem the editor's language features report for a
@@ -28,21 +29,83 @@ type DiagnosticsSource interface {
 	// returns an error wrapping ErrNoDiagnostics when the editor cannot
 	// tell.
 	Diagnostics(ctx context.Context, path string) ([]Diagnostic, error)
-	// OpenFiles lists the absolute paths of the editor's open documents.
-	OpenFiles() []string
+	// OpenFiles lists the absolute paths of the documents the
+	// diagnostics tool lists without a path: the editor's open
+	// documents, or the files of the run in ctx that the language
+	// servers cb-ls started check.
+	OpenFiles(ctx context.Context) []string
 }
+
+// ContentDiagnostics is a DiagnosticsSource that is told the file's text,
+// as the run has it: the language servers cb-ls started, which see only
+// what they are shown. An edit's diagnostics come from it with the
+// file's text before the edit and after it.
+type ContentDiagnostics interface {
+	DiagnosticsOf(ctx context.Context, path string, content []byte) ([]Diagnostic, error)
+}
+
+// diagnosticsOf asks tc's source for path's diagnostics with content
+// where it takes the text.
+func (tc *ToolContext) diagnosticsOf(ctx context.Context, path string, content []byte) ([]Diagnostic, error) {
+	if cd, ok := tc.Diagnostics.(ContentDiagnostics); ok {
+		return cd.DiagnosticsOf(ctx, path, content)
+	}
+	return tc.Diagnostics.Diagnostics(ctx, path)
+}
+
+// DiagnosticsChecker is a DiagnosticsSource that can name who checks a
+// file: the language server cb-ls started for it ("gopls"), whose
+// diagnostics may come from several sources (gopls's "compiler").
+type DiagnosticsChecker interface {
+	Checker(ctx context.Context, path string) string
+}
+
+// DiagnosticsKnower is a DiagnosticsSource that can tell at once, without
+// waiting for anything to settle, the diagnostics it last had of each of
+// paths it has them for: what a command's changes are compared with.
+type DiagnosticsKnower interface {
+	Known(ctx context.Context, paths []string) map[string][]Diagnostic
+}
+
+// UncheckedError is a DiagnosticsSource's answer for a file nothing
+// checks in the run's view (no language server for its language, or
+// the one there is cannot answer): the edit's result says so, once per
+// run and Key, so that the model never takes silence for "nothing new".
+type UncheckedError struct {
+	// Key is what the note is said once per run for: ".rs", "gopls".
+	Key string
+	// Note is the sentence: "no language server checks this run's .rs
+	// files; build to check".
+	Note string
+}
+
+func (e *UncheckedError) Error() string { return e.Note }
 
 // ErrNoDiagnostics is wrapped when the editor does not report
 // diagnostics (it does not implement the request, answers it null, or
 // answered with an error). It never means "no diagnostics".
 var ErrNoDiagnostics = errors.New("this editor does not report diagnostics to cb-ls")
 
+// The settle rule: a document's diagnostics count as settled when they
+// changed after its last change, or when that change is SettleQuiet old;
+// nobody waits more than SettleCap for them. Language servers usually
+// publish within a few hundred milliseconds of a change (gopls,
+// tsserver); the quiet period waits for one that is slower, and the cap
+// bounds what an edit costs when a document's diagnostics never change.
+// The editor's clients are sent it with every request (internal/lsp);
+// the servers cb-ls starts are waited for by it (internal/lspclient).
+const (
+	SettleQuiet = 750 * time.Millisecond
+	SettleCap   = 2 * time.Second
+)
+
 // maxNewDiagnostics bounds the diagnostics added to an edit's result.
 const maxNewDiagnostics = 20
 
 // diagnosticsBefore returns the diagnostics of path before an edit, and
 // false when there will be no report for this edit (no source, the
-// editor cannot tell, a new file).
+// editor cannot tell). A new file has none; a file nothing checks is
+// reported, to say so.
 func (tc *ToolContext) diagnosticsBefore(ctx context.Context, c Change) ([]Diagnostic, bool) {
 	if tc.Diagnostics == nil {
 		return nil, false
@@ -50,31 +113,44 @@ func (tc *ToolContext) diagnosticsBefore(ctx context.Context, c Change) ([]Diagn
 	if c.Create {
 		return nil, true
 	}
-	before, err := tc.Diagnostics.Diagnostics(ctx, c.Path.Abs)
-	return before, err == nil
+	before, err := tc.diagnosticsOf(ctx, c.Path.Abs, c.Base.Content)
+	var unchecked *UncheckedError
+	return before, err == nil || errors.As(err, &unchecked)
 }
 
 // diagnosticsReport returns the line added to an edit's result: the
 // errors and warnings of path after the edit that were not there before
 // (compared by severity, source, code and message, since the edit moves
 // lines), at most maxNewDiagnostics. It is "" when nothing is new or the
-// editor cannot tell.
-func (tc *ToolContext) diagnosticsReport(ctx context.Context, rel, path string, before []Diagnostic) string {
-	after, err := tc.Diagnostics.Diagnostics(ctx, path)
+// editor cannot tell; where nothing checks the file, it says so once
+// per run (UncheckedError).
+func (tc *ToolContext) diagnosticsReport(ctx context.Context, rel, path string, content []byte, before []Diagnostic) string {
+	after, err := tc.diagnosticsOf(ctx, path, content)
 	if err != nil {
-		return ""
+		return tc.uncheckedNote(ctx, err)
 	}
+	return tc.newProblemsReport(ctx, rel, path, "After this edit", before, after)
+}
+
+// newProblemsReport renders the problems of after that before did not
+// have, headed "<when>, gopls reports:", or "" when there are none.
+func (tc *ToolContext) newProblemsReport(ctx context.Context, rel, path, when string, before, after []Diagnostic) string {
 	fresh := newProblems(before, after)
 	if len(fresh) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	who := sourcesOf(fresh)
+	if c, ok := tc.Diagnostics.(DiagnosticsChecker); ok {
+		if name := c.Checker(ctx, path); name != "" {
+			who = name
+		}
+	}
 	verb := "reports"
 	if strings.Contains(who, " and ") {
 		verb = "report"
 	}
-	fmt.Fprintf(&b, "After this edit, %s %s:", who, verb)
+	fmt.Fprintf(&b, "%s, %s %s:", when, who, verb)
 	for i, d := range fresh {
 		if i == maxNewDiagnostics {
 			fmt.Fprintf(&b, "\n… and %d more (the diagnostics tool lists them all)", len(fresh)-i)
@@ -83,6 +159,17 @@ func (tc *ToolContext) diagnosticsReport(ctx context.Context, rel, path string, 
 		fmt.Fprintf(&b, "\n%s (new)", formatDiagnostic(rel, d))
 	}
 	return b.String()
+}
+
+// uncheckedNote is the line for an edit whose file nothing checks
+// (err is an UncheckedError), said once per run and key; "" for any
+// other error, and when it was said.
+func (tc *ToolContext) uncheckedNote(ctx context.Context, err error) string {
+	var u *UncheckedError
+	if !errors.As(err, &u) || !tc.firstInRun(ctx, "unchecked\x00"+u.Key) {
+		return ""
+	}
+	return "Note: " + u.Note + "."
 }
 
 // newProblems returns the errors and warnings of after that before did

@@ -41,13 +41,14 @@ func (tc *ToolContext) diagnostics(ctx context.Context, in diagnosticsInput) (Re
 		}
 		paths = []string{p.Abs}
 	} else {
-		paths = tc.Diagnostics.OpenFiles()
+		paths = tc.Diagnostics.OpenFiles(ctx)
 		slices.Sort(paths)
 		if len(paths) == 0 {
-			return Text("No file is open in the editor; give a path."), nil
+			return Text("No file is open (in the editor, or in the language servers cb-ls started); give a path."), nil
 		}
 	}
 	var b strings.Builder
+	var checkers []string // the servers that answered, when the source names them
 	listed, clean, stopped := 0, 0, false
 	for _, abs := range paths {
 		p, err := tc.Resolve(abs)
@@ -64,6 +65,11 @@ func (tc *ToolContext) diagnostics(ctx context.Context, in diagnosticsInput) (Re
 			}
 			fmt.Fprintf(&b, "%s: diagnostics not available: %v\n", p.Rel, err)
 			continue
+		}
+		if c, ok := tc.Diagnostics.(DiagnosticsChecker); ok {
+			if name := c.Checker(ctx, abs); name != "" && !slices.Contains(checkers, name) {
+				checkers = append(checkers, name)
+			}
 		}
 		if len(ds) == 0 {
 			clean++
@@ -91,5 +97,38 @@ func (tc *ToolContext) diagnostics(ctx context.Context, in diagnosticsInput) (Re
 	if in.Path == "" && clean > 0 {
 		fmt.Fprintf(&b, "%d other open file%s: no diagnostics.\n", clean, plural(clean))
 	}
-	return Text(strings.TrimRight(b.String(), "\n")), nil
+	out := strings.TrimRight(b.String(), "\n")
+	if len(checkers) > 0 {
+		view := "the files"
+		if pending(ctx) {
+			view = "this run's files, its pending changes included"
+		}
+		out = fmt.Sprintf("From %s (started by cb-ls), which see%s %s:\n%s", strings.Join(checkers, ", "), verbS(len(checkers)), view, out)
+	}
+	return Text(out), nil
+}
+
+// verbS is the -s of a verb whose subject is n things.
+func verbS(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+// DiagnosticsOfferer is a DiagnosticsSource that may check nothing at
+// all (no language server is configured): the diagnostics tool is then
+// not offered, though edits still say that nothing checks them.
+type DiagnosticsOfferer interface {
+	ChecksAnything() bool
+}
+
+// offersDiagnostics reports whether the diagnostics tool is offered
+// over src.
+func offersDiagnostics(src DiagnosticsSource) bool {
+	if src == nil {
+		return false
+	}
+	o, ok := src.(DiagnosticsOfferer)
+	return !ok || o.ChecksAnything()
 }

@@ -177,13 +177,23 @@ func runExec(ctx context.Context, tc *ToolContext, in execInput) (Result, error)
 			return Errorf("nothing ran: the workspace could not be scanned before the command, so its changes could not be reported or undone (%v)", err), nil
 		}
 	}
+	var checks map[string][]Diagnostic
+	if grant.Write {
+		checks = tc.execChecksBefore(ctx) // what the command's changes are compared with
+	}
 	r, err := runConfined(ctx, tc, sh, in.Command, cwd, timeout, grant.policy(in.Command))
 	if grant.How != "" {
 		r.Output += " [" + grant.How + "]"
 	}
 	if grant.Write && r.Output != "" {
 		// Even a cancelled command may have changed files.
-		r.Output += "\n" + tc.reportChanges(context.WithoutCancel(ctx), in.Command, before)
+		report, changes := tc.reportChanges(context.WithoutCancel(ctx), in.Command, before)
+		r.Output += "\n" + report
+		if len(changes) > 0 && ctx.Err() == nil {
+			if checked := tc.execDiskChecksReport(ctx, changes, checks); checked != "" {
+				r.Output += "\n\n" + checked
+			}
+		}
 	}
 	return r, err
 }

@@ -41,6 +41,7 @@ func (tc *ToolContext) execOverLayer(ctx context.Context, l Layer, in execInput,
 		return Errorf("%s", refusal), nil
 	}
 	timeout := in.timeout(opts)
+	checks := tc.execChecksBefore(ctx) // what the command's changes are compared with
 	layers, err := l.Prepare(ctx, tc.Guard.Boundaries())
 	if err != nil {
 		_, _ = l.Collect(context.WithoutCancel(ctx))
@@ -62,6 +63,11 @@ func (tc *ToolContext) execOverLayer(ctx context.Context, l Layer, in execInput,
 	}
 	if cerr != nil {
 		r.Output += "\n[what the command changed could not all be read from the run's layer: " + cerr.Error() + "]"
+	}
+	if len(rep.Changed) > 0 && ctx.Err() == nil {
+		if report := tc.execChecksReport(ctx, rep.Changed, checks); report != "" {
+			r.Output += "\n\n" + report
+		}
 	}
 	return r, err
 }

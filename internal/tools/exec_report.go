@@ -43,7 +43,7 @@ func (tc *ToolContext) scanRoots() []guard.Path {
 // changed (so the model reads those files again, and an edit names the
 // command) and drops those of what it deleted, records the run's undo, tells the listener and
 // renders the report.
-func (tc *ToolContext) reportChanges(ctx context.Context, command string, before snapshot.Scan) string {
+func (tc *ToolContext) reportChanges(ctx context.Context, command string, before snapshot.Scan) (string, []ExecChange) {
 	after, ignored := snapshot.TakeAfter(ctx, tc.scanRoots(), before.Taken())
 	changes := snapshot.Diff(before, after, tc.relForReport)
 	states := tc.FileStates(ctx)
@@ -67,7 +67,7 @@ func (tc *ToolContext) reportChanges(ctx context.Context, command string, before
 	if len(files) > 0 && tc.OnExecChanges != nil {
 		tc.OnExecChanges(ctx, ExecChanges{Command: command, Files: files})
 	}
-	return snapshot.Render(files, ignored)
+	return snapshot.Render(files, ignored), files
 }
 
 // relForReport renders an absolute workspace path relative to its

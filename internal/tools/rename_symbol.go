@@ -69,12 +69,16 @@ func (lt *langTools) rename(ctx context.Context, in renameInput) (Result, error)
 		n += len(c.Edits)
 	}
 	why := countDifference(lt.refs.about(in.Symbol, p.Abs, in.Line), cs, n)
+	touched, left := renameTouched(cs), renameLeft(cs, in.Symbol)
 	cs = lt.formatChanges(ctx, cs)
 	res, err := lt.tc.commitAll(ctx, "rename_symbol", cs, "")
 	if !res.IsError {
-		head := fmt.Sprintf("Rename of %s to %s: %d occurrence%s in %d file%s.\n", in.Symbol, in.NewName, n, plural(n), len(cs), plural(len(cs)))
+		head := fmt.Sprintf("Rename of %s to %s: %d occurrence%s in %d file%s%s.\n", in.Symbol, in.NewName, n, plural(n), len(cs), plural(len(cs)), touched)
 		if why != "" {
 			head += why + "\n"
+		}
+		if left != "" {
+			head += left + "\n"
 		}
 		res.Output = head + res.Output
 	}
