@@ -137,11 +137,21 @@ local function place(bufnr, h, n, show_title)
     marks[#marks + 1] = vim.api.nvim_buf_set_extmark(bufnr, M.ns, math.max(at, 0), 0, {
       virt_lines = virt,
       virt_lines_above = above,
-      sign_text = h.last == h.first and (flagged and '!' or '+') or nil,
+      -- An insertion has no line of its own: this is its sign, "!" like
+      -- every conflict's.
+      sign_text = h.last == h.first and ((h.conflict or flagged) and '!' or '+') or nil,
       sign_hl_group = sign_hl,
     })
   end
   return marks
+end
+
+--- reset forgets what is drawn in bufnr and draws it again: after a reload
+--- (:e) the text is read anew and the marks that survived it are wherever
+--- the reload left them.
+function M.reset(bufnr)
+  drawn[bufnr] = nil
+  M.draw(bufnr)
 end
 
 --- draw redraws the pending hunks of bufnr.
@@ -157,6 +167,12 @@ function M.draw(bufnr)
     end
   end
   local show_title = runs > 1
+  if not drawn[bufnr] then
+    -- Nothing is known to be on screen (first draw, or the buffer was
+    -- detached, as :e does): marks left in the namespace would be drawn
+    -- twice.
+    vim.api.nvim_buf_clear_namespace(bufnr, M.ns, 0, -1)
+  end
   local old = drawn[bufnr] or {}
   local now = {}
   for _, h in ipairs(M.hunks(vim.uri_from_bufnr(bufnr))) do
@@ -343,26 +359,52 @@ function M.jump(dir)
   return target ~= nil
 end
 
---- quickfix fills the quickfix list with every pending hunk.
+-- run_names maps client id -> runId -> the name the quickfix list gives
+-- the run: its title (the set's, else the run's), with its id when another
+-- run has the same title; the id only for a run with no title at all.
+local function run_names()
+  local titles, uses = {}, {}
+  for cid, runs in pairs(M.sets) do
+    titles[cid] = {}
+    for run_id, set in pairs(runs) do
+      local t = set.title or title_of(cid, run_id)
+      titles[cid][run_id] = t
+      uses[t] = (uses[t] or 0) + 1
+    end
+  end
+  for _, runs in pairs(titles) do
+    for run_id, t in pairs(runs) do
+      if t ~= run_id and uses[t] > 1 then
+        runs[run_id] = t .. ' (' .. run_id .. ')'
+      end
+    end
+  end
+  return titles
+end
+
+--- quickfix fills the quickfix list with every pending hunk, each named
+--- by its run's title.
 function M.quickfix()
   local items = {}
-  for _, runs in pairs(M.sets) do
+  local names = run_names()
+  for cid, runs in pairs(M.sets) do
     for run_id, set in pairs(runs) do
+      local name = names[cid][run_id]
       for _, f in ipairs(set.files or {}) do
         local fname = vim.uri_to_fname(f.uri)
         local notes = flags.suffix(f)
         if f.group then
-          items[#items + 1] = { filename = fname, lnum = 1, text = string.format('[%s] %s: %d files (%s)%s', run_id, f.path, f.group.count or 0, f.kind, notes), type = notes ~= '' and 'W' or nil }
+          items[#items + 1] = { filename = fname, lnum = 1, text = string.format('[%s] %s: %d files (%s)%s', name, f.path, f.group.count or 0, f.kind, notes), type = notes ~= '' and 'W' or nil }
         end
         if f.whole then
           -- One entry: the label says what it is; it has no lines.
-          items[#items + 1] = { filename = fname, lnum = 1, text = string.format('[%s] %s%s', set.title or run_id, flags.whole_label(f), notes), type = notes ~= '' and 'W' or nil }
+          items[#items + 1] = { filename = fname, lnum = 1, text = string.format('[%s] %s%s', name, flags.whole_label(f), notes), type = notes ~= '' and 'W' or nil }
         end
         for _, h in ipairs(f.whole and {} or f.hunks or {}) do
           items[#items + 1] = {
             filename = fname,
             lnum = h.range.start.line + 1,
-            text = string.format('[%s] %s%s%s', set.title or run_id, h.label or f.path, h.conflict and (' (conflict: ' .. h.conflict .. ')') or '', notes),
+            text = string.format('[%s] %s%s%s', name, h.label or f.path, h.conflict and (' (conflict: ' .. h.conflict .. ')') or '', notes),
             type = (h.conflict or notes ~= '') and 'W' or nil,
           }
         end
@@ -484,6 +526,15 @@ function M.attach(bufnr, cfg)
         vim.cmd('normal! ' .. vim.v.count1 .. '[c')
       end
     end, 'previous pending hunk')
+    local group = vim.api.nvim_create_augroup('catbuddy_pending', { clear = false })
+    vim.api.nvim_clear_autocmds({ group = group, buffer = bufnr })
+    vim.api.nvim_create_autocmd('BufReadPost', {
+      group = group,
+      buffer = bufnr,
+      callback = function()
+        M.reset(bufnr)
+      end,
+    })
     vim.api.nvim_buf_attach(bufnr, false, {
       on_lines = function()
         vim.schedule(function()
