@@ -28,16 +28,27 @@ local function hunk(id, first, last, new_text, conflict)
   }
 end
 
--- opts records the options each pending mark was set with: Neovim 0.7
--- does not report sign_text in an extmark's details (0.10 does).
+-- opts records the options each pending mark was set with, while a test
+-- runs under recording(): Neovim 0.7 does not report sign_text in an
+-- extmark's details (0.10 does). The API is restored after the test.
 local opts = {}
-local set_extmark = vim.api.nvim_buf_set_extmark
-vim.api.nvim_buf_set_extmark = function(buf, ns, row, col, o)
-  local id = set_extmark(buf, ns, row, col, o)
-  if ns == pending.ns then
-    opts[id] = o
+local function recording(fn)
+  return function()
+    local set_extmark = vim.api.nvim_buf_set_extmark
+    opts = {}
+    vim.api.nvim_buf_set_extmark = function(buf, ns, row, col, o)
+      local id = set_extmark(buf, ns, row, col, o)
+      if ns == pending.ns then
+        opts[id] = o
+      end
+      return id
+    end
+    local ok, err = xpcall(fn, debug.traceback)
+    vim.api.nvim_buf_set_extmark = set_extmark
+    if not ok then
+      error(err, 0)
+    end
   end
-  return id
 end
 
 -- sign_of returns the sign and its highlight of mark m (a details list).
@@ -60,7 +71,7 @@ local function signs(buf)
 end
 
 return function(H)
-  H.test('pending: :e on a buffer with pending hunks draws each hunk once', function()
+  H.test('pending: :e on a buffer with pending hunks draws each hunk once', recording(function()
     pending.sets = {}
     local buf, uri = open(H, { 'package calc', '', 'func A() {}', 'func B() {}' })
     local n = {
@@ -83,9 +94,9 @@ return function(H)
     pending.on_notification({ runId = 'r1', files = {} }, 911)
     H.eq({}, marks(buf), 'a cleared set leaves no mark after :e')
     vim.cmd('bwipeout!')
-  end)
+  end))
 
-  H.test('pending: a conflict is marked ! (replaced lines and insertions), never +', function()
+  H.test('pending: a conflict is marked ! (replaced lines and insertions), never +', recording(function()
     pending.sets = {}
     local buf, uri = open(H, { 'package calc', '', 'func A() {}', 'func B() {}' })
     pending.on_notification({
@@ -108,5 +119,5 @@ return function(H)
     H.eq(2, warned, 'both signs warn')
     pending.on_notification({ runId = 'r1', files = {} }, 912)
     vim.cmd('bwipeout!')
-  end)
+  end))
 end
