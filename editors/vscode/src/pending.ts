@@ -7,7 +7,8 @@
 // full on hover and in the diff editor (pendingDiff.ts). The rules (what
 // is pending, where it is now, conflicts) stay in the server.
 import * as vscode from 'vscode';
-import { afterText, PendingModel, PendingNotification } from './pendingModel';
+import { PendingModel, PendingNotification } from './pendingModel';
+import { hunkLines, LineSpan } from './pendingDecor';
 import { keepTitle, wholeLabel } from './pendingFlags';
 import { PENDING_SCHEME, PendingDiff, targetOf } from './pendingDiff';
 import { PendingTree } from './pendingTree';
@@ -28,10 +29,15 @@ const removedLine = vscode.window.createTextEditorDecorationType({
 const addedAfter = vscode.window.createTextEditorDecorationType({
   after: { color: new vscode.ThemeColor('gitDecoration.addedResourceForeground'), margin: '0 0 0 2em', fontStyle: 'italic' },
 });
+/** conflictLine frames and highlights a conflicted hunk's lines: its own
+ * type, drawn instead of removedLine, so a conflict stands out. */
 const conflictLine = vscode.window.createTextEditorDecorationType({
   isWholeLine: true,
-  border: '1px dashed',
+  backgroundColor: new vscode.ThemeColor('inputValidation.warningBackground'),
+  border: '1px solid',
   borderColor: new vscode.ThemeColor('editorWarning.foreground'),
+  overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.warningForeground'),
+  overviewRulerLane: vscode.OverviewRulerLane.Left,
 });
 
 /** PendingView shows the pending hunks and keeps or discards them. */
@@ -173,22 +179,14 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
         ed.setDecorations(addedAfter, []);
         continue;
       }
-      const removed: vscode.Range[] = [];
-      const conflicts: vscode.Range[] = [];
-      const after: vscode.DecorationOptions[] = [];
-      const n = ed.document.lineCount;
-      for (const h of this.model.hunks(this.asUri(ed.document.uri))) {
-        const last = Math.min(h.last, n) - 1;
-        if (h.last > h.first) {
-          const r = new vscode.Range(h.first, 0, last, 0);
-          (h.hunk.conflict ? conflicts : removed).push(r);
-          if (h.hunk.conflict) {
-            removed.push(r);
-          }
-        }
-        const at = Math.max(0, Math.min(h.last > h.first ? last : h.first, n - 1));
-        after.push({ range: new vscode.Range(at, Number.MAX_SAFE_INTEGER, at, Number.MAX_SAFE_INTEGER), renderOptions: { after: { contentText: afterText(h, several) } } });
-      }
+      const d = hunkLines(this.model.hunks(this.asUri(ed.document.uri)), ed.document.lineCount, several);
+      const span = (l: LineSpan) => new vscode.Range(l.first, 0, l.last, 0);
+      const removed = d.removed.map(span);
+      const conflicts = d.conflicts.map(span);
+      const after: vscode.DecorationOptions[] = d.after.map((a) => ({
+        range: new vscode.Range(a.line, Number.MAX_SAFE_INTEGER, a.line, Number.MAX_SAFE_INTEGER),
+        renderOptions: { after: { contentText: a.text, ...(a.conflict ? { color: new vscode.ThemeColor('editorWarning.foreground') } : {}) } },
+      }));
       ed.setDecorations(removedLine, removed);
       ed.setDecorations(conflictLine, conflicts);
       ed.setDecorations(addedAfter, after);
