@@ -256,7 +256,7 @@ export class Controller implements vscode.Disposable {
     // then the Pending Changes view's count).
     const pending = !ended ? 0 : typeof ev.pending === 'number' ? ev.pending : (this.pendingFiles?.(ev.runId) ?? 0);
     if (ended && (pending > 0 || !((ev.turn ?? 1) > 1 && ended.outcome !== 'error' && this.chatShows?.(ev.runId)))) {
-      void this.showEnd(endMessage(ended.title, ev, ended.changed.size, pending), ev.runId);
+      void this.showEnd(endMessage(ended.title, ev, ended.changed.size, pending, ended), ev.runId);
     }
   }
 

@@ -9,6 +9,8 @@ export interface RunEvent {
   command?: string;
   uri?: string;
   title?: string;
+  /** input (start) is the user's text for the turn: the instruction. */
+  input?: string;
   text?: string;
   tool?: string;
   isError?: boolean;
@@ -57,6 +59,8 @@ export interface Run {
   runId: string;
   title: string;
   uri?: string;
+  /** input is the instruction of the run's current turn, when it has one. */
+  input?: string;
   lastTool?: string;
   /** changed holds the files this turn changed (paths): its end counts them and offers Undo. */
   changed: Set<string>;
@@ -90,7 +94,7 @@ export class Runs {
     }
     switch (ev.kind) {
       case 'start':
-        this.active.set(ev.runId, { runId: ev.runId, title: ev.title || ev.command || 'agent', uri: ev.uri, changed: new Set() });
+        this.active.set(ev.runId, { runId: ev.runId, title: ev.title || ev.command || 'agent', uri: ev.uri, input: ev.input || undefined, changed: new Set() });
         this.lastError = undefined;
         return {};
       case 'tool_call': {
@@ -223,9 +227,16 @@ const MAX_END_TEXT = 140;
  * notification. changed counts the files the run changed. pending counts
  * the run's files whose changes are still pending: they are not in the
  * user's files, so there is nothing to Undo; the run says "3 files changed
- * — pending review" and offers Review, Keep All and Undo All instead.
+ * — pending review" and offers Review, Keep All and Undo All instead;
+ * such a message names its run (runName: its instruction, file and id,
+ * from run, else the event's id), as its buttons act on that run only:
+ * VS Code folds identical notifications, and two parallel runs that both
+ * said "Agent: Fix This: 1 file changed — pending review" showed as one.
  */
-export function endMessage(title: string, ev: RunEvent, changed = 0, pending = 0): EndMessage {
+export function endMessage(title: string, ev: RunEvent, changed = 0, pending = 0, run?: RunName): EndMessage {
+  if (pending > 0) {
+    title = `${title} ${runName({ runId: ev.runId, ...run })}`;
+  }
   const review: EndAction[] = pending > 0 ? ['Review', 'Keep All', 'Undo All'] : [];
   const undo: EndAction[] = pending > 0 ? review : changed > 0 ? ['Undo'] : [];
   switch (ev.outcome ?? 'done') {
@@ -249,6 +260,45 @@ export function endMessage(title: string, ev: RunEvent, changed = 0, pending = 0
       }
       return { severity: 'error', text: `${title} failed: ${error}${pendingNote(pending)}`, actions };
     }
+  }
+}
+
+/** RunName is what names a run in its end notification. */
+export interface RunName { runId?: string; input?: string; uri?: string }
+
+/** MAX_NAME_INPUT bounds the instruction quoted in a run's name. */
+const MAX_NAME_INPUT = 60;
+
+/**
+ * runName is '"make it faster" (calc.go, r1a2b3c4d)': the first line of
+ * the run's instruction when it has one, then its file's name and its id,
+ * which no other run shares.
+ */
+export function runName(r: RunName): string {
+  const parts: string[] = [];
+  const file = r.uri ? baseName(r.uri) : '';
+  if (file) {
+    parts.push(file);
+  }
+  if (r.runId) {
+    parts.push(r.runId);
+  }
+  let said = (r.input ?? '').split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
+  if (said.length > MAX_NAME_INPUT) {
+    said = said.slice(0, MAX_NAME_INPUT - 1).trimEnd() + '…';
+  }
+  const quoted = said ? `"${said}"` : '';
+  const ids = parts.length > 0 ? `(${parts.join(', ')})` : '';
+  return [quoted, ids].filter((p) => p !== '').join(' ');
+}
+
+/** baseName is the last segment of a URI or path, decoded. */
+function baseName(uri: string): string {
+  const seg = uri.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
   }
 }
 

@@ -132,14 +132,41 @@ test('Runs: the status bar tooltip counts tokens, cached input included', () => 
 test('endMessage: a run whose changes are pending offers review, not Undo', () => {
   const title = 'Agent: Fix This';
   const done = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done', answer: 'Fixed.' }, 1, 1);
-  assert.deepEqual(done, { severity: 'info', text: 'Agent: Fix This: 1 file changed — pending review', actions: ['Review', 'Keep All', 'Undo All'] });
-  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done' }, 3, 3).text, 'Agent: Fix This: 3 files changed — pending review');
+  assert.deepEqual(done, { severity: 'info', text: 'Agent: Fix This (r1): 1 file changed — pending review', actions: ['Review', 'Keep All', 'Undo All'] });
+  assert.equal(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done' }, 3, 3).text, 'Agent: Fix This (r1): 3 files changed — pending review');
   const cancelled = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' }, 2, 2);
-  assert.equal(cancelled.text, 'Agent: Fix This: cancelled by the user. 2 files changed — pending review.');
+  assert.equal(cancelled.text, 'Agent: Fix This (r1): cancelled by the user. 2 files changed — pending review.');
   assert.deepEqual(cancelled.actions, ['Show', 'Review', 'Keep All', 'Undo All', 'Show Log']);
   const failed = endMessage(title, { runId: 'r1', kind: 'end', outcome: 'error', error: 'HTTP 500' }, 1, 1);
   assert.ok(!failed.actions.includes('Undo'), failed.actions.join());
   assert.deepEqual(failed.actions.slice(0, 3), ['Review', 'Keep All', 'Undo All']);
   // Nothing pending: the files are on disk, and Undo is offered as before.
   assert.deepEqual(endMessage(title, { runId: 'r1', kind: 'end', outcome: 'done' }, 1, 0).actions, ['Show', 'Undo']);
+});
+
+test('endMessage: parallel runs that end pending each name their run, so VS Code folds none', () => {
+  const r = new Runs();
+  r.apply({ runId: 'r0a1b2c3d', kind: 'start', command: 'fix', title: 'Agent: Fix This', uri: 'file:///w/calc.go' });
+  r.apply({ runId: 'r4e5f6a7b', kind: 'start', command: 'fix', title: 'Agent: Fix This', uri: 'file:///w/sub/calc.go' });
+  r.apply({ runId: 'r8c9d0e1f', kind: 'start', command: 'ask', title: 'Agent: Ask', uri: 'file:///w/my%20file.go', input: 'make it faster\nand explain why' });
+  const texts = ['r0a1b2c3d', 'r4e5f6a7b', 'r8c9d0e1f'].map((id) => {
+    const end = { runId: id, kind: 'end', outcome: 'done' as const, pending: 1 };
+    const { ended } = r.apply(end);
+    assert.ok(ended);
+    return endMessage(ended.title, end, ended.changed.size, end.pending, ended).text;
+  });
+  assert.deepEqual(texts, [
+    'Agent: Fix This (calc.go, r0a1b2c3d): 1 file changed — pending review',
+    'Agent: Fix This (calc.go, r4e5f6a7b): 1 file changed — pending review',
+    'Agent: Ask "make it faster" (my file.go, r8c9d0e1f): 1 file changed — pending review',
+  ]);
+  assert.equal(new Set(texts).size, texts.length, 'no two are the same');
+  // Cancelled and failed runs with pending changes name theirs too.
+  const run = { runId: 'r1', input: 'x'.repeat(80), uri: 'file:///w/a.go' };
+  const cancelled = endMessage('Agent: Ask', { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' }, 0, 2, run);
+  assert.equal(cancelled.text, `Agent: Ask "${'x'.repeat(59)}…" (a.go, r1): cancelled by the user. 2 files changed — pending review.`);
+  const failed = endMessage('Agent: Ask', { runId: 'r1', kind: 'end', outcome: 'error', error: 'HTTP 500' }, 0, 1, run);
+  assert.ok(failed.text.startsWith(`Agent: Ask "${'x'.repeat(59)}…" (a.go, r1) failed: HTTP 500`), failed.text);
+  // Nothing pending: the message is as before, without the run's name.
+  assert.equal(endMessage('Agent: Ask', { runId: 'r1', kind: 'end', outcome: 'cancelled', error: 'cancelled by the user' }, 0, 0, run).text, 'Agent: Ask: cancelled by the user.');
 });
