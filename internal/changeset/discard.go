@@ -54,23 +54,9 @@ func (s *Set) Discard(sel Selection) ([]string, error) {
 			errs = append(errs, err.Error())
 			continue
 		}
-		if len(idx) == len(f.Hunks) {
-			s.revertLayer(f.Path)
-		} else {
-			var rest []diff.Edit
-			for i, h := range f.Hunks {
-				if !contains(idx, i) {
-					rest = append(rest, h.Edit)
-				}
-			}
-			content, err := diff.Apply(base, rest)
-			if err == nil {
-				_, err = s.writeLayer(f.Path, false, content, 0)
-			}
-			if err != nil {
-				errs = append(errs, fmt.Sprintf("%s: %v", f.Path.Rel, err))
-				continue
-			}
+		if err := s.dropHunks(f, idx, base); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", f.Path.Rel, err))
+			continue
 		}
 		for _, i := range idx {
 			discarded = append(discarded, f.Hunks[i].ID)
@@ -89,6 +75,27 @@ func (s *Set) Discard(sel Selection) ([]string, error) {
 		return discarded, fmt.Errorf("discard: %s", strings.Join(errs, "; "))
 	}
 	return discarded, nil
+}
+
+// dropHunks reverts hunks idx of f (against base) in the layer: the
+// file holds the rest of the run's change, and leaves the set when
+// nothing is left. s.mu is held.
+func (s *Set) dropHunks(f File, idx []int, base []byte) error {
+	if f.Whole != nil || len(idx) == len(f.Hunks) {
+		s.revertLayer(f.Path)
+		return nil
+	}
+	var rest []diff.Edit
+	for i, h := range f.Hunks {
+		if !contains(idx, i) {
+			rest = append(rest, h.Edit)
+		}
+	}
+	content, err := diff.Apply(base, rest)
+	if err == nil {
+		_, err = s.writeLayer(f.Path, false, content, 0)
+	}
+	return err
 }
 
 func contains(xs []int, x int) bool {

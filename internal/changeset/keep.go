@@ -3,9 +3,7 @@ package changeset
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 
 	"github.com/catbuddy/cb-ls/internal/diff"
@@ -13,11 +11,13 @@ import (
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
-// KeepResult is what a keep did: the hunks (and groups) that landed, and
-// those left pending with the reason.
+// KeepResult is what a keep did: the hunks (and groups) that landed,
+// those left pending with the reason, and, of the kept, the conflicted
+// hunks resolved and how (Selection.Conflicts).
 type KeepResult struct {
-	Kept []string
-	Left []Left
+	Kept     []string
+	Left     []Left
+	Resolved []Resolved
 }
 
 // Left is a hunk a keep left pending, and why.
@@ -25,27 +25,19 @@ type Left struct {
 	Hunk, Reason string
 }
 
-// keepPlan is one file's part of a keep.
-type keepPlan struct {
-	file    File
-	base    []byte
-	pending []byte // the layer's content the hunks were taken from
-	chosen  []int  // indices of file.Hunks that go into change
-	change  tools.Change
-	noop    bool // the user's text already is the result: nothing to apply
-}
-
 // Keep applies the chosen hunks to the user's files through ws (the
 // front end's Workspace: the disk, or the editor with an applyEdit that
 // needs no confirmation, the user having chosen). Each hunk is merged
 // three-way over the user's current text: a hunk that the user's typing
 // touches, in a file the user deleted or renamed, or over a file someone
-// else created, stays pending with the reason (Left), and the user's
-// text stays. Everything else goes in ONE tools.ApplyAll: it all lands,
-// or nothing does and the error says why. Then each file's base moves
-// on (a file with nothing left leaves the set), the ledger in ctx
+// else created, is a conflict: resolved as sel.Conflicts says
+// (resolve.go), or left pending with the reason (Left), the user's
+// text staying. Everything else goes in ONE tools.ApplyAll: it all
+// lands, or nothing does and the error says why. Then each file's base
+// moves on (a file with nothing left leaves the set), the ledger in ctx
 // (filestate.NewLedgerContext), if any, records what was kept so that
-// the run can be undone, and the agent's news says what was kept.
+// the run can be undone, and the agent's news says what was kept, how
+// each conflict was resolved, and which are still pending and why.
 //
 // A group of ignored outputs is written to the disk directly, after
 // the reviewed files (no editor has them open).
@@ -62,6 +54,7 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 	}
 	var plans []keepPlan
 	var groups, wholes []File
+	var news []string
 	for _, f := range files {
 		if f.KeepRefused != "" {
 			res.Left = append(res.Left, refused(f, sel)...)
@@ -83,11 +76,12 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 		if len(idx) == 0 {
 			continue
 		}
-		p, left, err := s.planKeep(ctx, f, idx, ws)
+		p, left, err := s.planKeep(ctx, f, idx, ws, sel.Conflicts)
 		if err != nil {
 			return res, err
 		}
 		res.Left = append(res.Left, left...)
+		news = append(news, p.news...)
 		if len(p.chosen) > 0 {
 			plans = append(plans, p)
 		}
@@ -116,7 +110,6 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 		}
 		k++
 	}
-	var news []string
 	s.mu.Lock()
 	for i, p := range plans {
 		doc, ok := applied[i]
@@ -127,10 +120,10 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 			continue
 		}
 		kept := p.chosen
-		if len(doc.Rejected) > 0 {
+		if refusedHunks := p.rejected(doc.Rejected); len(refusedHunks) > 0 {
 			kept = nil
-			for j, h := range p.chosen {
-				if slices.Contains(doc.Rejected, j) {
+			for _, h := range p.chosen {
+				if slices.Contains(refusedHunks, h) {
 					res.Left = append(res.Left, Left{Hunk: p.file.Hunks[h].ID, Reason: "the editor refused it"})
 				} else {
 					kept = append(kept, h)
@@ -140,27 +133,45 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 		if len(kept) == 0 {
 			continue
 		}
-		s.moveBase(p, kept)
+		if p.drop {
+			if err := s.dropHunks(p.file, kept, p.base); err != nil {
+				s.store.log.Warn("drop a pending file the user kept their own over", "file", p.file.Path.Rel, "error", err)
+			}
+			_ = s.saveAll()
+		} else {
+			s.moveBase(p, kept)
+		}
 		if l := filestate.LedgerFromContext(ctx); l != nil && !p.noop {
 			recordKept(l, p, doc.Content)
 		}
 		for _, h := range kept {
-			res.Kept = append(res.Kept, p.file.Hunks[h].ID)
-			news = append(news, "the user kept "+describeHunk(p.file, h, p.base))
+			id := p.file.Hunks[h].ID
+			res.Kept = append(res.Kept, id)
+			how := p.how[h]
+			if how != ResolveNone {
+				res.Resolved = append(res.Resolved, Resolved{Hunk: id, How: how})
+				delete(s.conflicts, id)
+			}
+			news = append(news, resolvedNews(how, describeHunk(p.file, h, p.base)))
 		}
 	}
 	s.files = nil
 	s.mu.Unlock()
 	for _, w := range wholes {
-		if why, err := s.keepWhole(ctx, w, ws); err != nil || why != "" {
+		id := w.Hunks[0].ID
+		how, why, err := s.resolveWhole(ctx, w, ws, sel.Conflicts)
+		if err != nil || why != "" {
 			if err != nil {
 				why = err.Error()
 			}
-			res.Left = append(res.Left, Left{Hunk: w.Hunks[0].ID, Reason: why})
+			res.Left = append(res.Left, Left{Hunk: id, Reason: why})
 			continue
 		}
-		res.Kept = append(res.Kept, w.Hunks[0].ID)
-		news = append(news, "the user kept "+w.Hunks[0].Label)
+		res.Kept = append(res.Kept, id)
+		if how != ResolveNone {
+			res.Resolved = append(res.Resolved, Resolved{Hunk: id, How: how})
+		}
+		news = append(news, resolvedNews(how, w.Hunks[0].Label))
 	}
 	for _, g := range groups {
 		if err := s.keepGroup(ctx, g); err != nil {
@@ -177,90 +188,19 @@ func (s *Set) Keep(ctx context.Context, sel Selection, ws tools.Workspace) (Keep
 	return res, nil
 }
 
-// planKeep merges f's chosen hunks over the user's text as ws has it.
-func (s *Set) planKeep(ctx context.Context, f File, idx []int, ws tools.Workspace) (keepPlan, []Left, error) {
-	s.mu.Lock()
-	fo := s.folders[f.Path.Root]
-	base, err := fo.baseText(ctx, f.Path.Rel)
-	var pending []byte
-	if f.Kind != KindDeleted {
-		pending, _, _ = fo.upperText(ctx, f.Path.Rel)
-	}
-	var moved, gone bool
-	if err == nil {
-		moved, gone, err = fo.userChanged(ctx, fo.files[f.Path.Rel], f.Path.Rel)
-	}
-	s.mu.Unlock()
-	if err != nil {
-		return keepPlan{}, nil, err
-	}
-	p := keepPlan{file: f, base: base, pending: pending}
-	leave := func(why string) (keepPlan, []Left, error) {
-		var left []Left
-		for _, h := range idx {
-			left = append(left, Left{Hunk: f.Hunks[h].ID, Reason: why})
+// rejected returns the hunks of p that the edits the editor refused
+// (indices into p.change.Edits) would have landed.
+func (p keepPlan) rejected(edits []int) []int {
+	var out []int
+	for _, j := range edits {
+		switch {
+		case p.owners == nil && j < len(p.chosen):
+			out = append(out, p.chosen[j])
+		case j < len(p.owners):
+			out = append(out, p.owners[j]...)
 		}
-		return p, left, nil
 	}
-	cur, err := ws.Read(ctx, f.Path)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return keepPlan{}, nil, fmt.Errorf("read %s: %w", f.Path.Rel, err)
-	}
-	if moved && !gone {
-		// The base is the folder's entry, which the user changed since
-		// the run found it: comparing with it would compare the user's
-		// file with itself.
-		if f.Kind == KindDeleted {
-			return leave(fmt.Sprintf("%s changed since the run deleted it; deleting it now would lose those changes, so it was left", f.Path.Rel))
-		}
-		return leave(fmt.Sprintf("%s changed since the run changed it; keeping the run's would replace those changes, so it was left", f.Path.Rel))
-	}
-	switch f.Kind {
-	case KindCreated:
-		if exists && !bytes.Equal(cur.Content, pending) {
-			return leave(fmt.Sprintf("a file %s was created meanwhile; keeping the run's would replace it, so it was left as it is", f.Path.Rel))
-		}
-		p.chosen, p.noop = idx, exists
-		p.change = tools.Change{Path: f.Path, Create: true, Edits: []tools.TextEdit{{NewText: string(pending)}}, After: pending, Label: "keep " + f.Path.Rel}
-		return p, nil, nil
-	case KindDeleted:
-		if exists && !bytes.Equal(cur.Content, base) {
-			return leave(fmt.Sprintf("%s changed since the run deleted it; deleting it now would lose those changes, so it was left", f.Path.Rel))
-		}
-		p.chosen, p.noop = idx, !exists
-		p.change = tools.Change{Path: f.Path, Base: cur, Delete: true, Label: "keep the deletion of " + f.Path.Rel}
-		return p, nil, nil
-	}
-	if !exists {
-		return leave(fmt.Sprintf("%s was deleted or renamed while the change was pending, so there is nothing to apply it to; discard it, or put the file back and keep again", f.Path.Rel))
-	}
-	var left []Left
-	var edits []tools.TextEdit
-	same := bytes.Equal(cur.Content, base)
-	for _, h := range idx {
-		e := f.Hunks[h].Edit
-		if !same {
-			moved, _, ok := diff.RebaseEdits(base, []diff.Edit{e}, cur.Content)
-			if !ok || len(f.Hunks) == 1 && isBinary(base) {
-				first, last := diff.HunkLines(base, e)
-				left = append(left, Left{Hunk: f.Hunks[h].ID, Reason: fmt.Sprintf("%s: the user changed lines at or next to %s meanwhile; their text was kept and this hunk stays pending", f.Path.Rel, diff.LineSpan(first, last))})
-				continue
-			}
-			e = moved[0]
-		}
-		edits = append(edits, e)
-		p.chosen = append(p.chosen, h)
-	}
-	if len(edits) == 0 {
-		return p, left, nil
-	}
-	after, err := diff.Apply(cur.Content, edits)
-	if err != nil {
-		return keepPlan{}, nil, fmt.Errorf("merge %s: %w", f.Path.Rel, err)
-	}
-	p.change = tools.Change{Path: f.Path, Base: cur, Edits: edits, After: after, Label: "keep " + f.Path.Rel}
-	return p, left, nil
+	return out
 }
 
 // moveBase makes the kept hunks part of the file's base: what is left

@@ -8,10 +8,13 @@ import (
 
 // Selection names what to keep or discard: the files (every hunk of
 // each, or the group) and the hunks or groups by ID. Both empty means
-// everything pending.
+// everything pending. Conflicts says how a keep resolves the chosen
+// hunks that conflict with the user's text (resolve.go); ResolveNone
+// leaves them pending. Discard ignores it.
 type Selection struct {
-	Files []guard.Path
-	Hunks []string
+	Files     []guard.Path
+	Hunks     []string
+	Conflicts Resolution
 }
 
 // all reports whether sel names nothing, hence everything.

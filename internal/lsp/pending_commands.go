@@ -38,7 +38,11 @@ func (rs *runs) selectionOf(args []json.RawMessage) (*changeset.Set, changeset.S
 	if err != nil {
 		return nil, changeset.Selection{}, err
 	}
-	sel := changeset.Selection{Hunks: a.Hunks}
+	how, err := changeset.ParseResolution(a.Conflicts)
+	if err != nil {
+		return nil, changeset.Selection{}, invalidParams("conflicts: %v", err)
+	}
+	sel := changeset.Selection{Hunks: a.Hunks, Conflicts: how}
 	for _, u := range a.Files {
 		p, err := rs.s.pathOfURI(u)
 		if err != nil {
@@ -90,11 +94,14 @@ func (rs *runs) keepCommand(ctx context.Context, args []json.RawMessage) (any, e
 	if err != nil {
 		return nil, fmt.Errorf("keep the changes of run %s: %w", set.RunID(), err)
 	}
-	out := KeepResult{Kept: nonNil(res.Kept), Left: []LeftHunk{}}
+	out := KeepResult{Kept: nonNil(res.Kept), Left: []LeftHunk{}, Resolved: []ResolvedHunk{}}
 	for _, l := range res.Left {
 		out.Left = append(out.Left, LeftHunk{Hunk: l.Hunk, Reason: l.Reason})
 	}
-	rs.s.log.Info("pending changes kept", "run", set.RunID(), "kept", len(out.Kept), "left", len(out.Left))
+	for _, r := range res.Resolved {
+		out.Resolved = append(out.Resolved, ResolvedHunk{Hunk: r.Hunk, As: string(r.How)})
+	}
+	rs.s.log.Info("pending changes kept", "run", set.RunID(), "kept", len(out.Kept), "left", len(out.Left), "resolved", len(out.Resolved))
 	return out, nil
 }
 

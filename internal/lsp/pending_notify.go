@@ -131,8 +131,9 @@ func (s *Server) currentText(f changeset.File) []byte {
 // hunkRanges places hunks (against base) in cur: where cur is still the
 // base, directly; otherwise each hunk moves over the user's changes as
 // a keep would merge it (diff.RebaseEdits). A hunk the user's changes
-// touch cannot move: it is placed at the start of the same line of cur
-// and marked in conflicts.
+// touch cannot move: its range is the conflicting region in cur (the
+// user's lines that a keep with conflicts resolves against the run's,
+// diff.ConflictRegion), and it is marked in conflicts.
 func hunkRanges(base []byte, hunks []changeset.Hunk, cur []byte, enc protocol.PositionEncodingKind) ([]protocol.Range, []bool) {
 	ranges := make([]protocol.Range, len(hunks))
 	conflicts := make([]bool, len(hunks))
@@ -151,8 +152,8 @@ func hunkRanges(base []byte, hunks []changeset.Hunk, cur []byte, enc protocol.Po
 					continue
 				}
 				conflicts[i] = true
-				at := sameLineStart(base, edits[i].Start, cur)
-				edits[i] = diff.Edit{Start: at, End: at}
+				r := diff.ConflictRegion(base, edits[i], cur)
+				edits[i] = diff.Edit{Start: r.CurStart, End: r.CurEnd}
 			}
 		}
 	}
@@ -160,19 +161,4 @@ func hunkRanges(base []byte, hunks []changeset.Hunk, cur []byte, enc protocol.Po
 		ranges[i] = RangeOf(cur, min(e.Start, len(cur)), min(e.End, len(cur)), enc)
 	}
 	return ranges, conflicts
-}
-
-// sameLineStart is the offset in cur of the start of the line that off
-// is on in base (the end of cur when cur is shorter).
-func sameLineStart(base []byte, off int, cur []byte) int {
-	line := bytes.Count(base[:min(off, len(base))], []byte("\n"))
-	at := 0
-	for ; line > 0; line-- {
-		i := bytes.IndexByte(cur[at:], '\n')
-		if i < 0 {
-			return len(cur)
-		}
-		at += i + 1
-	}
-	return at
 }

@@ -61,7 +61,10 @@ type PendingHunk struct {
 	NewText string         `json:"newText"`
 	Label   string         `json:"label"`
 	// Conflict, when set, says why the hunk cannot be kept as it is: the
-	// user's text touches its lines. Keeping it leaves it pending.
+	// user's text touches its lines. Keeping it leaves it pending unless
+	// catbuddy.keep's conflicts resolves it. Range is then the
+	// conflicting region in the buffer (the user's lines there), and
+	// NewText still the run's text of the hunk.
 	Conflict string `json:"conflict,omitempty"`
 }
 
@@ -74,18 +77,31 @@ type PendingGroup struct {
 
 // selectionArgs is the argument of catbuddy.keep and catbuddy.discard:
 // the run, and which of its changes (every one when both are empty).
+// Conflicts, for catbuddy.keep only, resolves the chosen hunks that
+// conflict with the user's text: "both", "theirs", "run" or "markers"
+// (changeset.Resolution); absent, they stay pending.
 type selectionArgs struct {
-	RunID string    `json:"runId"`
-	Files []uri.URI `json:"files"`
-	Hunks []string  `json:"hunks"`
+	RunID     string    `json:"runId"`
+	Files     []uri.URI `json:"files"`
+	Hunks     []string  `json:"hunks"`
+	Conflicts string    `json:"conflicts,omitempty"`
 }
 
-// KeepResult is catbuddy.keep's answer: the hunks that landed, and those
+// KeepResult is catbuddy.keep's answer: the hunks that landed, those
 // still pending with the reason (a conflict with the user's typing, a
-// file deleted meanwhile).
+// file deleted meanwhile), and the conflicted hunks resolved (those are
+// in Kept too).
 type KeepResult struct {
-	Kept []string   `json:"kept"`
-	Left []LeftHunk `json:"left"`
+	Kept     []string       `json:"kept"`
+	Left     []LeftHunk     `json:"left"`
+	Resolved []ResolvedHunk `json:"resolved"`
+}
+
+// ResolvedHunk is a conflicted hunk a keep resolved, and as what:
+// "both", "theirs", "run" or "markers".
+type ResolvedHunk struct {
+	Hunk string `json:"hunk"`
+	As   string `json:"as"`
 }
 
 // LeftHunk is a hunk that was chosen but not kept.

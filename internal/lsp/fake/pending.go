@@ -73,6 +73,17 @@ func (e *Editor) Keep(id string, files []uri.URI, hunks []string) (lsp.KeepResul
 	return res, err
 }
 
+// KeepResolving runs catbuddy.keep for run id with conflicts, the
+// resolution of the chosen hunks that conflict with the buffer's text
+// ("both", "theirs", "run", "markers").
+func (e *Editor) KeepResolving(id string, files []uri.URI, hunks []string, conflicts string) (lsp.KeepResult, error) {
+	var res lsp.KeepResult
+	arg := selection(id, files, hunks)
+	arg["conflicts"] = conflicts
+	err := e.ExecuteCommand(lsp.CmdKeep, []any{arg}, &res)
+	return res, err
+}
+
 // Discard runs catbuddy.discard for run id.
 func (e *Editor) Discard(id string, files []uri.URI, hunks []string) (lsp.DiscardResult, error) {
 	var res lsp.DiscardResult
