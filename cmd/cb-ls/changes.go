@@ -10,11 +10,12 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/catbuddy/cb-ls/internal/changeset"
 	"github.com/catbuddy/cb-ls/internal/guard"
 	"github.com/catbuddy/cb-ls/internal/headless"
 )
 
-const changesUsageLine = "usage: cb-ls changes [runId] [files…] [--keep | --discard] [--diff] [--root DIR]… [--mode MODE]"
+const changesUsageLine = "usage: cb-ls changes [runId] [files…] [--keep [--conflicts=both|theirs|run|markers] | --discard] [--diff] [--root DIR]… [--mode MODE]"
 
 const changesUsage = changesUsageLine + `
 
@@ -30,6 +31,14 @@ one that names nothing pending is an error. Without files, every
 pending change of the run. A listing cuts a long hunk; --diff shows
 every hunk whole.
 
+A hunk whose lines you changed since the run made it is a conflict: a
+plain --keep leaves it pending. --keep --conflicts=HOW resolves each
+one it keeps: both (your lines, then the run's), theirs or yours (your
+text stays; the run's hunk is dropped), run (the run's lines replace
+yours there) or markers (git's conflict markers around the two, for
+your merge tool). A file you deleted, a file you created where the run
+did, or a deletion of a file you changed resolves only as theirs or run.
+
 Exit status 0 done, 1 failed, a run or file named has nothing pending,
 or a keep left something pending (a conflict with your own changes,
 named), 2 bad usage.
@@ -41,9 +50,10 @@ flags:
 // other: each is an actionFlag, so another action is one more line in
 // changesMain.
 type changesFlags struct {
-	roots  rootList
-	mode   string
-	diff   bool
+	roots     rootList
+	mode      string
+	diff      bool
+	conflicts string
 	action headless.ChangesAction
 	// actionName is the flag that set action, for the message when a
 	// second one is given.
@@ -85,6 +95,7 @@ func changesMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(actionFlag{&f, "keep", headless.ChangesKeep}, "keep", "apply the pending changes (of the files named, or all) to your files")
 	fs.Var(actionFlag{&f, "discard", headless.ChangesDiscard}, "discard", "drop the pending changes (of the files named, or all)")
 	fs.BoolVar(&f.diff, "diff", false, "show every hunk whole (a listing cuts long ones)")
+	fs.StringVar(&f.conflicts, "conflicts", "", "with --keep: resolve the hunks that conflict with your changes as both, theirs (or yours), run or markers")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -100,12 +111,36 @@ func changesMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cb-ls changes: --diff shows the changes; it does not go with --%s\n%s\n", f.actionName, changesUsageLine)
 		return 2
 	}
+	how, err := parseConflicts(f.conflicts, f.action)
+	if err != nil {
+		fmt.Fprintf(stderr, "cb-ls changes: %v\n%s\n", err, changesUsageLine)
+		return 2
+	}
 	m, err := guard.ParseMode(f.mode)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls changes: --mode: %v\n", err)
 		return 2
 	}
-	return headless.Changes(ctx, headless.ChangesOptions{Roots: f.roots, Mode: m, Action: f.action, Diff: f.diff, Args: words}, stdout, stderr)
+	return headless.Changes(ctx, headless.ChangesOptions{Roots: f.roots, Mode: m, Action: f.action, Diff: f.diff, Conflicts: how, Args: words}, stdout, stderr)
+}
+
+// parseConflicts reads --conflicts, which only a keep takes; "yours"
+// is theirs (the user's own text), as a person at a terminal says it.
+func parseConflicts(v string, action headless.ChangesAction) (changeset.Resolution, error) {
+	if v == "" {
+		return changeset.ResolveNone, nil
+	}
+	if action != headless.ChangesKeep {
+		return changeset.ResolveNone, fmt.Errorf("--conflicts says how a keep resolves conflicts; it goes with --keep")
+	}
+	if v == "yours" {
+		v = string(changeset.ResolveTheirs)
+	}
+	how, err := changeset.ParseResolution(v)
+	if err != nil {
+		return changeset.ResolveNone, fmt.Errorf("--conflicts: %v (yours is theirs)", err)
+	}
+	return how, nil
 }
 
 // parseInterspersed parses fs's flags wherever they stand among the

@@ -23,6 +23,9 @@ type ChangesOptions struct {
 	Action ChangesAction
 	// Diff shows every hunk whole (a listing cuts long ones).
 	Diff bool
+	// Conflicts is how a keep resolves the hunks that conflict with the
+	// user's changes; ResolveNone leaves them pending.
+	Conflicts changeset.Resolution
 	// Args are the words after the flags: a run id first (optional:
 	// a word the store knows as a run), then files. Each file must name
 	// something pending (a file, a group, or a folder with pending
@@ -100,7 +103,7 @@ func Changes(ctx context.Context, o ChangesOptions, stdout, stderr io.Writer) in
 	}
 	switch o.Action {
 	case ChangesKeep:
-		return keepFiles(ctx, set, files, stdout, stderr)
+		return keepFiles(ctx, set, files, o.Conflicts, stdout, stderr)
 	case ChangesDiscard:
 		return discardFiles(set, files, stdout, stderr)
 	}
@@ -152,18 +155,37 @@ func listRuns(w io.Writer, runs []*changeset.Set) {
 	}
 }
 
-// keepFiles keeps files of set (all of it when files is nil).
-func keepFiles(ctx context.Context, set *changeset.Set, files []changeset.File, stdout, stderr io.Writer) int {
-	res, err := set.Keep(ctx, selectionOf(files), tools.DiskWorkspace{})
+// keepFiles keeps files of set (all of it when files is nil), the
+// conflicts resolved as how says. A keep that left conflicts, asked to
+// resolve none, names the flag that would.
+func keepFiles(ctx context.Context, set *changeset.Set, files []changeset.File, how changeset.Resolution, stdout, stderr io.Writer) int {
+	sel := selectionOf(files)
+	sel.Conflicts = how
+	res, err := set.Keep(ctx, sel, tools.DiskWorkspace{})
 	keepReport(stdout, res)
 	if err != nil {
 		fmt.Fprintf(stderr, "cb-ls changes: %v\n", err)
 		return 1
 	}
-	if len(res.Left) > 0 {
-		return 1
+	if len(res.Left) == 0 {
+		return 0
 	}
-	return 0
+	if how == changeset.ResolveNone && conflicted(set) {
+		fmt.Fprintf(stdout, "resolve the conflicts with `cb-ls changes %s --keep --conflicts=both|theirs|run|markers` (both: your lines then the run's; theirs: yours stay; run: the run's replace yours; markers: git's conflict markers)\n", set.RunID())
+	}
+	return 1
+}
+
+// conflicted reports whether a hunk of set is pending with a conflict.
+func conflicted(set *changeset.Set) bool {
+	for _, f := range set.Files() {
+		for _, h := range f.Hunks {
+			if h.Conflict != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // discardFiles discards files of set (all of it when files is nil).

@@ -149,9 +149,27 @@ func keepReport(w io.Writer, res changeset.KeepResult) {
 	if len(res.Kept) > 0 {
 		fmt.Fprintf(w, "kept %d change(s)\n", len(res.Kept))
 	}
+	for _, r := range res.Resolved {
+		fmt.Fprintf(w, "resolved %s: %s\n", r.Hunk, resolvedPhrase(r.How))
+	}
 	for _, l := range res.Left {
 		fmt.Fprintf(w, "left pending %s: %s\n", l.Hunk, diff.QuoteName(l.Reason))
 	}
+}
+
+// resolvedPhrase says what a resolution left in the file.
+func resolvedPhrase(how changeset.Resolution) string {
+	switch how {
+	case changeset.ResolveBoth:
+		return "both (your lines, then the run's)"
+	case changeset.ResolveTheirs:
+		return "theirs (your text stays; the run's hunk is dropped)"
+	case changeset.ResolveRun:
+		return "run (the run's lines replace yours there)"
+	case changeset.ResolveMarkers:
+		return "markers (conflict markers written; edit them out)"
+	}
+	return string(how)
 }
 
 // plural is "1 file", "2 files".
