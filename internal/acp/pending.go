@@ -107,6 +107,10 @@ func (s *acpSession) reviewPending(ctx context.Context, set *changeset.Set) {
 		for _, l := range res.Left {
 			fmt.Fprintf(&b, "\n- %s", l.Reason)
 		}
+		if conflicted(set) {
+			// The client has no way to resolve a conflict; the command line has.
+			fmt.Fprintf(&b, "\nResolve the conflicts with `cb-ls changes %s --keep --conflicts=both|theirs|run|markers` (both: your lines then the run's; theirs: yours stay; run: the run's replace yours; markers: git's conflict markers).", set.RunID())
+		}
 		s.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("%d change(s) stay pending:%s", len(res.Left), b.String())))
 	}
 	for _, a := range asked {
@@ -233,4 +237,17 @@ func (k keepWorkspace) ApplyAll(ctx context.Context, cs []tools.Change) ([]tools
 		}
 	}
 	return k.w.write(ctx, cs)
+}
+
+// conflicted reports whether a hunk of set is pending with a conflict
+// with the user's text.
+func conflicted(set *changeset.Set) bool {
+	for _, f := range set.Files() {
+		for _, h := range f.Hunks {
+			if h.Conflict != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
