@@ -22,6 +22,9 @@ declare -A TARGET_MS=(
   # payload, and a keep from request to applyEdit (whole round trip).
   [BenchmarkPendingChanges]=5
   [BenchmarkKeep]=50
+  # 10 files, 50 hunks, to the applyEdit; one conflict resolved.
+  [BenchmarkKeep50Hunks]=50
+  [BenchmarkKeepResolveConflict]=20
   [BenchmarkCollect1000]=20
   [BenchmarkKeep24Hunks]=50
 )

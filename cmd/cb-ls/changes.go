@@ -54,7 +54,7 @@ type changesFlags struct {
 	mode      string
 	diff      bool
 	conflicts string
-	action headless.ChangesAction
+	action    headless.ChangesAction
 	// actionName is the flag that set action, for the message when a
 	// second one is given.
 	actionName string
