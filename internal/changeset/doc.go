@@ -44,7 +44,9 @@
 //   - Keep (keep.go) merges the chosen hunks three-way over the user's
 //     current text (diff.RebaseEdits) and applies them as ONE
 //     tools.ApplyAll through the front end's Workspace; a hunk the
-//     user's typing touches stays pending with the reason. The base
+//     user's typing touches stays pending with the reason, unless
+//     Selection.Conflicts resolves it (resolve.go: both, theirs, run or
+//     conflict markers, over diff.ConflictRegion). The base
 //     then moves on, so a second run's set merges over what the first
 //     one kept. Discard (discard.go) reverts the chosen hunks in the
 //     layer. Both leave news for the agent (TakeNews).
