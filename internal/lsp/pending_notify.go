@@ -84,8 +84,9 @@ func (s *Server) pendingFiles(ctx context.Context, set *changeset.Set) []Pending
 }
 
 // typedOverHunk is a hunk's conflict when the user's text now touches
-// its lines: keeping it then leaves it pending.
-const typedOverHunk = "the text here changed since the run made this change; keeping it will keep your text and leave this hunk pending"
+// its lines: a plain keep then leaves it pending, and catbuddy.keep's
+// conflicts argument resolves it.
+const typedOverHunk = "the text here changed since the run made this change: keep both, keep yours, take the run's, or write conflict markers"
 
 // baseText is the text f's hunks apply to, worked out from the run's
 // pending text and the hunks.
