@@ -4,6 +4,7 @@
 # didChange from idle timers, which never fire in --batch): Debian's Emacs
 # 28 with elpa-eglot, and Emacs 30 with its built-in eglot, unpacked from
 # Debian trixie (scripts/get-emacs.sh). Installs what it needs, once.
+# CB_LS_EMACS=28 (or 30) runs one of the two only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -23,7 +24,9 @@ command -v script >/dev/null || { echo "test-emacs: script(1) (util-linux) is ne
 # installed). EMACS_30 names another Emacs 30 binary.
 . scripts/test-cache.sh
 emacs30=${EMACS_30:-$test_cache/emacs-30/emacs}
-if [ ! -x "$emacs30" ]; then
+only=${CB_LS_EMACS:-}
+case "$only" in ""|28|30) ;; *) echo "test-emacs: CB_LS_EMACS is 28 or 30, not $only" >&2; exit 2 ;; esac
+if [ "$only" != 28 ] && [ ! -x "$emacs30" ]; then
   echo "test-emacs: fetching Emacs 30 into $test_cache/emacs-30"
   cached emacs-30 sh -c '[ -x "$1/emacs" ] || bash scripts/get-emacs.sh "$1" trixie >/dev/null' _ "$test_cache/emacs-30"
 fi
@@ -36,7 +39,10 @@ failed=0
 # Emacs 28 loads Debian's elpa-eglot through its package activation (-q
 # keeps site files); Emacs 30 runs with -Q, so that bookworm's eglot 1.9
 # in /usr/share/emacs/site-lisp does not shadow its own.
-for spec in "$(command -v emacs) -q" "$emacs30 -Q"; do
+specs=()
+[ "$only" = 30 ] || specs+=("$(command -v emacs) -q")
+[ "$only" = 28 ] || specs+=("$emacs30 -Q")
+for spec in "${specs[@]}"; do
   read -r bin flag <<<"$spec"
   version=$("$bin" --version | head -1)
   start=$(date +%s)
