@@ -21,16 +21,18 @@ import (
 // hunk: the review it has always had, once per turn instead of once per
 // edit. What the user accepts is kept; what they reject, a review they
 // refuse and a review nobody answers within questionTimeout are
-// discarded. The model hears all of it on its next turn, the user at
-// once, in one message.
+// discarded; a review the user withdraws by cancelling the run leaves
+// the set pending (review_cancel.go). The model hears all of it on its
+// next turn, the user at once, in one message.
 
 // keepRefused is the reason changeset.Set.Keep gives a hunk the editor
 // did not apply: the user unticked it in the review.
 const keepRefused = "the editor refused it"
 
 // reviewTurn offers r's pending set to a client without the capability.
-// It runs on the connection's context: a cancelled turn's changes are
-// reviewed too.
+// ctx is the connection's (a turn cancelled at work has its changes
+// reviewed too), ended when the user cancels the run during the review
+// (beginReview).
 // It returns what to tell the user, to be shown once the run is free to
 // be replied to.
 func (rs *runs) reviewTurn(ctx context.Context, r *run) (tell []protocol.ShowMessageParams) {
@@ -55,6 +57,13 @@ func (rs *runs) reviewTurn(ctx context.Context, r *run) (tell []protocol.ShowMes
 	var said string
 	msgType := protocol.MessageTypeInfo
 	switch {
+	case err != nil && reviewCancelled(ctx):
+		// Withdrawn by the user's cancel: nothing was applied, nothing is
+		// lost. Hunks already kept (a client that applied some before the
+		// cancel) stay kept.
+		s.log.Info("pending changes review withdrawn: the run was cancelled", "run", r.ID, "pending", set.Count())
+		set.Tell("the user cancelled the run during the review of your changes; they are still pending, neither kept nor discarded")
+		return []protocol.ShowMessageParams{{Type: protocol.MessageTypeWarning, Message: cancelledReviewNote(title, r.ID, len(set.Files()))}}
 	case errors.Is(err, tools.ErrNoAnswer):
 		// Withdrawn unanswered: a no, and the model hears why.
 		discard = notHeld(offered, left)
@@ -128,6 +137,15 @@ func (s *Server) reviewable(files []changeset.File) (ids, not []string) {
 		}
 	}
 	return ids, not
+}
+
+// cancelledReviewNote tells the user where the changes of a run whose
+// review they cancelled went, and how to keep them.
+func cancelledReviewNote(title, runID string, files int) string {
+	return fmt.Sprintf("%s: cancelled during the review of its changes, so none were applied; they stay pending (%d %s). "+
+		"In the project, `cb-ls changes --keep %s` keeps them (`cb-ls changes %s` shows them, `--discard` drops them), "+
+		"or reply to the run to review them again when its next turn ends.",
+		title, files, plural(files, "file", "files"), runID, runID)
 }
 
 // unofferedNote tells the user which files the review could not offer

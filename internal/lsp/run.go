@@ -60,6 +60,9 @@ type run struct {
 	started time.Time
 	cancel  context.CancelCauseFunc // this turn's; set under rs.mu before it starts
 	done    chan struct{}           // likewise
+	// stopReview withdraws this turn's end-of-turn review while it waits
+	// (review_cancel.go); nil otherwise. Guarded by rs.mu.
+	stopReview context.CancelCauseFunc
 
 	states *filestate.FileStates // what the model read and wrote, across turns
 	sum    session.Summary       // for catbuddy.listRuns
@@ -212,7 +215,7 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 		close(done)
 	}()
 	rep := newRunReporter(s, r)
-	rep.begin(ctx, a)
+	rep.begin(ctx, a, func() { rs.cancelTurn(r, done, errCancelledByUser) })
 
 	// The run's FileStates carry over from turn to turn: what the model
 	// read stays deduplicated, and "read before edit" stays satisfied.
@@ -227,8 +230,10 @@ func (rs *runs) execute(ctx context.Context, r *run, task agent.Task, cfg config
 		s.showMessage(ctx, protocol.MessageTypeWarning, "cb-ls: "+res.ReviewNote)
 	}
 	// A client that cannot show pending changes reviews them now, before
-	// it hears that the turn ended.
-	told := rs.reviewTurn(s.baseCtx, r)
+	// it hears that the turn ended. A cancel withdraws the review.
+	reviewCtx, endReview := rs.beginReview(ctx, r, done, res.Status != "cancelled")
+	told := rs.reviewTurn(reviewCtx, r)
+	endReview()
 	files := rep.files()
 	// The document is free before anyone hears that the run ended, so a
 	// client may start the next run as soon as it sees the end, or reply

@@ -13,8 +13,10 @@ import (
 )
 
 // cancelCommand handles catbuddy.cancel {runId}; without runId it cancels
-// every run. Each run ends as "cancelled", and the answer comes after
-// their end events (see awaitEnds).
+// every run. A run at work ends as "cancelled"; one whose end-of-turn
+// review waits has it withdrawn, its changes left pending
+// (review_cancel.go). The answer comes after their end events (see
+// awaitEnds).
 func (rs *runs) cancelCommand(ctx context.Context, args []json.RawMessage) (any, error) {
 	var a struct {
 		RunID string `json:"runId"`
@@ -24,21 +26,26 @@ func (rs *runs) cancelCommand(ctx context.Context, args []json.RawMessage) (any,
 			return nil, invalidParams("invalid argument: %v (want {runId})", err)
 		}
 	}
+	type turn struct {
+		r    *run
+		done chan struct{}
+	}
 	rs.mu.Lock()
-	var victims []context.CancelCauseFunc
-	var ends []<-chan struct{}
+	var victims []turn
 	for id, r := range rs.active {
 		if a.RunID == "" || a.RunID == id {
-			victims = append(victims, r.cancel)
-			ends = append(ends, r.done)
+			victims = append(victims, turn{r, r.done})
 		}
 	}
 	rs.mu.Unlock()
-	for _, cancel := range victims {
-		cancel(errCancelledByUser)
+	var ends []<-chan struct{}
+	for _, v := range victims {
+		if rs.cancelTurn(v.r, v.done, errCancelledByUser) {
+			ends = append(ends, v.done)
+		}
 	}
 	rs.awaitEnds(ctx, ends)
-	return map[string]int{"cancelled": len(victims)}, nil
+	return map[string]int{"cancelled": len(ends)}, nil
 }
 
 // commandInfo is one entry of catbuddy.listCommands.

@@ -236,6 +236,7 @@ type runInfo struct {
 	Turns   int      `json:"turns"`
 	Files   []string `json:"files"`
 	URI     string   `json:"transcriptUri"`
+	Pending int      `json:"pending"`
 	Tokens  struct {
 		InputTokens  int64 `json:"inputTokens"`
 		OutputTokens int64 `json:"outputTokens"`

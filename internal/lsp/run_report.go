@@ -111,15 +111,15 @@ func (rep *runReporter) send(ctx context.Context, ev runEvent) {
 	rep.s.notify(ctx, methodRunEvent, &ev)
 }
 
-// begin opens the cancellable progress and announces the run.
-func (rep *runReporter) begin(ctx context.Context, a runArgs) {
+// begin opens the progress, whose Cancel calls cancel (this turn's: a
+// later reply gets its own), and announces the run.
+func (rep *runReporter) begin(ctx context.Context, a runArgs, cancel func()) {
 	r := rep.r
 	msg := r.target.rel
 	if r.target.rel == "" {
 		msg = firstLine(a.Input, 80)
 	}
-	cancel := r.cancel // this turn's: a later reply gets its own
-	rep.progress = rep.s.startProgress(ctx, rep.command.Title, msg, true, func() { cancel(errCancelledByUser) })
+	rep.progress = rep.s.startProgress(ctx, rep.command.Title, msg, true, cancel)
 	rep.pr = &progressReporter{p: rep.progress, last: msg}
 	every := rep.s.opts.ModelWaitReport
 	if every <= 0 {

@@ -128,6 +128,15 @@ server records a request once it has answered it."
   (setq-default eglot-workspace-configuration
                 `(:catbuddy (:baseUrl ,(car model) :model "scripted"))))
 
+(defun e2e-question-bound (secs)
+  "Set cb-ls's questionTimeout to SECS from the editor's settings, sent
+with workspace/didChangeConfiguration as a user's M-x
+eglot-signal-didChangeConfiguration sends them."
+  (setq-default eglot-workspace-configuration
+                `(:catbuddy ,(plist-put (copy-sequence (plist-get (default-value 'eglot-workspace-configuration) :catbuddy))
+                                        :questionTimeout secs)))
+  (eglot-signal-didChangeConfiguration (eglot-current-server)))
+
 ;;; The README's elisp, as written.
 
 (defun e2e-readme-elisp ()
@@ -267,7 +276,39 @@ in one read."
       (e2e-reply "quit.py" "what happened?")
       (e2e-shown "nobody answered.")
       (e2e-told model "no answer from the user")
-      (e2e-told model "the user discarded"))))
+      (e2e-told model "the user discarded")))
+
+  (e2e-case "a review left unanswered (C-g), then catbuddy-cancel-all: the run ends, its change stays pending"
+    (let ((model (e2e-model "[{\"tool_calls\": [{\"name\": \"edit_file\", \"args\": {\"path\": \"walked.py\", \"old_string\": \"return a - b\", \"new_string\": \"return a + b\"}}]}, {\"text\": \"add subtracted; it now adds.\"}]")))
+      (e2e-use model)
+      (e2e-open "walked.py" e2e-calc)
+      ;; Far beyond the case: only the cancel can end the review.
+      (e2e-question-bound 600)
+      (e2e-fix (kbd "C-g"))
+      (e2e-wait "the review to be asked (and dismissed with C-g)"
+                (lambda () (cl-some (lambda (p) (string-search "Server wants to edit" (car p))) e2e-prompts)))
+      (catbuddy-cancel-all)
+      ;; cb-ls answers the cancel after the run's end: nothing to wait for.
+      (e2e-check "the cancel says where the change went when catbuddy-cancel-all returns"
+                 (let ((said (substring (e2e-messages) e2e-mark)))
+                   (and (string-search "cancelled during the review of its changes, so none were applied; they stay pending" said)
+                        (string-match-p "cb-ls changes --keep r[0-9a-f]+" said))))
+      (e2e-check "the buffer is unchanged" (equal (buffer-string) e2e-calc))
+      (let* ((runs (jsonrpc-request (eglot-current-server) :workspace/executeCommand
+                                    '(:command "catbuddy.listRuns" :arguments [])))
+             (run (cl-find-if (lambda (r) (string-search "walked.py" (or (plist-get r :file) ""))) (append runs nil))))
+        (e2e-check (format "the run has ended with its change pending: %S" run)
+                   (and run (not (equal (plist-get run :outcome) "running")) (equal (plist-get run :pending) 1)))
+        ;; What the message says keeps it, does.
+        (let ((out (with-temp-buffer
+                     (list (let ((default-directory (file-name-as-directory e2e-dir)))
+                             (call-process "cb-ls" nil t nil "changes" "--keep" (plist-get run :runId)))
+                           (buffer-string)))))
+          (e2e-check (format "cb-ls changes --keep kept it: %S" out) (equal (car out) 0)))
+        (e2e-check "the kept change is in the file"
+                   (with-temp-buffer
+                     (insert-file-contents (expand-file-name "walked.py" e2e-dir))
+                     (string-search "return a + b" (buffer-string))))))))
 (condition-case err
     (e2e-run)
   (error (cl-incf e2e-failed) (e2e-say "FAIL setup: %s" (error-message-string err))))
