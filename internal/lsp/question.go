@@ -34,11 +34,12 @@ func (s *Server) askUser(ctx context.Context, what string, call func(ctx context
 	d := s.questionTimeout()
 	qctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	nudge := time.AfterFunc(questionNudge, func() {
-		s.notify(ctx, protocol.MethodWindowLogMessage, &protocol.LogMessageParams{
-			Type: protocol.MessageTypeLog, Message: "cb-ls: waiting for the user's answer to " + what})
-	})
-	defer nudge.Stop()
+	for _, d := range nudgeTimes {
+		nudge := time.AfterFunc(d, func() {
+			s.logMessage(ctx, protocol.MessageTypeLog, "cb-ls: waiting for the user's answer to "+what)
+		})
+		defer nudge.Stop()
+	}
 	err := call(qctx)
 	if err != nil && ctx.Err() == nil && qctx.Err() != nil {
 		s.log.Info("question withdrawn: no answer", "question", what, "after", d)
@@ -47,13 +48,15 @@ func (s *Server) askUser(ctx context.Context, what string, call func(ctx context
 	return err
 }
 
-// questionNudge is when a question still unanswered is followed by a
-// window/logMessage. Emacs 28's jsonrpc stops reading at the reply it
-// waits for and leaves what came in the same read (a question sent right
-// after a command's answer) unread until the server writes again: the
-// user would see the question only when it is withdrawn. The log line
-// is that write.
-const questionNudge = 300 * time.Millisecond
+// nudgeTimes are when a question still unanswered, or a run that has
+// ended, is followed by a window/logMessage. Emacs 28's jsonrpc stops
+// reading at the reply it waits for and leaves what came in the same
+// read (a question or a run's answer sent right after a command's
+// answer) unread until the server writes again: the user would see the
+// question only when it is withdrawn, and a run's answer never. The log
+// lines are those writes; several, because a loaded Emacs may read
+// later than the first.
+var nudgeTimes = []time.Duration{300 * time.Millisecond, time.Second, 3 * time.Second}
 
 // roundWait prints a bound the way a user set it: whole seconds, or
 // minutes when it is a whole number of them.

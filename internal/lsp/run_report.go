@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -233,6 +234,24 @@ func (rep *runReporter) end(ctx context.Context, status string, out agent.Outcom
 	// The end event comes last: a client that waits for it has seen
 	// everything the run sent, and may reply at once.
 	rep.send(ctx, ev)
+	if !s.clientShowsRunEnd() {
+		s.nudgeAfterEnd(r.ID)
+	}
+}
+
+// nudgeAfterEnd writes window/logMessage lines after a run's end, for a
+// client that shows the end from window/showMessage: Emacs 28's jsonrpc
+// stops reading at the answer it waits for (eglot runs a code action's
+// command with such a request) and leaves what came in the same read
+// unread until the server writes again, so a quick run that asks nothing
+// would end with its answer unshown. The lines are those writes
+// (nudgeTimes); they need no context of the run, which has ended.
+func (s *Server) nudgeAfterEnd(runID string) {
+	for _, d := range nudgeTimes {
+		time.AfterFunc(d, func() {
+			s.logMessage(context.Background(), protocol.MessageTypeLog, "cb-ls: run "+runID+" ended")
+		})
+	}
 }
 
 // files is what the turn's end event says of the files: read before the

@@ -15,6 +15,10 @@ type silentState struct {
 	methods   []string
 	pending   map[jsonrpc2.ID]context.CancelFunc
 	withdrawn []string // methods of the requests the server withdrew
+	// early holds ids the server cancelled before their request's
+	// handler began to hold them: requests are handled concurrently, so
+	// a $/cancelRequest may be read first.
+	early map[jsonrpc2.ID]bool
 	answers   map[string]func() (any, error)
 }
 
@@ -75,6 +79,15 @@ func (e *Editor) holdUnanswered(ctx context.Context, id jsonrpc2.ID, method stri
 	defer cancel()
 	s := &e.silent
 	s.mu.Lock()
+	if s.early[id] {
+		delete(s.early, id)
+		s.withdrawn = append(s.withdrawn, method)
+		s.mu.Unlock()
+		e.mu.Lock()
+		e.wake()
+		e.mu.Unlock()
+		return nil, protocol.ErrRequestCancelled
+	}
 	if s.pending == nil {
 		s.pending = map[jsonrpc2.ID]context.CancelFunc{}
 	}
@@ -102,6 +115,11 @@ func (e *Editor) withdraw(id jsonrpc2.ID) bool {
 	if f != nil {
 		f() // under s.mu: it appends to withdrawn
 		delete(s.pending, id)
+		return true
 	}
-	return f != nil
+	if s.early == nil {
+		s.early = map[jsonrpc2.ID]bool{}
+	}
+	s.early[id] = true
+	return false
 }
