@@ -7,18 +7,18 @@
 // full on hover and in the diff editor (pendingDiff.ts). The rules (what
 // is pending, where it is now, conflicts) stay in the server.
 import * as vscode from 'vscode';
-import { PendingModel, PendingNotification } from './pendingModel';
+import { PendingModel, PendingNotification, ShownHunk } from './pendingModel';
 import { hunkLines, LineSpan } from './pendingDecor';
 import { keepTitle, wholeLabel } from './pendingFlags';
 import { PENDING_SCHEME, PendingDiff, targetOf } from './pendingDiff';
 import { PendingTree } from './pendingTree';
 import { lostRow, PendingNode, rowRequest } from './pendingRow';
+import { HunkArg, hoverCommands, hoverLinks, hunkLenses, KeepResult, keepLeftText } from './pendingConflict';
+import { registerResolutions } from './pendingResolve';
 import { Timings } from './timings';
 
 /** Executor sends a server command (Controller.execute). */
 export type Executor = <T>(command: string, arg?: unknown) => Promise<T>;
-
-interface KeepResult { kept?: string[]; left?: { hunk: string; reason: string }[] }
 
 const removedLine = vscode.window.createTextEditorDecorationType({
   isWholeLine: true,
@@ -73,6 +73,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       // Other editors show: their decorations, not what is pending, change.
       vscode.window.onDidChangeVisibleTextEditors(() => this.redraw(undefined, false)),
       vscode.window.onDidChangeActiveTextEditor(() => this.setContext()),
+      vscode.window.onDidChangeTextEditorSelection(() => this.setConflictContext()),
       vscode.workspace.onDidChangeTextDocument((e) => this.typed(e.document)),
       vscode.commands.registerCommand('catbuddy.keepHunk', (a?: HunkArg) => this.act('catbuddy.keep', a)),
       vscode.commands.registerCommand('catbuddy.undoHunk', (a?: HunkArg) => this.act('catbuddy.discard', a)),
@@ -88,6 +89,8 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.commands.registerCommand('catbuddy.pendingView.review', (n?: PendingNode) =>
         n && n.type !== 'hunk' ? this.review(n) : this.lost('review', n)),
       vscode.commands.registerCommand('catbuddy.pendingTimings', () => this.report()),
+      // A conflicted hunk's ways out, on a lens, the hover, the cursor's hunk or a view row.
+      registerResolutions(execute, this.model, () => this.cursorArg(), (c, n) => this.lost(c, n), log),
     );
   }
 
@@ -220,6 +223,31 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       this.hasContext = has;
       void vscode.commands.executeCommand('setContext', 'catbuddy.fileHasPending', has);
     }
+    this.setConflictContext();
+  }
+
+  private conflictContext?: boolean;
+
+  /** setConflictContext sets catbuddy.conflictAtCursor, which shows the
+   * resolutions in the palette only on a conflicted hunk; VS Code is told
+   * only when it changes. */
+  private setConflictContext(): void {
+    const ed = vscode.window.activeTextEditor;
+    const on = !!ed && !!this.hunkAtCursor(ed)?.hunk.conflict;
+    if (on !== this.conflictContext) {
+      this.conflictContext = on;
+      void vscode.commands.executeCommand('setContext', 'catbuddy.conflictAtCursor', on);
+    }
+  }
+
+  /** hunkAtCursor is the hunk under ed's cursor, in a file or in a diff editor's pending side. */
+  private hunkAtCursor(ed: vscode.TextEditor): ShownHunk | undefined {
+    const line = ed.selection.active.line;
+    if (ed.document.uri.scheme === PENDING_SCHEME) {
+      return this.diffs.hunkAt(ed.document, line)?.hunk;
+    }
+    const uri = this.asUri(ed.document.uri);
+    return this.model.has(uri) ? this.model.at(uri, line) : undefined;
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
@@ -230,10 +258,7 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       return p.placed.flatMap(({ hunk: h, first }) => {
         const range = new vscode.Range(Math.min(first, last), 0, Math.min(first, last), 0);
         const arg: HunkArg = { uri: p.target.file.toString(), runId: h.runId, hunk: h.hunk.id };
-        return [
-          new vscode.CodeLens(range, { title: 'Keep', command: 'catbuddy.keepHunk', arguments: [arg] }),
-          new vscode.CodeLens(range, { title: 'Undo', command: 'catbuddy.undoHunk', arguments: [arg] }),
-        ];
+        return hunkLenses(h, arg).map((l) => new vscode.CodeLens(range, l));
       });
     }
     const t = this.timings.start();
@@ -251,9 +276,10 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       const range = new vscode.Range(line, 0, line, 0);
       const arg: HunkArg = { uri: doc.uri.toString(), runId: h.runId, hunk: h.hunk.id };
       const tag = several ? ` (${h.title})` : '';
-      const f = h.file;
-      out.push(new vscode.CodeLens(range, f?.keepRefused ? { title: keepTitle(f), command: '' } : { title: f ? keepTitle(f, tag) : `Keep${tag}`, command: 'catbuddy.keepHunk', arguments: [arg] }));
-      out.push(new vscode.CodeLens(range, { title: 'Undo', command: 'catbuddy.undoHunk', arguments: [arg] }));
+      // Keep and Undo; on a conflict, the four resolutions and Undo.
+      for (const l of hunkLenses(h, arg, tag)) {
+        out.push(new vscode.CodeLens(range, l));
+      }
     }
     // A whole-file item has no lines here: one lens on the first line says
     // what it is, and keeps or undoes it as a whole (unless keep is refused).
@@ -273,16 +299,16 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     if (!h) {
       return undefined;
     }
-    const arg = encodeURIComponent(JSON.stringify([{ uri: this.shownFile(doc).toString(), runId: h.runId, hunk: h.hunk.id }]));
+    const arg: HunkArg = { uri: this.shownFile(doc).toString(), runId: h.runId, hunk: h.hunk.id };
     const md = new vscode.MarkdownString(undefined, true);
-    md.isTrusted = { enabledCommands: ['catbuddy.keepHunk', 'catbuddy.undoHunk'] };
+    md.isTrusted = { enabledCommands: hoverCommands };
     md.appendMarkdown(`**Pending change** of ${h.title}${h.hunk.label ? ` · ${h.hunk.label}` : ''}\n\n`);
     if (h.hunk.conflict) {
       md.appendMarkdown(`$(warning) ${h.hunk.conflict}\n\n`);
     }
     const diff = [...h.hunk.oldText.replace(/\n$/, '').split('\n').filter((_, i, a) => a.length > 1 || a[0] !== '').map((l) => '-' + l), ...h.added.map((l) => '+' + l)];
     md.appendCodeblock(diff.join('\n'), 'diff');
-    md.appendMarkdown(`[Keep](command:catbuddy.keepHunk?${arg}) · [Undo](command:catbuddy.undoHunk?${arg})`);
+    md.appendMarkdown(hoverLinks(h, arg));
     return new vscode.Hover(md);
   }
 
@@ -299,24 +325,25 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   /** lost tells the user that a row's button came without its row, and did nothing. */
   private lost(action: string, n: unknown): void {
     this.log?.warn(`pending view: ${action} arrived without its row (${JSON.stringify(n)}); nothing done`);
-    void vscode.window.showWarningMessage(lostRow(action === 'review' ? 'opened' : undefined));
+    void vscode.window.showWarningMessage(lostRow(action === 'review' ? 'opened' : action === 'keep' || action === 'undo' ? undefined : 'resolved'));
   }
 
   /** act keeps or discards one hunk: the one given, else the one under the cursor. */
   private async act(command: string, a?: HunkArg): Promise<void> {
-    let arg = a;
+    const arg = a ?? this.cursorArg();
     if (!arg) {
-      const ed = vscode.window.activeTextEditor;
-      const line = ed?.selection.active.line ?? 0;
-      // In the diff editor's pending side, the cursor's line is in the pending text.
-      const h = !ed ? undefined : ed.document.uri.scheme === PENDING_SCHEME ? this.diffs.hunkAt(ed.document, line)?.hunk : this.model.at(this.asUri(ed.document.uri), line);
-      if (!ed || !h) {
-        void vscode.window.showInformationMessage('No pending change under the cursor.');
-        return;
-      }
-      arg = { uri: this.shownFile(ed.document).toString(), runId: h.runId, hunk: h.hunk.id };
+      void vscode.window.showInformationMessage('No pending change under the cursor.');
+      return;
     }
     await this.send(command, { runId: arg.runId, hunks: [arg.hunk] });
+  }
+
+  /** cursorArg names the hunk under the active editor's cursor (in the
+   * diff editor's pending side, the cursor's line is in the pending text). */
+  private cursorArg(): HunkArg | undefined {
+    const ed = vscode.window.activeTextEditor;
+    const h = ed && this.hunkAtCursor(ed);
+    return ed && h ? { uri: this.shownFile(ed.document).toString(), runId: h.runId, hunk: h.hunk.id } : undefined;
   }
 
   /** all keeps or discards every hunk of a file (default: the active
@@ -348,7 +375,10 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       const res = await this.execute<KeepResult & { discarded?: string[] }>(command, arg);
       const left = res?.left ?? [];
       if (left.length > 0) {
-        void vscode.window.showWarningMessage(`Kept ${res.kept?.length ?? 0} hunk(s); left pending: ${left.map((l) => l.reason).join('; ')}`);
+        // A conflicted hunk is told its ways out.
+        const ids = new Set(left.map((l) => l.hunk));
+        const conflicted = (this.model.run(arg.runId)?.files ?? []).some((f) => (f.hunks ?? []).some((h) => ids.has(h.id) && !!h.conflict));
+        void vscode.window.showWarningMessage(keepLeftText(res, conflicted));
       }
     } catch (e) {
       void vscode.window.showErrorMessage(`${command}: ${e instanceof Error ? e.message : String(e)}`);
@@ -405,6 +435,5 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
   }
 }
 
-interface HunkArg { uri: string; runId: string; hunk: string }
 /** RunArg names a run, or some of its files (a Pending Changes view row). */
 interface RunArg { runId: string; files?: string[] }

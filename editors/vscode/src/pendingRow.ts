@@ -7,6 +7,8 @@
 // not what the user clicked, so the view has commands of its own that do
 // nothing and say so.
 
+import { ConflictChoice, resolveRequest, ResolveRequest } from './pendingConflict';
+
 /** PendingNode is a row: a run, one of its files, or one of that file's hunks. */
 export type PendingNode =
   | { type: 'run'; runId: string }
@@ -40,4 +42,12 @@ export function rowRequest(action: 'keep' | 'undo', node: PendingNode | undefine
     default:
       return undefined;
   }
+}
+
+/** rowResolve is what resolving a hunk row's conflict as choice asks; undefined without a hunk row. */
+export function rowResolve(choice: ConflictChoice, node: PendingNode | undefined): ResolveRequest | undefined {
+  if (!node || typeof node !== 'object' || node.type !== 'hunk' || typeof node.runId !== 'string' || typeof node.hunk !== 'string') {
+    return undefined;
+  }
+  return resolveRequest(node.runId, node.hunk, choice);
 }

@@ -4,9 +4,10 @@
 // and the editor title, through commands of the view's own (pendingRow.ts),
 // so the view only draws.
 import * as vscode from 'vscode';
-import { lines, PendingModel } from './pendingModel';
-import { fileContext, fileDescription, fileTooltip, flagged, hunkContext, notKept } from './pendingFlags';
+import { PendingModel } from './pendingModel';
+import { fileContext } from './pendingFlags';
 import { PendingNode } from './pendingRow';
+import { fileRow, hunkRow } from './pendingConflict';
 
 /** PendingTree provides the view's rows from the PendingModel. */
 export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
@@ -53,26 +54,28 @@ export class PendingTree implements vscode.TreeDataProvider<PendingNode> {
       it.id = `file:${node.runId}:${node.uri}`;
       it.resourceUri = vscode.Uri.parse(node.uri);
       // What keeping it does, before the user keeps it: runs later, not kept, its whole-file label.
-      it.description = f ? fileDescription(f.file, f.added, f.removed) : '';
-      it.tooltip = f ? fileTooltip(f.file) : node.uri;
+      // A file with conflicted hunks says so: they need a resolution, not a Keep.
+      const row = f && fileRow(f.file, f.added, f.removed);
+      it.description = row ? row.description : '';
+      it.tooltip = row ? row.tooltip : node.uri;
       it.contextValue = f ? fileContext(f.file) : 'catbuddyPendingFile';
-      if (f && flagged(f.file)) {
+      if (f && row?.warn) {
         it.iconPath = new vscode.ThemeIcon(f.file.keepRefused ? 'circle-slash' : 'warning', new vscode.ThemeColor('list.warningForeground'));
       }
       return it;
     }
     const file = run?.files.find((f) => f.uri === node.uri);
     const h = file?.hunks?.find((x) => x.id === node.hunk);
-    const added = lines(h?.newText ?? '');
-    const removed = lines(h?.oldText ?? '');
     const line = h ? h.range.start.line + 1 : 0;
     // Under its file, a hunk is named by its line; the label says both.
     const it = new vscode.TreeItem(`line ${line}`, vscode.TreeItemCollapsibleState.None);
     it.id = `hunk:${node.runId}:${node.hunk}`;
-    it.description = `+${added.length} −${removed.length}${added[0] ? '  ' + added[0].trim() : ''}`;
-    it.tooltip = h?.conflict ? `Conflict: ${h.conflict}` : file?.keepRefused ? `${h?.label ?? ''}\nWill not be kept — ${notKept(file.keepRefused)}` : h?.label;
-    it.iconPath = new vscode.ThemeIcon(h?.conflict ? 'warning' : 'diff');
-    it.contextValue = hunkContext(file);
+    const row = hunkRow(h, file);
+    it.description = row.description;
+    it.tooltip = row.tooltip;
+    it.iconPath = row.conflict ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('diff');
+    // A conflicted hunk's row offers the resolutions instead of Keep.
+    it.contextValue = row.contextValue;
     if (h) {
       const s = h.range.start;
       const e = h.range.end;

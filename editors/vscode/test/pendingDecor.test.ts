@@ -43,3 +43,17 @@ test('pendingDecor: lines past the end of a shorter buffer stay in it', () => {
   assert.deepEqual(d.conflicts, [{ first: 3, last: 3 }, { first: 3, last: 3 }]);
   assert.deepEqual(d.after.map((a) => a.line), [3, 3]);
 });
+
+test('pendingDecor: a newer payload without the conflicted hunk (resolved) removes its decoration', () => {
+  const m = new PendingModel();
+  payload(m, 'your typing touches its lines');
+  // The conflicted insertion was resolved: the server's next set has only the other hunk.
+  m.update({ runId: 'r1', files: [{ uri, path: 'calc.go', kind: 'changed', hunks: [replace] }] });
+  const d = hunkLines(m.hunks(uri), 20, false);
+  assert.deepEqual(d.conflicts, [], 'no frame left');
+  assert.deepEqual(d.removed, [{ first: 3, last: 4 }]);
+  assert.deepEqual(d.after.map((a) => a.line), [4], 'only the other hunk\'s text');
+  // The last hunk resolved: the run's set is empty and nothing is drawn.
+  m.update({ runId: 'r1', files: [] });
+  assert.deepEqual(hunkLines(m.hunks(uri), 20, false), { removed: [], conflicts: [], after: [] });
+});
