@@ -97,13 +97,29 @@ function M.define()
     end
   end, { nargs = '?', desc = 'Agent: undo the pending hunk under the cursor ([all]: the buffer\'s), or a run after review' })
 
-  vim.api.nvim_create_user_command('CatbuddyPending', function()
-    if require('catbuddy.pending').quickfix() > 0 then
-      vim.cmd('copen')
+  -- :CatbuddyPending lists every pending hunk in the quickfix list;
+  -- :CatbuddyPending resolve {both|theirs|run|markers} resolves the
+  -- conflicted hunk under the cursor.
+  vim.api.nvim_create_user_command('CatbuddyPending', function(o)
+    local args = o.fargs
+    if #args == 0 then
+      if require('catbuddy.pending').quickfix() > 0 then
+        vim.cmd('copen')
+      else
+        vim.notify('catbuddy: nothing pending')
+      end
+    elseif args[1] == 'resolve' and #args == 2 then
+      cb().resolve(args[2])
     else
-      vim.notify('catbuddy: nothing pending')
+      vim.notify('catbuddy: usage: :CatbuddyPending [resolve both|theirs|run|markers]', vim.log.levels.ERROR)
     end
-  end, { desc = 'Agent: every pending hunk in the quickfix list' })
+  end, {
+    nargs = '*',
+    complete = function(lead, line)
+      return require('catbuddy.pending_resolve').complete(lead, line)
+    end,
+    desc = 'Agent: every pending hunk in the quickfix list; resolve {both|theirs|run|markers}: the conflicted hunk under the cursor',
+  })
 end
 
 return M

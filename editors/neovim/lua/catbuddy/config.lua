@@ -22,6 +22,11 @@ M.defaults = {
     undo_all = '<leader>aU',
     next_hunk = ']c',
     prev_hunk = '[c',
+    -- A conflicted hunk's ways out (catbuddy.pending_resolve).
+    resolve_both = '<leader>ab',
+    resolve_theirs = '<leader>ay',
+    resolve_run = '<leader>ar',
+    resolve_markers = '<leader>am',
   },
   autostart = true,
   filetypes = nil, -- nil: every file buffer of the project
@@ -118,7 +123,7 @@ local checks = {
     local out = vim.deepcopy(M.defaults.keymaps)
     for k, lhs in pairs(v) do
       if out[k] == nil then
-        return fail('keymaps: unknown key %s (known: keep, undo, keep_all, undo_all, next_hunk, prev_hunk)', k)
+        return fail('keymaps: unknown key %s (known: keep, undo, keep_all, undo_all, next_hunk, prev_hunk, resolve_both, resolve_theirs, resolve_run, resolve_markers)', k)
       end
       if lhs ~= false and type(lhs) ~= 'string' then
         return fail('keymaps.%s: expected a string or false, got %s', k, type(lhs))

@@ -215,6 +215,13 @@ function M.discard(all, on_done)
   return require('catbuddy.pending').act(false, all, nil, on_done)
 end
 
+--- resolve resolves the conflicted pending hunk under the cursor as
+--- choice: "both", "theirs", "run" or "markers" (catbuddy.keep's
+--- conflicts); on_done(err, result) when the server answered.
+function M.resolve(choice, on_done)
+  return require('catbuddy.pending_resolve').resolve(choice, nil, on_done)
+end
+
 --- transcript opens the transcript of run_id (a runId of this buffer's
 --- server) or of the last run, in a scratch buffer.
 function M.transcript(run_id)

@@ -514,6 +514,10 @@ function M.attach(bufnr, cfg)
     map(km.undo, function() M.act(false, false, bufnr) end, 'undo (discard) the pending hunk under the cursor')
     map(km.keep_all, function() M.act(true, true, bufnr) end, "keep every pending hunk of this buffer")
     map(km.undo_all, function() M.act(false, true, bufnr) end, "undo every pending hunk of this buffer")
+    -- A conflicted hunk's ways out (catbuddy.pending_resolve).
+    for _, choice in ipairs({ 'both', 'theirs', 'run', 'markers' }) do
+      map(km['resolve_' .. choice], function() require('catbuddy.pending_resolve').resolve(choice, bufnr) end, 'resolve the conflicted hunk under the cursor: ' .. choice)
+    end
     -- Without a pending hunk to go to, ]c and [c do what they always do
     -- (the next change in diff mode).
     map(km.next_hunk, function()
