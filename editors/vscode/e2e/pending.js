@@ -108,10 +108,10 @@ function add({ files, script, tests, palette, openAt, idle, notified, notificati
         await page.keyboard.type(cf.type);
         await page.locator('.tabs-container .tab.dirty').first().waitFor({ timeout: 10000 });
         // The server marks the hunk in conflict: its lenses are the resolutions,
-        // with no Keep; the palette's Keep (the cursor is on the line) still asks.
+        // with no Keep; Agent: Keep Pending Change (the cursor is on the line) still asks.
         await page.locator('.codelens-decoration a', { hasText: 'Keep Both' }).first().waitFor({ timeout: 20000 });
         assert.equal(await page.locator('.codelens-decoration a', { hasText: /^Keep$/ }).count(), 0, 'no Keep lens on a conflict');
-        await palette(page, 'F1', '>Agent: Keep Pending Change');
+        await page.keyboard.press('Control+Alt+Y'); // Agent: Keep Pending Change, on the cursor's hunk
         const warned = await notification(page, cf.left, 20000);
         assert.match(await warned.innerText(), /Kept 0 hunk/, 'nothing was kept over the typing');
         await closeCenter(page);

@@ -81,9 +81,12 @@ function add({ files, script, tests, palette, openAt, idle, notified, notificati
         await ctx.waitFor('both lines on disk, the user\'s first', 20000, () => fs.readFileSync(file, 'utf8') === KEPT_BOTH);
         await ctx.waitFor('the conflict gone: no lens, no row', 20000, async () =>
           (await page.locator('.codelens-decoration a').count()) === 0 && (await pane(page).locator('.monaco-list-row', { hasText: 'both.go' }).count()) === 0);
-        const shown = (await page.locator('.monaco-editor .view-line').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' ').trim());
+        // The editor's lines in screen order (Monaco reuses its line elements, so DOM order is not line order).
+        const shown = await page.locator('.monaco-editor .view-line').evaluateAll((els) =>
+          els.map((el) => ({ top: parseFloat(el.style.top) || 0, text: (el.textContent || '').replace(/\u00a0/g, ' ').trim() })).sort((a, b) => a.top - b.top).map((l) => l.text));
         const at = shown.indexOf('// first');
         assert.ok(at >= 0 && shown[at + 1] === '// second' && shown[at + 2] === 'return a + b', `both insertions in the buffer: ${JSON.stringify(shown)}`);
+        assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 0, 'the buffer saved: it is what is on disk');
         passed = true;
       } finally {
         fs.writeFileSync(ctx.userSettings, before);
