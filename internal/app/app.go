@@ -177,6 +177,9 @@ func New(o Options) (*App, error) {
 		if lc == nil {
 			vc = runViewClient(g.Roots(), o.RunViewServers, o)
 			view = vc.Checks()
+			// The editor's servers cannot answer about a run's pending
+			// text either: the same servers do (runview_language.go).
+			o.Language = withRunViewLanguage(o.Language, vc)
 		}
 		o.Diagnostics = viewChecks{editor: o.Diagnostics, view: view}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,12 @@ import (
 // could not be laid over the run's, so they are refused on a file with
 // pending changes. Every answer about such a file says, in one line,
 // that its lines were mapped.
+//
+// All this is the fallback: where cb-ls runs servers of its own for the
+// runs' views (the runViewServers setting), a run with pending changes
+// in files of their language asks them instead, on its own text
+// (internal/app/runview_language.go), and this bridge answers only the
+// languages no such server covers.
 
 // pendingLanguage is the editor bridge's language features with the
 // lines of a run's pending files mapped.
@@ -229,8 +236,8 @@ func (p *pendingFiles) refuse(op, path string) error {
 	if f == nil || f.deleted {
 		return nil
 	}
-	return fmt.Errorf("%s %s is %w: the editor's language servers do not see them (they answer from the user's text, so the answer would not fit the run's). %s",
-		op, f.rel, errPendingFile, pendingAdvice[op])
+	return fmt.Errorf("%s %s is %w: the editor's language servers do not see them (they answer from the user's text, so the answer would not fit the run's), and no language server of cb-ls's own sees this run's %s files (the runViewServers setting). %s",
+		op, f.rel, errPendingFile, filepath.Ext(path), pendingAdvice[op])
 }
 
 // errPendingFile is wrapped by the refusals of questions about a file

@@ -15,8 +15,10 @@ import (
 )
 
 // TestPendingLinesMappedForTheEditorsServers: a run's pending edit adds
-// three lines above Add in calc.go. The editor's language servers know
-// only the user's buffer, so the bridge asks them about the user's line
+// three lines above Add in calc.go, and cb-ls runs no servers of its own
+// for the run's view (runViewServers "off": with them, the run's view
+// answers, TestPendingLanguageToolsOnTheRunsView). The editor's language
+// servers know only the user's buffer, so the bridge asks them about the user's line
 // of Add and maps their answer back to the run's lines, with a note; a
 // position inside the pending hunk, the outline and a rename of the
 // file with pending changes are refused with the reason, and never
@@ -36,6 +38,7 @@ func TestPendingLinesMappedForTheEditorsServers(t *testing.T) {
 		agenttest.TextTurn("Done."),
 	}}, func(o *fake.Options, init map[string]any) {
 		init["maxSteps"] = 20
+		init["runViewServers"] = "off"
 		o.Capabilities = func(c *protocol.ClientCapabilities) {
 			c.Experimental, _ = json.Marshal(map[string]any{"catbuddy": map[string]any{"languageFeatures": allFeatures, "pendingChanges": true}})
 		}

@@ -175,6 +175,15 @@ func (f features) loadFile(ctx context.Context, p string) error {
 	return err
 }
 
+// ServerFor names the configured server that answers for path ("gopls"),
+// or "" when none does (and for a nil client).
+func (c *Client) ServerFor(path string) string {
+	if c == nil {
+		return ""
+	}
+	return c.serverFor(path)
+}
+
 // serverFor returns the name of the server for path's extension, or "".
 func (c *Client) serverFor(path string) string {
 	ext := strings.ToLower(filepath.Ext(path))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/catbuddy/cb-ls/internal/tools"
@@ -179,4 +180,50 @@ func uncheckedLanguage(path string) error {
 // uncheckedServer is the answer for a file whose server cannot answer.
 func uncheckedServer(name, path string, err error) error {
 	return &tools.UncheckedError{Key: name, Note: fmt.Sprintf("%s could not check this run's %s files (%v); build to check", name, strings.ToLower(filepath.Ext(path)), err)}
+}
+
+// DiagnosticsIn implements lspfeatures.DiagnosticsConn: the diagnostics
+// path's server published for it, under the view of the run in ctx and
+// once settled, whose range overlaps r, as the server sent them.
+func (c *Client) DiagnosticsIn(ctx context.Context, path string, r protocol.Range) []json.RawMessage {
+	s, err := c.serverOf(ctx, path)
+	if err != nil {
+		return nil
+	}
+	leave, _, err := c.enterView(ctx, s)
+	if err != nil {
+		return nil
+	}
+	defer leave()
+	if !s.isOpen(path) {
+		return nil
+	}
+	if _, err := s.settled(ctx, path); err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	var raw json.RawMessage
+	if d := s.docs[path]; d != nil {
+		raw = s.diags[d.uri].raw
+	}
+	s.mu.Unlock()
+	var items []json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	var out []json.RawMessage
+	for _, item := range items {
+		var d struct {
+			Range protocol.Range `json:"range"`
+		}
+		if json.Unmarshal(item, &d) == nil && !before(r.End, d.Range.Start) && !before(d.Range.End, r.Start) {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// before reports whether position a comes before b.
+func before(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }

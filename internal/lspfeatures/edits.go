@@ -176,40 +176,53 @@ type codeAction struct {
 	} `json:"disabled"`
 }
 
-// CodeActions implements tools.LanguageFeatures.
+// DiagnosticsConn is implemented by a Conn that holds its server's
+// diagnostics of a document (a server cb-ls started). A server offers its
+// quick fixes for the diagnostics the request's context carries, as an
+// editor sends them, so code actions are asked with those in range: an
+// "undefined: halve" gets gopls's fix only when the request names it.
+type DiagnosticsConn interface {
+	// DiagnosticsIn returns the server's diagnostics of path, as it
+	// published them once they settled, that overlap r.
+	DiagnosticsIn(ctx context.Context, path string, r protocol.Range) []json.RawMessage
+}
+
+// maxFixedDiagnostics bounds the diagnostics whose quick fixes are asked
+// for one by one in one code_action call.
+const maxFixedDiagnostics = 8
+
+// CodeActions implements tools.LanguageFeatures. Where the Conn has the
+// server's diagnostics (DiagnosticsConn), those in range go with the
+// request, and each one's quick fixes are asked for at its own range,
+// as an editor asks with the cursor on it: a server locates the fix by
+// the request's range (gopls's "Create function halve" is computed for
+// the identifier there, and for a whole line finds none when resolved).
 func (f *Features) CodeActions(ctx context.Context, at tools.Position, end int, kind string) ([]tools.CodeAction, error) {
 	pp, enc, err := f.at(ctx, tools.OpCodeAction, at)
 	if err != nil {
 		return nil, err
 	}
-	type actionContext struct {
-		Diagnostics []json.RawMessage `json:"diagnostics"`
-		Only        []string          `json:"only,omitempty"`
-		TriggerKind int               `json:"triggerKind"`
+	r := protocol.Range{Start: pp.Position, End: PositionOf(at.Content, end, enc)}
+	var diags []json.RawMessage
+	if dc, ok := f.Conn.(DiagnosticsConn); ok {
+		diags = dc.DiagnosticsIn(ctx, at.Path, r)
 	}
-	params := struct {
-		TextDocument textDocument   `json:"textDocument"`
-		Range        protocol.Range `json:"range"`
-		Context      actionContext  `json:"context"`
-	}{pp.TextDocument, protocol.Range{Start: pp.Position, End: PositionOf(at.Content, end, enc)},
-		actionContext{Diagnostics: []json.RawMessage{}, TriggerKind: 1}}
+	var only []string
 	if kind != "" {
-		params.Context.Only = []string{kind}
+		only = []string{kind}
 	}
-	method := protocol.MethodTextDocumentCodeAction
-	raw, err := f.Conn.Call(ctx, at.Path, method, params)
+	items, err := f.askActions(ctx, at.Path, pp.TextDocument, r, diags, only)
 	if err != nil {
 		return nil, err
 	}
-	items, err := decodeList[json.RawMessage](raw)
-	if err != nil {
-		return nil, badAnswer(method, err)
+	if kind == "" || kind == "quickfix" || strings.HasPrefix(kind, "quickfix.") {
+		items = f.withFixesAt(ctx, at.Path, pp.TextDocument, items, diags[:min(len(diags), maxFixedDiagnostics)])
 	}
 	var out []tools.CodeAction
 	for _, item := range items {
 		var a codeAction
 		if err := json.Unmarshal(item, &a); err != nil {
-			return nil, badAnswer(method, err)
+			return nil, badAnswer(protocol.MethodTextDocumentCodeAction, err)
 		}
 		if kind != "" && a.Kind != "" && a.Kind != kind && !strings.HasPrefix(a.Kind, kind+".") {
 			continue // a client that ignored only
@@ -217,6 +230,75 @@ func (f *Features) CodeActions(ctx context.Context, at tools.Position, end int, 
 		out = append(out, f.action(at.Path, item, a))
 	}
 	return out, nil
+}
+
+// askActions sends one textDocument/codeAction and returns its items.
+func (f *Features) askActions(ctx context.Context, path string, doc textDocument, r protocol.Range, diags []json.RawMessage, only []string) ([]json.RawMessage, error) {
+	type actionContext struct {
+		Diagnostics []json.RawMessage `json:"diagnostics"`
+		Only        []string          `json:"only,omitempty"`
+		TriggerKind int               `json:"triggerKind"`
+	}
+	if diags == nil {
+		diags = []json.RawMessage{}
+	}
+	params := struct {
+		TextDocument textDocument   `json:"textDocument"`
+		Range        protocol.Range `json:"range"`
+		Context      actionContext  `json:"context"`
+	}{doc, r, actionContext{Diagnostics: diags, Only: only, TriggerKind: 1}}
+	method := protocol.MethodTextDocumentCodeAction
+	raw, err := f.Conn.Call(ctx, path, method, params)
+	if err != nil {
+		return nil, err
+	}
+	items, err := decodeList[json.RawMessage](raw)
+	if err != nil {
+		return nil, badAnswer(method, err)
+	}
+	return items, nil
+}
+
+// withFixesAt asks for each diagnostic's quick fixes at its own range
+// and puts them in items: in place of the quick fix of the same title
+// asked for the whole range, else at the end. A failed question leaves
+// items as they are.
+func (f *Features) withFixesAt(ctx context.Context, path string, doc textDocument, items, diags []json.RawMessage) []json.RawMessage {
+	titleOf := func(item json.RawMessage) (title string, fix bool) {
+		var a codeAction
+		if json.Unmarshal(item, &a) != nil {
+			return "", false
+		}
+		return a.Title, a.Kind == "quickfix" || strings.HasPrefix(a.Kind, "quickfix.")
+	}
+	for _, d := range diags {
+		var dr struct {
+			Range protocol.Range `json:"range"`
+		}
+		if json.Unmarshal(d, &dr) != nil {
+			continue
+		}
+		fixes, err := f.askActions(ctx, path, doc, dr.Range, []json.RawMessage{d}, []string{"quickfix"})
+		if err != nil {
+			continue
+		}
+		for _, fix := range fixes {
+			title, ok := titleOf(fix)
+			if !ok {
+				continue
+			}
+			i := slices.IndexFunc(items, func(item json.RawMessage) bool {
+				t, isFix := titleOf(item)
+				return isFix && t == title
+			})
+			if i < 0 {
+				items = append(items, fix)
+			} else {
+				items[i] = fix
+			}
+		}
+	}
+	return items
 }
 
 // action converts one code action; its edit is converted (or resolved

@@ -114,6 +114,10 @@ func mentionsIdentifier(content []byte, name string) bool {
 	return false
 }
 
+// SameLanguage guesses, by extension, whether one language server
+// answers for both files: what the editor's servers are taken to do.
+func SameLanguage(a, b string) bool { return sameLanguage(a, b) }
+
 // sameLanguage guesses, by extension, whether one language server
 // answers for both files; used where the servers are the editor's.
 func sameLanguage(a, b string) bool {
