@@ -72,3 +72,11 @@ func closeLanguageServers(c *lspclient.Client) {
 	defer cancel()
 	c.Close(ctx)
 }
+
+// LanguageServerProcesses lists the language servers this App started
+// and that run now, with their memory: those answering the language
+// tools, then those checking the runs' views in the editor. For a
+// front end's status.
+func (a *App) LanguageServerProcesses() []lspclient.Process {
+	return append(a.lsp.Processes(), a.views.Processes()...)
+}
