@@ -49,8 +49,9 @@ type Options struct {
 	// RunViewServers, for a front end whose Diagnostics come from an
 	// editor (whose servers see the user's buffers, not a run's pending
 	// edits), are the language servers that check a run's view instead
-	// (RunViewServers(cfg)): started when a run first checks a file of
-	// their language, shut down by Close. Empty: the editor answers.
+	// (RunViewServers(cfg)) and answer its language tools about the
+	// languages it has pending changes in: started when a run first
+	// needs one, shut down by Close. Empty: the editor answers.
 	RunViewServers map[string]config.LanguageServer
 	// OnLanguageStatus, if set, is told how the LanguageServers are
 	// doing: "starting gopls…", "gopls: indexing (4 s)" (transient), or

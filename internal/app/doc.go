@@ -42,7 +42,9 @@
 // broke in the run's view. With an editor, whose servers see the user's
 // buffers only, Options.RunViewServers check the runs whose changes are
 // pending, started when a run first checks a file of their language
-// (runview_checks.go).
+// (runview_checks.go), and answer the language tools for a run with
+// pending changes in files of their language, on the run's text
+// (runview_language.go).
 //
 // # A front end in a few lines
 //

@@ -10,7 +10,8 @@
 // (status.go); Close shuts them down. Their published diagnostics check a
 // run's edits (Checks: checks.go, diagnostics.go): shown the run's text,
 // read once settled, for the edit's result and the diagnostics tool; the
-// editor's front end starts servers for that alone. The servers run in
+// editor's front end starts servers for a pending run's view, which
+// check its edits and answer its language tools (internal/app). The servers run in
 // the command sandbox where there is one, the workspace read-only to them
 // (confine.go): every change to the project goes through the tools'
 // review.
