@@ -28,7 +28,20 @@ import (
 // version, changed or not) is read as settled as soon as it published
 // for the version it was shown, and waited for until the cap otherwise:
 // on a loaded machine the quiet period alone would read a slow server's
-// diagnostics of the text before.
+// diagnostics of the text before. A server that does not tag them
+// (pyright, typescript-language-server) but has published for the
+// document is waited for the same way: such a server publishes again
+// after every change, and on a loaded machine takes longer than the
+// quiet period to. Its first publish after the change is then followed
+// for freshQuiet more (typescript-language-server publishes the syntactic
+// check before the semantic one). A server that lets the cap pass
+// without publishing is marked silentAfterChange and read after the
+// quiet period from then on, so a server that checks only on save costs
+// one wait of the cap, not one per edit.
+
+// freshQuiet is how long the diagnostics of a server that does not tag
+// versions must stay unchanged after its first publish since the change.
+const freshQuiet = 250 * time.Millisecond
 
 // published is one publishDiagnostics of a document.
 type published struct {
@@ -47,6 +60,15 @@ func (s *server) published(u uri.URI, version *int32, raw json.RawMessage) {
 	s.mu.Lock()
 	s.diags[u] = p
 	s.versions = s.versions || p.versioned
+	if !p.versioned && s.silentAfterChange {
+		// A publish after a change that the cap had given up on: the
+		// server was slow, not silent.
+		for _, d := range s.docs {
+			if d.uri == u && !p.at.Before(d.changed) {
+				s.silentAfterChange = false
+			}
+		}
+	}
 	close(s.diagsNews)
 	s.diagsNews = make(chan struct{})
 	s.mu.Unlock()
@@ -66,13 +88,19 @@ func (s *server) settled(ctx context.Context, path string) ([]tools.Diagnostic, 
 		}
 		p, ok := s.diags[d.uri]
 		news := s.diagsNews
-		fresh := ok && (p.versioned && p.version >= d.version || !p.versioned && !p.at.Before(d.changed))
+		versioned := ok && p.versioned && p.version >= d.version
+		unversioned := ok && !p.versioned && !p.at.Before(d.changed)
 		quiet := time.Until(d.changed.Add(tools.SettleQuiet))
-		if s.versions {
+		switch {
+		case s.versions:
 			quiet = tools.SettleCap // it will publish for this version
+		case unversioned:
+			quiet = time.Until(p.at.Add(freshQuiet))
+		case ok && !s.silentAfterChange:
+			quiet = tools.SettleCap // it will publish again
 		}
 		s.mu.Unlock()
-		if fresh || quiet <= 0 {
+		if versioned || quiet <= 0 {
 			return convertDiagnostics(p.raw), nil
 		}
 		wait := time.NewTimer(quiet)
@@ -81,6 +109,11 @@ func (s *server) settled(ctx context.Context, path string) ([]tools.Diagnostic, 
 		case <-wait.C:
 		case <-limit.C:
 			wait.Stop()
+			if ok && !unversioned && !s.versions {
+				s.mu.Lock()
+				s.silentAfterChange = true
+				s.mu.Unlock()
+			}
 			return convertDiagnostics(p.raw), nil
 		case <-ctx.Done():
 			wait.Stop()

@@ -54,6 +54,11 @@ type server struct {
 	// versions: the server tags its diagnostics with the version they
 	// are of (diagnostics.go).
 	versions bool
+	// silentAfterChange: a settle of a document the server had
+	// published for ran to the cap without a publish after its change,
+	// so the server does not republish on every change (one that checks
+	// on save only); from then on its quiet period is taken as settled.
+	silentAfterChange bool
 	// diagsNews is closed (and replaced) on every publishDiagnostics.
 	diagsNews chan struct{}
 	err       error // why the server is unusable (it exited)
