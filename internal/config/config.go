@@ -71,6 +71,8 @@ type Config struct {
 	// gopls, pyright and typescript-language-server where they are on
 	// PATH), "configured" (the setting only) or "off" (docs/context.md).
 	RunViewServers string `json:"runViewServers,omitempty"`
+	// InlineCompletion configures completions at the cursor (inline.go).
+	InlineCompletion InlineCompletion `json:"inlineCompletion,omitzero"`
 }
 
 // Values of RunViewServers.

@@ -232,6 +232,9 @@ func (c Config) validate() error {
 	if err := c.Tools.Exec.validate(); err != nil {
 		return err
 	}
+	if err := c.InlineCompletion.validate(); err != nil {
+		return err
+	}
 	if err := validateLanguageServers(c.LanguageServers); err != nil {
 		return err
 	}

@@ -17,6 +17,9 @@ func Merge(base, over Config) Config {
 	if over.Provider != "" && base.Provider != "" && over.Provider != base.Provider {
 		base.BaseURL, base.Model = "", ""
 	}
+	if bi, oi := base.InlineCompletion, over.InlineCompletion; oi.Provider != "" && bi.Provider != "" && oi.Provider != bi.Provider {
+		base.InlineCompletion.BaseURL, base.InlineCompletion.Model = "", ""
+	}
 	cmds := mergeCommands(base.CustomCommands, over.CustomCommands)
 	allow, deny := mergeExecRules(base.Tools.Exec, over.Tools.Exec)
 	servers := mergeLanguageServers(base.LanguageServers, over.LanguageServers)
