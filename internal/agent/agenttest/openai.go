@@ -134,6 +134,10 @@ func writeError(w http.ResponseWriter, format Format, status int, code, msg stri
 		w.Header().Set("Retry-After", "0")
 	}
 	w.WriteHeader(status)
+	if format == Ollama {
+		w.Write(mustJSON(map[string]any{"error": msg}))
+		return
+	}
 	if format == Anthropic {
 		if code == "" {
 			code = anthropicErrorType(status)

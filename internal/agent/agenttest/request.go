@@ -12,6 +12,10 @@ type Format string
 const (
 	OpenAI    Format = "openai"    // POST …/chat/completions
 	Anthropic Format = "anthropic" // POST …/messages
+	// OpenAICompletions is OpenAI's legacy completions: POST …/completions.
+	OpenAICompletions Format = "openai-completions"
+	// Ollama is Ollama's own generate: POST /api/generate.
+	Ollama Format = "ollama"
 )
 
 // Request is one request the server received.

@@ -17,7 +17,9 @@ import (
 
 // Server is a scripted model server. It answers POST …/chat/completions
 // (OpenAI) and POST …/messages (Anthropic) under any prefix, so both
-// SDKs work with the base URL URL() returns, and GET …/models.
+// SDKs work with the base URL URL() returns, and GET …/models; for code
+// completion also POST …/completions (OpenAI's legacy completions, with
+// suffix) and Ollama's POST /api/generate (fim.go).
 type Server struct {
 	srv    *httptest.Server
 	script Script
@@ -36,9 +38,10 @@ type Server struct {
 	mu       sync.Mutex
 	n        int // requests that consumed a turn
 	requests []Request
-	probes   []string      // window requests Served answered
-	changed  chan struct{} // closed and replaced at each request
-	done     chan struct{} // closed by Close: releases hanging handlers
+	probes   []string          // window requests Served answered
+	gone     map[int]time.Time // requests whose client went away, when
+	changed  chan struct{}     // closed and replaced at each request
+	done     chan struct{}     // closed by Close: releases hanging handlers
 	closed   sync.Once
 }
 
@@ -142,6 +145,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		format = OpenAI
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/messages"):
 		format = Anthropic
+	case r.Method == http.MethodPost && strings.HasSuffix(path, "/completions"):
+		format = OpenAICompletions
+	case r.Method == http.MethodPost && path == "/api/generate":
+		format = Ollama
 	default:
 		http.Error(w, "agenttest: no such endpoint: "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
@@ -185,6 +192,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("agenttest: script exhausted: request %d but the script has %d turns", req.Index, len(s.script.Turns)))
 		return
 	}
+	defer s.noteGone(r, req.Index)
 	if turn.DelayMS > 0 && !s.pause(r, turn.DelayMS) {
 		return
 	}
@@ -194,6 +202,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if turn.Status != 0 {
 		writeError(w, format, turn.Status, turn.ErrorCode, turn.Error)
+		return
+	}
+	if format == OpenAICompletions || format == Ollama {
+		s.answerFIM(w, r, turn, req)
 		return
 	}
 	var events []sseEvent
