@@ -37,7 +37,10 @@ func TestLayers(t *testing.T) {
 		// The workspace before and after a command: the tools' exec
 		// reports and undoes from it; it knows nothing of running one.
 		"snapshot": {"config", "sandbox", "tools", "agent", "lsp", "lspfeatures", "lspclient", "mcp", "cmd", "session", "app"},
-		"agent":    {"lsp", "cmd", "app", "session"},
+		"agent":    {"lsp", "cmd", "app", "session", "complete"},
+		// Completions know models (through agent's providers) and
+		// settings; the LSP server reads the buffers and calls them.
+		"complete": {"lsp", "lspfeatures", "lspclient", "cmd", "app", "session", "mcp", "acp", "headless", "changeset"},
 		"mcp":      {"agent", "lsp", "cmd", "app"},
 		"session":  {"lsp", "cmd", "app"},
 		// The one run assembly: every front end builds on it, it on none.
