@@ -21,7 +21,11 @@ type method struct {
 	// goroutine costs more than a quick answer (an unknown command's
 	// error) takes.
 	inline func(params jsonrpc2.RawMessage) bool
-	fn     func(ctx context.Context, params jsonrpc2.RawMessage) (any, error)
+	// pin, when set on an async method, runs on the read loop before the
+	// request leaves it, to note what the request saw (the document's
+	// version an inline completion was asked at).
+	pin func(ctx context.Context, params jsonrpc2.RawMessage) context.Context
+	fn  func(ctx context.Context, params jsonrpc2.RawMessage) (any, error)
 }
 
 // methodTable lists every method the server answers; anything else is
@@ -46,6 +50,7 @@ func (s *Server) methodTable() map[string]method {
 		protocol.MethodWindowWorkDoneProgressCancel:       sync(s.workDoneProgressCancel),
 		protocol.MethodTextDocumentCodeAction:             async(s.codeAction),
 		protocol.MethodWorkspaceExecuteCommand:            {async: true, inline: s.unknownCommand, fn: s.executeCommand},
+		protocol.MethodTextDocumentInlineCompletion:       {async: true, pin: s.pinCompletion, fn: s.inlineCompletion},
 	}
 }
 
@@ -77,6 +82,9 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		return nil, err
 	}
 	if m.async && (m.inline == nil || !m.inline(req.Params())) {
+		if m.pin != nil {
+			ctx = m.pin(ctx, req.Params())
+		}
 		jsonrpc2.Async(ctx)
 		if isCall {
 			// Only released requests are cancellable: a derived context

@@ -125,7 +125,10 @@ func (s *Server) initializeResult(enc protocol.PositionEncodingKind) *protocol.I
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactor},
 			},
-			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: append([]string(nil), s.commandOrder...)},
+			// Always offered: completions are answered (empty) when the
+			// settings leave them off, so enabling them needs no restart.
+			InlineCompletionProvider: protocol.Boolean(true),
+			ExecuteCommandProvider:   protocol.ExecuteCommandOptions{Commands: append([]string(nil), s.commandOrder...)},
 			Workspace: &protocol.WorkspaceOptions{
 				WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 					Supported:           &t,

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/catbuddy/cb-ls/internal/app"
+	"github.com/catbuddy/cb-ls/internal/complete"
 	"github.com/catbuddy/cb-ls/internal/config"
 	"github.com/catbuddy/cb-ls/internal/filestate"
 	"github.com/catbuddy/cb-ls/internal/guard"
@@ -121,6 +122,11 @@ type Server struct {
 	// invalidShown is the last complaint about invalid settings shown,
 	// invalidPending one kept back until initialized (lsp/settings.go).
 	invalidShown, invalidPending string
+	// completer answers textDocument/inlineCompletion; its Tracker
+	// sees every didChange (lsp/inline_completion.go).
+	completer *complete.Engine
+	// completionErr is the last completion failure shown to the user.
+	completionErr string
 	// consentTold is set once the user was told that this client applies
 	// edits without asking (lsp/consent.go).
 	consentTold atomic.Bool
@@ -147,6 +153,7 @@ func newServer(opts Options) *Server {
 		agentCfg:   withModeFlag(opts.Agent, opts.Mode),
 		progress:   map[string]*Progress{},
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
+		completer:  complete.NewEngine(opts.Logger),
 	}
 	s.workspace = &Workspace{server: s, disk: tools.DiskWorkspace{}}
 	s.fileStates.SetSeenFunc(s.overlay.IsOpenPath)

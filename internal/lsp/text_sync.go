@@ -37,7 +37,9 @@ func (s *Server) didOpen(ctx context.Context, raw jsonrpc2.RawMessage) (any, err
 
 func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	if u, version, changes, ok := fastDidChange(raw); ok {
-		return nil, s.overlay.Change(u, version, changes, s.PositionEncoding())
+		err := s.overlay.Change(u, version, changes, s.PositionEncoding())
+		s.noteChange(u, changes)
+		return nil, err
 	}
 	var p protocol.DidChangeTextDocumentParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -60,9 +62,25 @@ func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, e
 			return nil, cerr
 		}
 		s.overlay.MarkDesynced(u)
+		s.noteChange(u, p.ContentChanges)
 		return nil, fmt.Errorf("didChange %s: %w; the buffer is now out of sync", u, err)
 	}
-	return nil, s.overlay.Change(u, p.TextDocument.Version, p.ContentChanges, s.PositionEncoding())
+	err := s.overlay.Change(u, p.TextDocument.Version, p.ContentChanges, s.PositionEncoding())
+	s.noteChange(u, p.ContentChanges)
+	return nil, err
+}
+
+// noteChange records the edit in the one edit history and supersedes
+// the document's completions in flight (complete.Tracker): a mutex and
+// a comparison on the keystroke path.
+func (s *Server) noteChange(u uri.URI, changes []protocol.TextDocumentContentChangeEvent) {
+	line := -1
+	if len(changes) > 0 {
+		if ch, ok := changes[0].(*protocol.TextDocumentContentChangePartial); ok {
+			line = int(ch.Range.Start.Line)
+		}
+	}
+	s.completer.Tracker.Changed(string(u), line)
 }
 
 func (s *Server) didClose(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
@@ -70,6 +88,7 @@ func (s *Server) didClose(ctx context.Context, raw jsonrpc2.RawMessage) (any, er
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
+	s.completer.Tracker.Closed(string(p.TextDocument.URI))
 	return nil, s.overlay.Close(uri.URI(p.TextDocument.URI))
 }
 
