@@ -132,6 +132,10 @@ func TestSecretsAndIgnored(t *testing.T) {
 
 func TestTracker(t *testing.T) {
 	tr := NewTracker()
+	tr.Changed("z", 1)
+	if len(tr.Recent(5)) != 0 {
+		t.Error("an edit was recorded before any completion was asked")
+	}
 	ctx, done := tr.Begin(context.Background(), "a")
 	defer done()
 	other, done2 := tr.Begin(context.Background(), "b")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrSuperseded is the cause of a completion's context when a newer
@@ -27,9 +28,13 @@ type Edit struct {
 // edits, and the completion requests in flight per document, which a
 // change to that document supersedes.
 //
-// Changed runs on the keystroke path: a mutex, a comparison, no
-// allocation unless the edit moves to another line.
+// Changed runs on the keystroke path: an atomic load while nothing
+// asked for completions on the connection, then a mutex, a comparison,
+// no allocation.
 type Tracker struct {
+	// active is set by the first Begin: until a completion is asked,
+	// keystrokes record nothing and cost nothing.
+	active  atomic.Bool
 	mu      sync.Mutex
 	ring    [historySize]Edit
 	n       int // edits in ring
@@ -46,8 +51,12 @@ type pending struct {
 func NewTracker() *Tracker { return &Tracker{pending: map[string][]*pending{}} }
 
 // Changed records a change to doc starting at line and supersedes the
-// completions in flight for doc.
+// completions in flight for doc. It records nothing before the first
+// completion request (Begin).
 func (t *Tracker) Changed(doc string, line int) {
+	if !t.active.Load() {
+		return
+	}
 	t.mu.Lock()
 	t.seq++
 	if e := &t.ring[t.last]; t.n > 0 && e.Line == line && e.Doc == doc {
@@ -122,6 +131,7 @@ func (t *Tracker) LastEdited(doc string) uint64 {
 // at the next change to doc; done forgets it. Check the document's
 // version after Begin: a change that came before is not seen here.
 func (t *Tracker) Begin(ctx context.Context, doc string) (context.Context, func()) {
+	t.active.Store(true)
 	ctx, cancel := context.WithCancelCause(ctx)
 	p := &pending{cancel: cancel}
 	t.mu.Lock()
