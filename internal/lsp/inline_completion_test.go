@@ -37,7 +37,7 @@ const completionTree = "-- go.mod --\nmodule example.com/m\n" +
 
 // completionEditor starts an editor over dir whose settings enable
 // completions with ic, the agent's model at agentURL.
-func completionEditor(t *testing.T, dir, agentURL string, ic map[string]any, opts ...func(*fake.Options)) *fake.Editor {
+func completionEditor(t testing.TB, dir, agentURL string, ic map[string]any, opts ...func(*fake.Options)) *fake.Editor {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
