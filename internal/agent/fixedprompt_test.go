@@ -13,8 +13,10 @@ import (
 // maxFixedPrompt bounds what every request carries before the task: the
 // system prompt and the definitions of every tool, with exec's longest
 // description. Peers send 30–50 KB; cb-ls sent 18 KB before each rule
-// was said once and exec described only the run's case.
-const maxFixedPrompt = 15_000
+// was said once and exec described only the run's case, 13.7 KB before
+// the descriptions were cut to what changes what the model does and the
+// schemas to names, types and enums.
+const maxFixedPrompt = 10_500
 
 // noDiagnostics is an editor's diagnostics source, so that the
 // diagnostics tool is offered as in the editor.

@@ -13,7 +13,7 @@ import (
 var diagnosticsDescription string
 
 type diagnosticsInput struct {
-	Path string `json:"path,omitempty" jsonschema:"the file (default: every open file)"`
+	Path string `json:"path,omitempty"`
 }
 
 // maxListedDiagnostics bounds the diagnostics tool's answer.

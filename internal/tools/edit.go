@@ -16,9 +16,9 @@ import (
 var editFileDescription string
 
 type editFileInput struct {
-	Path      string `json:"path" jsonschema:"the file to edit"`
-	OldString string `json:"old_string" jsonschema:"the exact text to replace, found once in the file"`
-	NewString string `json:"new_string" jsonschema:"its replacement (empty deletes it)"`
+	Path      string `json:"path"`
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
 }
 
 // EditFile is the edit_file tool.

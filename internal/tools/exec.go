@@ -89,12 +89,12 @@ func (o ExecOptions) withDefaults() ExecOptions {
 }
 
 type execInput struct {
-	Command string `json:"command" jsonschema:"the command line"`
-	Cwd     string `json:"cwd,omitempty" jsonschema:"working directory (default: the workspace root)"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"seconds before every process is killed (default 120)"`
-	Write   bool   `json:"write,omitempty" jsonschema:"the command must change workspace files"`
-	Network bool   `json:"network,omitempty" jsonschema:"the command needs the network or a unix socket"`
-	Reason  string `json:"reason,omitempty" jsonschema:"with write or network: one short sentence for the user"`
+	Command string `json:"command"`
+	Cwd     string `json:"cwd,omitempty"`
+	Timeout int    `json:"timeout,omitempty"`
+	Write   bool   `json:"write,omitempty"`
+	Network bool   `json:"network,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 var sandboxLogOnce sync.Once

@@ -39,38 +39,36 @@ func (tc *ToolContext) describeExec(ctx context.Context) string {
 func (r execRun) describe() string {
 	var b strings.Builder
 	if r.sh.Bash {
-		b.WriteString("Run a command line with bash -c in the workspace; returns its stdout and stderr, exit code and duration.\n")
+		b.WriteString("Run a command with bash -c in the workspace root or cwd (timeout: seconds, default 120); returns its output and exit code.\n")
 	} else {
-		b.WriteString("Run a command line with /bin/sh -c (POSIX sh: bash is not installed) in the workspace; returns its stdout and stderr, exit code and duration.\n")
+		b.WriteString("Run a command with /bin/sh -c (POSIX sh: bash is not installed) in the workspace root or cwd (timeout: seconds, default 120); returns its output and exit code.\n")
 	}
 	switch {
 	case r.layer:
-		b.WriteString("- Commands run over this run's copy-on-write layer: they see its pending edits, and what they write joins them for the user to review (no `write` needed); the result names the files a command changed: read them again before editing. ")
-		b.WriteString("No network or unix sockets (docker, a test's own socket) unless you pass `network: true` with a short `reason`")
+		b.WriteString("- Commands run over this run's copy-on-write layer: they see its pending edits, and what they write joins them (no `write` needed); the result names the files a command changed: read them again before editing. ")
+		b.WriteString("No network or unix sockets without `network: true` and a short `reason`")
 		b.WriteString(r.asked())
 	case r.view:
 		b.WriteString("- No command can run in this run: its changes are pending the user's review, and without a copy-on-write layer a command would not see them.\n")
 	case r.confined:
-		b.WriteString("- Commands are read-only: no changes to the workspace, no network, no unix sockets (docker, a test's own socket). A command that must change files (a generator, an install) needs `write: true` with a short `reason`; the network or unix sockets, `network: true` with a `reason`")
+		b.WriteString("- Commands are read-only: no changes to the workspace, no network or unix sockets. One that must change files (a generator, an install) needs `write: true` and a short `reason`; the network or sockets, `network: true` and a `reason`")
 		b.WriteString(r.asked())
-		b.WriteString("- A write command's result lists the files it changed: read them again before editing. Go's cache, cargo's target (`$CARGO_TARGET_DIR`), Python's bytecode and pytest's cache live outside the workspace; make, Gradle and Maven write in the tree: they need `write: true`.\n")
+		b.WriteString("- A write command's result names the files it changed: read them again before editing. Go's cache, cargo's target, Python's bytecode and pytest's cache live outside the workspace; make, Gradle and Maven write in the tree: they need `write: true`.\n")
 	default:
-		b.WriteString("- No sandbox: commands run with the user's rights. One not known to only read (ls, cat, grep, git status/diff/log, go vet…) needs `write: true` (it changes files) or `network: true`, with a short `reason`")
+		b.WriteString("- No sandbox: commands run with the user's rights. One not known to only read (ls, cat, grep, git status/diff/log, go vet…) needs `write: true` (it changes files) or `network: true`, and a short `reason`")
 		b.WriteString(r.asked())
-		b.WriteString("- A write command's result lists the files it changed: read them again before editing.\n")
+		b.WriteString("- A write command's result names the files it changed: read them again before editing.\n")
 	}
-	b.WriteString("- Use edit_file for source changes. No terminal, no stdin: never run interactive programs; pass `-y`, `--no-pager`, `CI=1`. Long output is cut in the middle. ")
-	if r.sh.Bash {
-		b.WriteString("A failed command of a list or pipeline is named after the exit code.")
-	} else {
-		b.WriteString("A pipeline's exit code is its last command's.")
+	b.WriteString("- Use edit_file for source changes. No terminal, no stdin: pass `-y`, `--no-pager`, `CI=1`.")
+	if !r.sh.Bash {
+		b.WriteString(" A pipeline's exit code is its last command's.")
 	}
 	if r.layer || r.confined {
-		b.WriteString(" `$TMPDIR` is the call's own, removed when it ends; `$CB_SCRATCH` lasts across the run's calls: put `-coverprofile`, `-o` and scratch files there.")
+		b.WriteString(" `$TMPDIR` is the call's own; `$CB_SCRATCH` lasts across the run's calls: put `-o`, `-coverprofile` and scratch files there.")
 	} else if !r.view {
 		b.WriteString(" `$CB_SCRATCH` lasts across the run's calls (outside the workspace): put scratch files there.")
 	}
-	b.WriteString("\n- Refused: deleting the root or home, disk formatting, sudo, piping downloads or decoded data into a shell, a command name built at run time (`$(…)`, a variable), .catbuddy/, internal addresses.")
+	b.WriteString("\n- Refused: sudo, deleting the root or home, piping downloads into a shell, a command name built at run time.")
 	return b.String()
 }
 
@@ -83,7 +81,7 @@ func (r execRun) asked() string {
 	case ApprovalAllowAll:
 		return ": granted without a question (tools.exec.approval allowAll).\n"
 	}
-	return ". The user is asked first; if they refuse, do not retry.\n"
+	return "; the user is asked first: if they refuse, do not retry.\n"
 }
 
 // ExecDescriptions are the descriptions exec may give, one per case

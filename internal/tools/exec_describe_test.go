@@ -11,9 +11,10 @@ import (
 // TestExecDescribedForTheRun: exec's description says what holds in the
 // run and nothing of the other cases: over the run's layer no write
 // flag, in the sandbox the write flag, without a sandbox the question
-// for any command that is not known to read; bash's pipeline statuses
-// or sh's; the approval setting's answer; what $TMPDIR is and that
-// $CB_SCRATCH outlives the call.
+// for any command that is not known to read; sh's pipeline status
+// (bash's failed command is named in the result, not described); the
+// approval setting's answer; what $TMPDIR is and that $CB_SCRATCH
+// outlives the call.
 func TestExecDescribedForTheRun(t *testing.T) {
 	bash := shell.Interpreter{Path: "/bin/bash", Bash: true}
 	sh := shell.Interpreter{Path: "/bin/sh"}
@@ -23,14 +24,14 @@ func TestExecDescribedForTheRun(t *testing.T) {
 		want, not []string
 	}{
 		{"layer", execRun{sh: bash, view: true, layer: true, confined: true},
-			[]string{"bash -c", "copy-on-write layer", "no `write` needed", "`network: true`", "The user is asked first", "failed command of a list or pipeline is named", "`$TMPDIR` is the call's own, removed when it ends", "`$CB_SCRATCH`", "lasts across the run's calls", "Refused:"},
+			[]string{"bash -c", "copy-on-write layer", "no `write` needed", "`network: true`", "the user is asked first", "`$TMPDIR` is the call's own", "`$CB_SCRATCH`", "lasts across the run's calls", "Refused:"},
 			[]string{"write: true", "/bin/sh", "Commands are read-only", "No sandbox", "make, Gradle"}},
 		{"sandbox", execRun{sh: sh, confined: true, approval: ApprovalReadOnly},
 			[]string{"/bin/sh -c (POSIX sh", "Commands are read-only", "`write: true`", "refused here", "last command's", "`$TMPDIR` is the call's own", "`$CB_SCRATCH`", "make, Gradle"},
-			[]string{"bash -c", "copy-on-write", "The user is asked", "named after the exit code", "No sandbox"}},
+			[]string{"bash -c", "copy-on-write", "the user is asked", "No sandbox"}},
 		{"no sandbox", execRun{sh: bash, approval: ApprovalAllowAll},
 			[]string{"No sandbox", "not known to only read", "without a question", "files it changed", "`$CB_SCRATCH` lasts across the run's calls (outside the workspace)"},
-			[]string{"$TMPDIR", "copy-on-write", "Commands are read-only", "The user is asked"}},
+			[]string{"$TMPDIR", "copy-on-write", "Commands are read-only", "the user is asked"}},
 		{"view without a layer", execRun{sh: bash, view: true, confined: true},
 			[]string{"No command can run in this run"},
 			[]string{"write: true", "copy-on-write layer:"}},

@@ -11,11 +11,11 @@ import (
 var globDescription string
 
 type globInput struct {
-	Pattern string `json:"pattern" jsonschema:"glob such as **/*.go or src/**/*.{ts,tsx}"`
-	Path    string `json:"path,omitempty" jsonschema:"directory to search in; default the workspace root"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"most paths to show; default 500"`
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
 	// IncludeIgnored lists what is skipped by default.
-	IncludeIgnored bool `json:"include_ignored,omitempty" jsonschema:"also list .gitignored files, node_modules and lockfiles"`
+	IncludeIgnored bool `json:"include_ignored,omitempty"`
 }
 
 // Glob is the glob tool: .gitignore-aware file name matching with **.

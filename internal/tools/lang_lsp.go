@@ -64,8 +64,9 @@ func joinOps(ops []LanguageOp) string {
 }
 
 // withEnum sets the enum of one property of a schema: the model sees
-// exactly the operations that can be answered.
-func withEnum(schema json.RawMessage, prop string, ops []LanguageOp) json.RawMessage {
+// exactly the values that can be answered (the lsp tool's operations,
+// grep's output modes).
+func withEnum[T ~string](schema json.RawMessage, prop string, ops []T) json.RawMessage {
 	var m map[string]any
 	if err := json.Unmarshal(schema, &m); err != nil {
 		panic(err) // our own schema

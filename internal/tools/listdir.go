@@ -16,9 +16,9 @@ import (
 var listDirDescription string
 
 type listDirInput struct {
-	Path  string `json:"path,omitempty" jsonschema:"directory to list; default the workspace root"`
-	Depth int    `json:"depth,omitempty" jsonschema:"levels to descend, 1-5; default 1"`
-	Limit int    `json:"limit,omitempty" jsonschema:"most entries to show; default 500"`
+	Path  string `json:"path,omitempty"`
+	Depth int    `json:"depth,omitempty"`
+	Limit int    `json:"limit,omitempty"`
 }
 
 // ListDir is the list_dir tool.

@@ -16,13 +16,13 @@ import (
 var multiEditDescription string
 
 type multiEditInput struct {
-	Path  string          `json:"path" jsonschema:"the file to edit"`
-	Edits []multiEditStep `json:"edits" jsonschema:"the edits, applied in order"`
+	Path  string          `json:"path"`
+	Edits []multiEditStep `json:"edits"`
 }
 
 type multiEditStep struct {
-	OldString string `json:"old_string" jsonschema:"the exact text to replace, found once at this step"`
-	NewString string `json:"new_string" jsonschema:"its replacement"`
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
 }
 
 // MultiEdit is the multi_edit tool.

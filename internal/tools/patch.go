@@ -17,7 +17,7 @@ import (
 var applyPatchDescription string
 
 type applyPatchInput struct {
-	Patch string `json:"patch" jsonschema:"a unified diff (git diff or diff -u format) or a *** Begin Patch patch, for one or more files"`
+	Patch string `json:"patch"`
 }
 
 // ApplyPatch is the apply_patch tool: a unified diff for several files,

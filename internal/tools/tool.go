@@ -77,7 +77,7 @@ func NewTool[In any](name, description string, run func(ctx context.Context, in 
 		panic(fmt.Sprintf("tool %s: marshal schema: %v", name, err))
 	}
 	return Tool{
-		Spec: Spec{Name: name, Description: description, InputSchema: raw},
+		Spec: Spec{Name: name, Description: description, InputSchema: wireSchema(raw)},
 		Run: func(ctx context.Context, args json.RawMessage) (Result, error) {
 			in, err := decodeArgs[In](schema, args)
 			if err != nil {

@@ -57,8 +57,8 @@ func (o WebOptions) withDefaults() WebOptions {
 }
 
 type webFetchInput struct {
-	URL      string `json:"url" jsonschema:"the http or https URL to fetch"`
-	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"maximum bytes of text to return (default 100000)"`
+	URL      string `json:"url"`
+	MaxBytes int    `json:"max_bytes,omitempty"`
 }
 
 // externalMarker opens every result: what follows came from the web and

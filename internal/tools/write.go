@@ -14,8 +14,8 @@ import (
 var writeFileDescription string
 
 type writeFileInput struct {
-	Path    string `json:"path" jsonschema:"the file to write"`
-	Content string `json:"content" jsonschema:"the whole new content"`
+	Path    string `json:"path"`
+	Content string `json:"content"`
 }
 
 // WriteFile is the write_file tool. Over an existing file it sends a
