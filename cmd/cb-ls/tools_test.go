@@ -206,7 +206,7 @@ func TestToolsRun(t *testing.T) {
 		t.Errorf("unknown tool: %+v", r)
 	}
 	r = s.call("grep", map[string]any{"pattern": `func \w+`})
-	if r.IsError || r.Output != "src/hello.go:3:func hello() {}" {
+	if r.IsError || r.Output != "src/hello.go\n3:func hello() {}" {
 		t.Errorf("grep: %+v", r)
 	}
 	r = s.call("glob", map[string]any{"pattern": "**/*.go"})

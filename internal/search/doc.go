@@ -15,8 +15,8 @@
 //   - [Grep] searches file contents; matches never span lines; a literal
 //     that every match must contain is found with bytes.Index first, so
 //     most files never reach the regexp. Its output is the text the
-//     model reads: path:line:text, capped, with what was left out
-//     counted.
+//     model reads: each file's path once, then its lines as line:text
+//     (ripgrep's --heading), capped, with what was left out counted.
 //   - [Glob] lists the paths that match a pattern.
 //   - [List] prints a directory tree, marking what .gitignore ignores.
 //

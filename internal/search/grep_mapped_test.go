@@ -41,7 +41,7 @@ func TestGrepMappedFiles(t *testing.T) {
 	}
 	lines := bytes.Count(big, []byte("\n")) + 1
 	out := grepTree(t, dir, "needle")
-	want := "big.txt:1:needle first\nbig.txt:" + itoa(lines) + ":last needle\nsmall.txt:1:needle small"
+	want := "big.txt\n1:needle first\n" + itoa(lines) + ":last needle\n\nsmall.txt\n1:needle small"
 	if out != want {
 		t.Errorf("grep = %q\nwant %q", out, want)
 	}
@@ -67,7 +67,7 @@ func TestGrepMappedFileTruncated(t *testing.T) {
 	if !truncated {
 		t.Fatal("big.txt was not truncated after its read")
 	}
-	want := "small.txt:1:needle small\n(1 files or directories could not be read)"
+	want := "small.txt\n1:needle small\n(1 files or directories could not be read)"
 	if out != want {
 		t.Errorf("grep = %q\nwant %q", out, want)
 	}

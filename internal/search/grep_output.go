@@ -198,9 +198,13 @@ func (c *grepCollector) render(pattern, where string) string {
 				break
 			}
 			files++
-			if fi > 0 && c.q.context > 0 {
-				b.WriteString("--\n")
+			// The path once, then its lines (ripgrep's --heading): the
+			// model rereads every line of this in every later turn.
+			if fi > 0 {
+				b.WriteByte('\n')
 			}
+			b.WriteString(h.path)
+			b.WriteByte('\n')
 			for _, l := range h.lines {
 				if l.match && (shown == c.q.limit || b.Len() > grepMaxOutput) {
 					break
@@ -209,10 +213,10 @@ func (c *grepCollector) render(pattern, where string) string {
 				case l.sep:
 					b.WriteString("--\n")
 				case l.match:
-					fmt.Fprintf(&b, "%s:%d:%s\n", h.path, l.num, l.text)
+					fmt.Fprintf(&b, "%d:%s\n", l.num, l.text)
 					shown++
 				default:
-					fmt.Fprintf(&b, "%s-%d-%s\n", h.path, l.num, l.text)
+					fmt.Fprintf(&b, "%d-%s\n", l.num, l.text)
 				}
 			}
 		}

@@ -62,7 +62,7 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		}
 		ours := grepKeys(t, res)
 		rgArgs := []string{"--no-config", "--no-ignore-global", "--no-require-git", "--hidden", "-g", "!.git/", "-g", "!.catbuddy/",
-			"-n", "--no-heading", "--color", "never", "--no-messages"}
+			"-n", "--heading", "--color", "never", "--no-messages"}
 		if c.literal {
 			rgArgs = append(rgArgs, "-F")
 		}
@@ -86,12 +86,15 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 	}
 }
 
-// grepKeys turns path:line:text output lines into sorted "path:line" keys.
+// grepKeys turns --heading output (a path, then its line:text lines,
+// a blank line between files) into sorted "path:line" keys.
 func grepKeys(t *testing.T, out string) []string {
 	t.Helper()
 	var keys []string
+	path := ""
 	for _, l := range strings.Split(out, "\n") {
 		if l == "" {
+			path = ""
 			continue
 		}
 		if strings.HasPrefix(l, "No matches") {
@@ -100,11 +103,15 @@ func grepKeys(t *testing.T, out string) []string {
 		if strings.HasPrefix(l, "… and") {
 			t.Fatalf("output was capped: %s", l)
 		}
-		parts := strings.SplitN(l, ":", 3)
-		if len(parts) < 3 {
-			t.Fatalf("not path:line:text: %q", l)
+		if path == "" {
+			path = strings.TrimPrefix(l, "./")
+			continue
 		}
-		keys = append(keys, strings.TrimPrefix(parts[0], "./")+":"+parts[1])
+		num, _, ok := strings.Cut(l, ":")
+		if !ok {
+			t.Fatalf("not line:text under %s: %q", path, l)
+		}
+		keys = append(keys, path+":"+num)
 	}
 	slices.Sort(keys)
 	return keys

@@ -11,16 +11,16 @@ import (
 var grepDescription string
 
 type grepInput struct {
-	Pattern         string `json:"pattern" jsonschema:"the regular expression (Go RE2) or, with literal, the text to find"`
-	Path            string `json:"path,omitempty" jsonschema:"file or directory to search; default the workspace root"`
-	Glob            string `json:"glob,omitempty" jsonschema:"only files matching this glob, e.g. *.go or src/**/*.{ts,tsx}; without a slash, names at any depth"`
-	Include         string `json:"include,omitempty" jsonschema:"same as glob"`
-	CaseInsensitive bool   `json:"case_insensitive,omitempty" jsonschema:"ignore case"`
-	Literal         bool   `json:"literal,omitempty" jsonschema:"treat pattern as plain text, not a regular expression"`
-	Context         int    `json:"context,omitempty" jsonschema:"lines around each match (0-20)"`
-	OutputMode      string `json:"output_mode,omitempty" jsonschema:"content (default), files_with_matches or count"`
-	Limit           int    `json:"limit,omitempty" jsonschema:"most matches (content) or files to show; default 100 matches / 200 files"`
-	IncludeIgnored  bool   `json:"include_ignored,omitempty" jsonschema:"also search .gitignored files, node_modules and lockfiles"`
+	Pattern         string `json:"pattern"`
+	Path            string `json:"path,omitempty"`
+	Glob            string `json:"glob,omitempty"`
+	Include         string `json:"include,omitempty"`
+	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
+	Literal         bool   `json:"literal,omitempty"`
+	Context         int    `json:"context,omitempty"`
+	OutputMode      string `json:"output_mode,omitempty"`
+	Limit           int    `json:"limit,omitempty"`
+	IncludeIgnored  bool   `json:"include_ignored,omitempty"`
 }
 
 // Grep is the grep tool: a parallel, .gitignore-aware regexp search.
@@ -29,6 +29,8 @@ func Grep(tc *ToolContext) Tool {
 		return tc.grep(ctx, in)
 	})
 	t.ReadOnly = true
+	t.InputSchema = withEnum(t.InputSchema, "output_mode", []string{"content", "files_with_matches", "count"})
+	t.InputSchema = withoutProperty(t.InputSchema, "include")
 	return t
 }
 

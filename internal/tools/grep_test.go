@@ -56,11 +56,20 @@ run: echo hello
 func TestGrepBasic(t *testing.T) {
 	e := newSearchEnv(t, grepTree)
 	got := e.ok("grep", map[string]any{"pattern": "hello"})
-	want := `.github/workflows/ci.yml:1:run: echo hello
-docs/readme.md:1:hello world
-lib/util.go:3:// Hello says hello.
-main.go:4:	println("hello")
-sub/keep.log:1:hello kept`
+	want := `.github/workflows/ci.yml
+1:run: echo hello
+
+docs/readme.md
+1:hello world
+
+lib/util.go
+3:// Hello says hello.
+
+main.go
+4:	println("hello")
+
+sub/keep.log
+1:hello kept`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("grep hello (-want +got):\n%s", diff)
 	}
@@ -73,30 +82,30 @@ func TestGrepOptions(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"pattern": "hello", "case_insensitive": true, "glob": "*.md"},
-			"docs/readme.md:1:hello world\ndocs/readme.md:2:HELLO again"},
+			"docs/readme.md\n1:hello world\n2:HELLO again"},
 		{map[string]any{"pattern": "^func \\w+\\(\\)", "path": "lib"},
-			"lib/util.go:4:func Hello() string { return \"Hello\" }"},
+			"lib/util.go\n4:func Hello() string { return \"Hello\" }"},
 		{map[string]any{"pattern": `"Hello"`, "literal": true},
-			"lib/util.go:4:func Hello() string { return \"Hello\" }"},
+			"lib/util.go\n4:func Hello() string { return \"Hello\" }"},
 		{map[string]any{"pattern": "Hello() string", "literal": true},
-			"lib/util.go:4:func Hello() string { return \"Hello\" }"},
+			"lib/util.go\n4:func Hello() string { return \"Hello\" }"},
 		{map[string]any{"pattern": "hello", "include": "**/*.go"},
-			"lib/util.go:3:// Hello says hello.\nmain.go:4:\tprintln(\"hello\")"},
+			"lib/util.go\n3:// Hello says hello.\n\nmain.go\n4:\tprintln(\"hello\")"},
 		{map[string]any{"pattern": "hello", "glob": "*.{md,yml}"},
-			".github/workflows/ci.yml:1:run: echo hello\ndocs/readme.md:1:hello world"},
+			".github/workflows/ci.yml\n1:run: echo hello\n\ndocs/readme.md\n1:hello world"},
 		{map[string]any{"pattern": "package", "output_mode": "files_with_matches"},
 			"lib/util.go\nlib/util_test.go\nmain.go"},
 		{map[string]any{"pattern": "hello", "case_insensitive": true, "output_mode": "count", "path": "docs"},
 			"docs/readme.md:2"},
 		{map[string]any{"pattern": "hello", "path": "main.go"},
-			"main.go:4:\tprintln(\"hello\")"},
+			"main.go\n4:\tprintln(\"hello\")"},
 		// A named ignored file is searched: the user asked for it.
 		{map[string]any{"pattern": "hello", "path": "app.log"},
-			"app.log:1:hello from a log"},
+			"app.log\n1:hello from a log"},
 		{map[string]any{"pattern": "hello", "path": "sub"},
-			"sub/keep.log:1:hello kept"},
+			"sub/keep.log\n1:hello kept"},
 		{map[string]any{"pattern": "println", "context": 1},
-			"main.go-3-func main() {\nmain.go:4:\tprintln(\"hello\")\nmain.go-5-}"},
+			"main.go\n3-func main() {\n4:\tprintln(\"hello\")\n5-}"},
 		{map[string]any{"pattern": "nothing-like-this"},
 			"No matches for `nothing-like-this` in . (8 files searched)."},
 		// The pattern as written: a backslash is one backslash.
@@ -135,20 +144,21 @@ func TestGrepContextGroups(t *testing.T) {
 	}
 	e := newSearchEnv(t, "-- f.txt --\n"+b.String())
 	got := e.ok("grep", map[string]any{"pattern": `^line (2|4|10)$`, "context": 1})
-	want := `f.txt-1-line 1
-f.txt:2:line 2
-f.txt-3-line 3
-f.txt:4:line 4
-f.txt-5-line 5
+	want := `f.txt
+1-line 1
+2:line 2
+3-line 3
+4:line 4
+5-line 5
 --
-f.txt-9-line 9
-f.txt:10:line 10
-f.txt-11-line 11`
+9-line 9
+10:line 10
+11-line 11`
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("context (-want +got):\n%s", diff)
 	}
 	got = e.ok("grep", map[string]any{"pattern": `^line 20$`, "context": 3})
-	if !strings.HasSuffix(got, "f.txt:20:line 20") || !strings.HasPrefix(got, "f.txt-17-line 17") {
+	if !strings.HasSuffix(got, "\n20:line 20") || !strings.HasPrefix(got, "f.txt\n17-line 17") {
 		t.Errorf("context at end of file:\n%s", got)
 	}
 }
@@ -164,14 +174,16 @@ func TestGrepCapCountsTheRest(t *testing.T) {
 	e := newSearchEnv(t, files.String())
 	got := e.ok("grep", map[string]any{"pattern": "match", "limit": 15})
 	ls := lines(got)
-	if len(ls) != 16 {
-		t.Fatalf("want 15 matches and a summary, got %d lines:\n%s", len(ls), got)
+	// f00.txt's heading and 10 matches, a blank line, f01.txt's heading
+	// and 5, the summary.
+	if len(ls) != 19 {
+		t.Fatalf("want 15 matches under 2 paths and a summary, got %d lines:\n%s", len(ls), got)
 	}
-	if ls[0] != "f00.txt:1:match me" || ls[14] != "f01.txt:9:match me" {
+	if ls[0] != "f00.txt" || ls[1] != "1:match me" || ls[12] != "f01.txt" || ls[17] != "9:match me" {
 		t.Errorf("not the first matches in path order:\n%s", got)
 	}
-	if want := "… and 185 more matches in 19 files (200 matches in 20 files in all; narrow path or glob, or raise limit)"; ls[15] != want {
-		t.Errorf("summary = %q, want %q", ls[15], want)
+	if want := "… and 185 more matches in 19 files (200 matches in 20 files in all; narrow path or glob, or raise limit)"; ls[18] != want {
+		t.Errorf("summary = %q, want %q", ls[18], want)
 	}
 	got = e.ok("grep", map[string]any{"pattern": "match", "output_mode": "files_with_matches", "limit": 3})
 	if want := "f00.txt\nf01.txt\nf02.txt\n… and 17 more files (200 matches in 20 files in all)"; got != want {
@@ -191,7 +203,7 @@ func TestGrepPruneKeepsFirstFiles(t *testing.T) {
 	}
 	e := newSearchEnv(t, files.String())
 	got := lines(e.ok("grep", map[string]any{"pattern": "x", "limit": 5}))
-	want := []string{"d0/f000.txt:1:x", "d0/f000.txt:2:x", "d0/f000.txt:3:x", "d0/f000.txt:4:x", "d0/f000.txt:5:x",
+	want := []string{"d0/f000.txt", "1:x", "2:x", "3:x", "4:x", "5:x",
 		"… and 8995 more matches in 300 files (9000 matches in 300 files in all; narrow path or glob, or raise limit)"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -204,15 +216,15 @@ func TestGrepLinesNeverSpan(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := e.ok("grep", map[string]any{"pattern": `foo\s*bar`})
-	if got != "a.txt:3:foo bar" {
+	if got != "a.txt\n3:foo bar" {
 		t.Errorf("a match must not span lines:\n%s", got)
 	}
 	got = e.ok("grep", map[string]any{"pattern": `o[^x]+b`})
-	if got != "a.txt:3:foo bar" {
+	if got != "a.txt\n3:foo bar" {
 		t.Errorf("a negated class must not cross a newline:\n%s", got)
 	}
 	got = e.ok("grep", map[string]any{"pattern": `end`, "path": "crlf.txt"})
-	if got != "crlf.txt:3:two end" {
+	if got != "crlf.txt\n3:two end" {
 		t.Errorf("CRLF line: %q", got)
 	}
 	got = e.ok("grep", map[string]any{"pattern": `^`, "path": "a.txt", "output_mode": "count"})
@@ -237,7 +249,7 @@ func TestGrepSkipsBinaryLinksAndSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := e.ok("grep", map[string]any{"pattern": "needle"})
-	if got != "a.txt:1:needle" {
+	if got != "a.txt\n1:needle" {
 		t.Errorf("grep must skip binary files, symlinks and FIFOs:\n%s", got)
 	}
 	got = e.ok("grep", map[string]any{"pattern": "needle", "path": "bin.dat"})

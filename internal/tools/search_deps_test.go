@@ -42,10 +42,10 @@ func TestSearchSkipsDependencies(t *testing.T) {
 	if got := e.ok("grep", map[string]any{"pattern": "leftPad", "output_mode": "files_with_matches", "include_ignored": true}); !strings.Contains(got, "lib/dist/out.js") {
 		t.Errorf("include_ignored does not search a .gitignored dist/: %q", got)
 	}
-	if got := e.ok("grep", map[string]any{"pattern": "function leftPad", "path": "node_modules/left-pad"}); !strings.Contains(got, "node_modules/left-pad/index.js:1:") {
+	if got := e.ok("grep", map[string]any{"pattern": "function leftPad", "path": "node_modules/left-pad"}); !strings.Contains(got, "node_modules/left-pad/index.js\n1:") {
 		t.Errorf("grep in node_modules/left-pad = %q", got)
 	}
-	if got := e.ok("grep", map[string]any{"pattern": "version", "glob": "package-lock.json"}); !strings.Contains(got, "package-lock.json:1:") {
+	if got := e.ok("grep", map[string]any{"pattern": "version", "glob": "package-lock.json"}); !strings.Contains(got, "package-lock.json\n1:") {
 		t.Errorf("a glob naming the lockfile does not search it: %q", got)
 	}
 	got = e.ok("grep", map[string]any{"pattern": "function leftPad"})
@@ -90,7 +90,7 @@ func TestNegatedGlob(t *testing.T) {
 func TestGrepClampsContextAndNamesOneFile(t *testing.T) {
 	e := newSearchEnv(t, depsTree)
 	got := e.ok("grep", map[string]any{"pattern": "leftPad", "path": "src/index.js", "context": 50})
-	if !strings.HasPrefix(got, "(context 50 is over the maximum: 20 lines are shown around each match)\n") || !strings.Contains(got, "src/index.js:1:") {
+	if !strings.HasPrefix(got, "(context 50 is over the maximum: 20 lines are shown around each match)\n") || !strings.Contains(got, "src/index.js\n1:") {
 		t.Errorf("grep context 50 = %q", got)
 	}
 	if got := e.ok("grep", map[string]any{"pattern": "absent", "path": "src/index.js"}); got != "No matches for `absent` in src/index.js." {
@@ -107,7 +107,7 @@ func TestGrepMinifiedLineShowsTheMatch(t *testing.T) {
 	if !strings.Contains(got, "function needle(){return 42}") {
 		t.Fatalf("grep in a minified line does not show the match:\n%.600s", got)
 	}
-	if !strings.Contains(got, "app.min.js:1:[") || !strings.Contains(got, "bytes before] …") || !strings.Contains(got, "more bytes]") {
+	if !strings.Contains(got, "app.min.js\n1:[") || !strings.Contains(got, "bytes before] …") || !strings.Contains(got, "more bytes]") {
 		t.Errorf("the window does not say what was cut:\n%s", got)
 	}
 	if len(got) > 600 {

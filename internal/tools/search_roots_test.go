@@ -26,14 +26,14 @@ func TestSearchSecondRoot(t *testing.T) {
 	// Paths in a second workspace folder are shown absolute, so they can
 	// be passed back to any tool as they are.
 	got := e.ok("grep", map[string]any{"pattern": "needle", "path": other})
-	if want := filepath.Join(other, "b", "c.txt") + ":1:needle two"; got != want {
+	if want := filepath.Join(other, "b", "c.txt") + "\n1:needle two"; got != want {
 		t.Errorf("grep in second root = %q, want %q", got, want)
 	}
 	got = e.ok("glob", map[string]any{"pattern": "**/*.txt", "path": filepath.Join(other, "b")})
 	if want := filepath.Join(other, "b", "c.txt"); got != want {
 		t.Errorf("glob in second root = %q, want %q", got, want)
 	}
-	if got := e.ok("grep", map[string]any{"pattern": "needle"}); got != "a.txt:1:needle one" {
+	if got := e.ok("grep", map[string]any{"pattern": "needle"}); got != "a.txt\n1:needle one" {
 		t.Errorf("relative search stays in the primary root: %q", got)
 	}
 }
