@@ -78,6 +78,7 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 		b.WriteString("\n\n")
 	}
 	var infos []EditInfo
+	npending := 0
 	for i, c := range cs {
 		doc := docs[i]
 		d := diffs[i]
@@ -111,8 +112,10 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 				fmt.Fprintf(&b, reshapedNote+"\n", c.Path.Rel)
 			}
 			if pending(ctx) && c.Moved == "" {
-				// Pending the user's review: the lines, not the diff.
-				b.WriteString(pendingLine(landedVerb(c), c, d))
+				// Pending the user's review: the lines, not the diff;
+				// of several files, said once after them.
+				b.WriteString(pendingLine(landedVerb(c), c, d, len(cs) == 1))
+				npending++
 			} else {
 				b.WriteString(landedReport(c, d, full, tool != "apply_patch"))
 			}
@@ -137,6 +140,13 @@ func (tc *ToolContext) commitAll(ctx context.Context, tool string, cs []Change, 
 			unified = "" // the new file's diff tells the move
 		}
 		infos = append(infos, EditInfo{Path: c.Path.Abs, Rel: c.Path.Rel, Added: d.Added, Removed: d.Removed, Diff: unified})
+	}
+	if len(cs) > 1 && npending > 0 {
+		if npending == 1 {
+			b.WriteString("The edited file is pending the user's review.\n")
+		} else {
+			fmt.Fprintf(&b, "The %d edited files are pending the user's review.\n", npending)
+		}
 	}
 	return Result{Output: strings.TrimRight(b.String(), "\n"), Edits: infos}, nil
 }

@@ -25,7 +25,7 @@ func TestEditFile(t *testing.T) {
 		output  []string // substrings of the result
 	}{
 		{name: "replace once", file: goSrc, read: true, old: "return 1", new: "return 2",
-			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Edited f (+1 -1): line 4\n     3\tfunc f() int {\n     5\t}"}},
+			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Edited f (+1 -1): line 4\n3\tfunc f() int {\n5\t}"}},
 		{name: "not found", file: goSrc, read: true, old: "return 7", new: "x", want: goSrc, isErr: true,
 			output: []string{"Error: old_string not found in file"}},
 		{name: "ambiguous", file: "x := 1\nx := 1\nx := 1\n", read: true, old: "x := 1", new: "y", want: "x := 1\nx := 1\nx := 1\n", isErr: true,
@@ -33,7 +33,7 @@ func TestEditFile(t *testing.T) {
 		{name: "overlapping matches are ambiguous", file: "aaa", read: true, old: "aa", new: "b", want: "aaa", isErr: true,
 			output: []string{"matches 2 times"}},
 		{name: "unread file applies with a warning", file: goSrc, old: "return 1", new: "return 2",
-			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Warning (edit_file): this file was not read", "so that old_string matches", "Edited f"}},
+			want: "package a\n\nfunc f() int {\n\treturn 2\n}\n", output: []string{"Warning (edit_file): this file was not read", "before this edit", "Edited f"}},
 		{name: "identical strings refused", file: goSrc, read: true, old: "return 1", new: "return 1", want: goSrc, isErr: true,
 			output: []string{"identical"}},
 		{name: "empty old_string on existing file refused", file: goSrc, read: true, old: "", new: "x", want: goSrc, isErr: true,
@@ -47,7 +47,7 @@ func TestEditFile(t *testing.T) {
 		{name: "replacement is literal", file: "a = b\n", read: true, old: "b", new: "$1 $& ${x} \\1",
 			want: "a = $1 $& ${x} \\1\n"},
 		{name: "CRLF kept with LF strings", file: "one\r\ntwo\r\nthree\r\n", read: true, old: "one\ntwo\n", new: "uno\ndos\nextra\n",
-			want: "uno\r\ndos\r\nextra\r\nthree\r\n", output: []string{"Edited f (+3 -2): lines 1–3\n     4\tthree"}},
+			want: "uno\r\ndos\r\nextra\r\nthree\r\n", output: []string{"Edited f (+3 -2): lines 1–3\n4\tthree"}},
 		{name: "CRLF kept single line", file: "one\r\ntwo\r\n", read: true, old: "two", new: "2a\n2b",
 			want: "one\r\n2a\r\n2b\r\n"},
 		{name: "LF file with CRLF strings", file: "one\ntwo\n", read: true, old: "one\r\ntwo", new: "1\r\n2",
@@ -111,13 +111,13 @@ func TestEditFileNotFoundHints(t *testing.T) {
 		old  string
 		want []string
 	}{
-		{"indentation", "func greet() {\n    fmt.Println(\"Hello\")\n", []string{"lines 3–4", "indentation (the file indents with tabs)", "     4\t\tfmt.Println"}},
+		{"indentation", "func greet() {\n    fmt.Println(\"Hello\")\n", []string{"lines 3–4", "indentation (the file indents with tabs)", "4\t\tfmt.Println"}},
 		{"quotes", "fmt.Println(“Hello”)", []string{"line 4", "quotes"}},
 		{"case", "fmt.println(\"Hello\")", []string{"line 4", "letter case"}},
 		{"single for double quotes", "fmt.Println('Hello')", []string{"line 4", "quotes"}},
 		{"trailing whitespace", "func greet() {  \n\tfmt.Println(\"Hello\")", []string{"lines 3–4", "trailing whitespace"}},
 		{"changed line", "func greet() {\n\tfmt.Println(\"Bye\")\n\treturn\n}", []string{"lines 3–6", "line 4 differs", `"\tfmt.Println(\"Hello\")"`}},
-		{"line numbers copied", "     4\tfmt.Println(\"Hello\")", []string{"line numbers that read_file shows"}},
+		{"line numbers copied", "4\tfmt.Println(\"Hello\")", []string{"line numbers that read_file shows"}},
 		{"nothing similar", "zzz qqq", []string{"No similar text was found"}},
 	}
 	for _, tt := range tests {

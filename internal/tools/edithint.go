@@ -44,7 +44,7 @@ func notFoundHint(content []byte, old string, lineNo func(int) int) string {
 	b.WriteString(".\nThe file there, as read_file shows it:\n")
 	const show = 20
 	for i := start; i < end && i < start+show; i++ {
-		fmt.Fprintf(&b, "%6d\t%s\n", lineNo(i+1), clip(lines[i], 300))
+		fmt.Fprintf(&b, "%d\t%s\n", lineNo(i+1), clip(lines[i], 300))
 	}
 	if end-start > show {
 		fmt.Fprintf(&b, "(%d more lines)\n", end-start-show)

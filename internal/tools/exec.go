@@ -382,6 +382,11 @@ func prepareCommand(tc *ToolContext, opts ExecOptions, argv []string, cwd string
 	if err != nil {
 		return nil, nil, "", err
 	}
+	if info.Full {
+		// Every promise kept: what the command may do is all the model
+		// needs, not how the kernel keeps it.
+		return sb.Cmd, sb, "on: " + policy.String(), nil
+	}
 	return sb.Cmd, sb, "on, " + info.Summary + ": " + policy.String(), nil
 }
 

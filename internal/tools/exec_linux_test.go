@@ -51,7 +51,7 @@ func TestExecUserDirsUnderTemp(t *testing.T) {
 				t.Errorf("a read-only call created tool.txt: %q", res.Output)
 			}
 			res, err = runExecTool(t, t.Context(), r, map[string]any{"command": "echo tool > tool.txt", "write": true, "reason": "test"})
-			if err != nil || res.IsError || !strings.Contains(res.Output, "private user, mount, network and PID namespaces") {
+			if err != nil || res.IsError || !strings.Contains(res.Output, "[sandbox: on") {
 				t.Fatalf("approved write: %+v, %v", res, err)
 			}
 			if b, err := os.ReadFile(filepath.Join(root, "tool.txt")); err != nil || string(b) != "tool\n" {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,7 +29,8 @@ func (tc *ToolContext) goCacheNotice(ctx context.Context, line, cwd, cold string
 	if !tc.FileStates(ctx).FirstTime("exec go build cache cold") {
 		return ""
 	}
-	return "[the Go build cache started cold (" + cold + "): this build fills exec's own cache, which lasts, so later builds are fast]\n"
+	slog.Info("exec: the Go build cache started cold", "why", cold)
+	return "[Go's build cache started cold: this build fills it, later ones are fast]\n"
 }
 
 // inGoProject reports whether dir, or a folder above it up to root,

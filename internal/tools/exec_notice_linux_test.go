@@ -43,7 +43,7 @@ func TestExecGoCacheNoticeOnce(t *testing.T) {
 			if strings.Contains(res.Output, "cb-ls sandbox:") {
 				t.Errorf("%q: the notice is in the command's output:\n%s", line, res.Output)
 			}
-			if strings.Contains(res.Output, "[the Go build cache started cold (no overlay of "+userCache) {
+			if strings.Contains(res.Output, "[Go's build cache started cold: this build fills it, later ones are fast]") {
 				notices = append(notices, i)
 			}
 		}

@@ -138,7 +138,7 @@ func neighbourLines(content []byte, spans []diff.Span) string {
 		if len(text) > maxContextWidth {
 			text, cut = bytes.ToValidUTF8(text[:maxContextWidth], nil), "…"
 		}
-		fmt.Fprintf(&b, "%6d\t%s%s\n", n, text, cut)
+		fmt.Fprintf(&b, "%d\t%s%s\n", n, text, cut)
 	}
 	return b.String()
 }

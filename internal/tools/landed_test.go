@@ -66,7 +66,7 @@ func TestCompactEditResult(t *testing.T) {
 
 	newText := "\tsum := a + b\n\t// the sum, checked\n\treturn sum\n"
 	res := e.call("edit_file", argMap{"path": "calc.go", "old_string": "\ttotal := a + b\n\treturn total\n", "new_string": newText})
-	want := "Edited calc.go (+3 -2): lines 5–7\n     4\tfunc Add(a, b int) int {\n     8\t}"
+	want := "Edited calc.go (+3 -2): lines 5–7\n4\tfunc Add(a, b int) int {\n8\t}"
 	if res.IsError || res.Output != want {
 		t.Fatalf("edit_file answered:\n%s\nwant:\n%s", res.Output, want)
 	}
@@ -86,7 +86,7 @@ func TestCompactEditResult(t *testing.T) {
 		{"old_string": "package calc\n", "new_string": "// Package calc does sums.\npackage calc\n"},
 	}})
 	want = "Edited calc.go (+3 -2): line 1, removed after line 10, lines 17–18\n" +
-		"     2\tpackage calc\n    10\t\n    11\tfunc Sub(a, b int) int {\n    16\tfunc Mul(a, b int) int {\n    19\t}"
+		"2\tpackage calc\n10\t\n11\tfunc Sub(a, b int) int {\n16\tfunc Mul(a, b int) int {\n19\t}"
 	if res.IsError || res.Output != want {
 		t.Fatalf("multi_edit answered:\n%s\nwant:\n%s", res.Output, want)
 	}

@@ -33,7 +33,7 @@ func TestMultiEdit(t *testing.T) {
 		{name: "ambiguous after an insertion: disk lines", edits: []step{{"old_string": "package a\n", "new_string": "package a\n// one\n// two\n// three\n"}, {"old_string": "int {", "new_string": "x"}},
 			isErr: true, want: src, output: []string{"edit 2 of 2: old_string matches 2 times", "(matches start at lines 3, 7)"}},
 		{name: "not found after an insertion: disk lines", edits: []step{{"old_string": "package a\n", "new_string": "package a\n// one\n// two\n// three\n"}, {"old_string": "func g() int {\n\treturn 3\n}", "new_string": "x"}},
-			isErr: true, want: src, output: []string{"edit 2 of 2: old_string not found", "The closest text is at lines 7–9", "line 8 differs", "     8\t\treturn 2\n"}},
+			isErr: true, want: src, output: []string{"edit 2 of 2: old_string not found", "The closest text is at lines 7–9", "line 8 differs", "8\t\treturn 2\n"}},
 		{name: "identical", edits: []step{{"old_string": "a", "new_string": "a"}}, isErr: true, want: src},
 		{name: "empty old", edits: []step{{"old_string": "", "new_string": "a"}}, isErr: true, want: src},
 		{name: "no edits", edits: []step{}, isErr: true, want: src, output: []string{"edits is empty"}},

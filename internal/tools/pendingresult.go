@@ -13,12 +13,17 @@ import (
 // whole diff (it knows what it wrote):
 //
 //	Edited calc.go (+3 -1; lines 12–14, 40): pending the user's review
-func pendingLine(verb string, c Change, d diff.Result) string {
+//
+// said is false for one file of several: the result says it once.
+func pendingLine(verb string, c Change, d diff.Result, said bool) string {
 	where := ""
 	if !c.Delete && !c.Create {
 		if lines := changedLines(c); lines != "" {
 			where = "; " + lines
 		}
+	}
+	if !said {
+		return fmt.Sprintf("%s %s (+%d -%d%s)\n", verb, c.Path.Rel, d.Added, d.Removed, where)
 	}
 	return fmt.Sprintf("%s %s (+%d -%d%s): pending the user's review\n", verb, c.Path.Rel, d.Added, d.Removed, where)
 }

@@ -32,9 +32,9 @@ const unchangedMessage = "File unchanged since last read at the same offset/limi
 var readFileDescription string
 
 type readFileInput struct {
-	Path   string `json:"path" jsonschema:"the file to read"`
-	Offset int    `json:"offset,omitempty" jsonschema:"first line, 1-based (default 1)"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"most lines to return (default 2000)"`
+	Path   string `json:"path"`
+	Offset int    `json:"offset,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
 }
 
 // ReadFile is the read_file tool.
@@ -103,7 +103,7 @@ func formatLines(content []byte, offset, limit, total, maxBytes int) string {
 			full = true
 			break
 		}
-		fmt.Fprintf(&b, "%6d\t", n)
+		fmt.Fprintf(&b, "%d\t", n)
 		if len(line) > readMaxLineChars && utf8.RuneCount(line) > readMaxLineChars {
 			b.Write(firstRunes(line, readMaxLineChars))
 			fmt.Fprintf(&b, "… [line cut: %d characters in all]", utf8.RuneCount(line))

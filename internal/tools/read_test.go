@@ -31,19 +31,19 @@ func TestReadFile(t *testing.T) {
 		absent []string // must not appear
 	}{
 		{name: "numbers lines", files: map[string]string{"f": "a\n\tb\nc"}, args: argMap{"path": "f"},
-			want: "     1\ta\n     2\t\tb\n     3\tc"},
+			want: "1\ta\n2\t\tb\n3\tc"},
 		{name: "offset and limit", files: map[string]string{"f": numbered(1, 10)}, args: argMap{"path": "f", "offset": 3, "limit": 2},
-			want: "     3\tline 3\n     4\tline 4\n\n(showing lines 3–4 of 10; use offset=5 to read on)"},
+			want: "3\tline 3\n4\tline 4\n\n(showing lines 3–4 of 10; use offset=5 to read on)"},
 		{name: "limit to the end has no hint", files: map[string]string{"f": numbered(1, 10)}, args: argMap{"path": "f", "offset": 9},
-			want: "     9\tline 9\n    10\tline 10"},
+			want: "9\tline 9\n10\tline 10"},
 		{name: "default cap", files: map[string]string{"f": numbered(1, 2500)}, args: argMap{"path": "f"},
-			output: []string{"  2000\tline 2000\n", "(showing lines 1–2000 of 2500; use offset=2001 to read on)"}, absent: []string{"line 2001"}},
+			output: []string{"2000\tline 2000\n", "(showing lines 1–2000 of 2500; use offset=2001 to read on)"}, absent: []string{"line 2001"}},
 		{name: "long line cut", files: map[string]string{"f": "short\n" + strings.Repeat("é", 3000) + "\nafter\n"}, args: argMap{"path": "f"},
-			output: []string{"… [line cut: 3000 characters in all]", "     3\tafter", "some lines were cut at 2000 characters"}},
+			output: []string{"… [line cut: 3000 characters in all]", "3\tafter", "some lines were cut at 2000 characters"}},
 		{name: "output size cap", files: map[string]string{"f": strings.Repeat(strings.Repeat("x", 999)+"\n", 1000)}, args: argMap{"path": "f"},
-			output: []string{"    40\t", "(showing lines 1–40 of 1000, the first 40 KB; use offset=41 to read on, with limit for more lines at a time)"}, absent: []string{"    41\t"}},
+			output: []string{"40\t", "(showing lines 1–40 of 1000, the first 40 KB; use offset=41 to read on, with limit for more lines at a time)"}, absent: []string{"41\t"}},
 		{name: "output size cap with a limit", files: map[string]string{"f": strings.Repeat(strings.Repeat("x", 999)+"\n", 1000)}, args: argMap{"path": "f", "limit": 1000},
-			output: []string{"(showing lines 1–260 of 1000, 256 KB; use offset=261 to read on)"}},
+			output: []string{"(showing lines 1–261 of 1000, 256 KB; use offset=262 to read on)"}},
 		{name: "empty file", files: map[string]string{"f": ""}, args: argMap{"path": "f"}, want: "f is empty (0 lines)."},
 		{name: "directory", files: map[string]string{"d/x": "x"}, args: argMap{"path": "d"}, isErr: true,
 			want: "Error: d is a directory, not a file; use list_dir to see what it holds"},
@@ -54,13 +54,13 @@ func TestReadFile(t *testing.T) {
 		{name: "negative offset", files: map[string]string{"f": "a"}, args: argMap{"path": "f", "offset": -1}, isErr: true,
 			output: []string{"offset and limit must be positive"}},
 		{name: "CRLF shown as lines", files: map[string]string{"f": "a\r\nb\r\n"}, args: argMap{"path": "f"},
-			want: "     1\ta\n     2\tb"},
+			want: "1\ta\n2\tb"},
 		{name: "BOM not shown", files: map[string]string{"f": "\ufeffa\nb\n"}, args: argMap{"path": "f"},
-			want: "     1\ta\n     2\tb"},
+			want: "1\ta\n2\tb"},
 		{name: "missing", files: nil, args: argMap{"path": "nope.go"}, isErr: true, want: "Error: file not found: nope.go"},
 		{name: "outside", files: nil, args: argMap{"path": "../x"}, isErr: true, output: []string{"Access denied", `"../x"`}},
 		{name: "latin-1 text is text", files: map[string]string{"f": "caf\xe9 cr\xe8me br\xfbl\xe9e\n"}, args: argMap{"path": "f"},
-			output: []string{"     1\tcaf"}},
+			output: []string{"1\tcaf"}},
 		{name: "missing path argument", files: nil, args: argMap{}, isErr: true, output: []string{"invalid arguments for read_file"}},
 	}
 	for _, tt := range tests {
@@ -145,14 +145,14 @@ func TestReadFileEditorBuffer(t *testing.T) {
 	e.tc.Workspace = buf
 	e.states.SetSeenFunc(func(p string) bool { return p == e.abs("f") })
 
-	if got := e.call("read_file", argMap{"path": "f"}).Output; got != "     1\tbuffer v1" {
+	if got := e.call("read_file", argMap{"path": "f"}).Output; got != "1\tbuffer v1" {
 		t.Errorf("first read of a seen buffer: %q", got)
 	}
 	if got := e.call("read_file", argMap{"path": "f"}).Output; got != unchangedMessage {
 		t.Errorf("re-read: %q", got)
 	}
 	buf.set("buffer v2\n", 2)
-	if got := e.call("read_file", argMap{"path": "f"}).Output; got != "     1\tbuffer v2" {
+	if got := e.call("read_file", argMap{"path": "f"}).Output; got != "1\tbuffer v2" {
 		t.Errorf("read of a new version: %q", got)
 	}
 

@@ -8,8 +8,7 @@ import (
 
 // readWarning is the warning an edit by tool of the file at abs gets
 // when the run never read it: the tool is named (a model calling several
-// at once must know which one warned), and the reason given is the
-// tool's own (old_string means nothing to apply_patch).
+// at once must know which one warned).
 func (tc *ToolContext) readWarning(ctx context.Context, tool, abs string) string {
 	states := tc.FileStates(ctx)
 	if cmd := states.ChangedBy(abs); cmd != "" {
@@ -22,18 +21,12 @@ func (tc *ToolContext) readWarning(ctx context.Context, tool, abs string) string
 		}
 		return "Note (" + tool + "): " + commandWords(cmd) + " changed this file after you read it; " + what + ", so the edit applied to the file as the command left it."
 	}
-	w := states.CheckRead(abs)
-	if w == "" {
+	if states.CheckRead(abs) == "" {
 		return ""
 	}
-	w = strings.Replace(w, "Warning:", "Warning ("+tool+"):", 1)
-	switch tool {
-	case "edit_file", "multi_edit":
-		w = strings.TrimSuffix(w, ".") + ", so that old_string matches what is really there."
-	case "apply_patch":
-		w = strings.TrimSuffix(w, ".") + ", so that the patch's context lines match what is really there."
-	}
-	return w
+	// The rule (read before editing) is the system prompt's: the
+	// warning says only that it was broken, and by which tool.
+	return "Warning (" + tool + "): this file was not read in this session before this edit."
 }
 
 // changedByNote is what a failed edit adds when a command changed the

@@ -24,7 +24,7 @@ func TestWriteFile(t *testing.T) {
 			output: []string{"Created a/b/c.txt (+1 -0)"}},
 		{name: "create empty", path: "empty", body: "", want: ""},
 		{name: "overwrite read file", files: map[string]string{"f": "a\nb\nc\n"}, read: true, path: "f", body: "a\nB\nc\n", want: "a\nB\nc\n",
-			output: []string{"Edited f (+1 -1): line 2\n     1\ta\n     3\tc"}},
+			output: []string{"Edited f (+1 -1): line 2\n1\ta\n3\tc"}},
 		{name: "overwrite unread refused", files: map[string]string{"f": "a\n"}, path: "f", body: "b\n", want: "a\n", isErr: true,
 			output: []string{"f already exists and was not read in this run; read it (read_file) before you overwrite it"}},
 		{name: "same content", files: map[string]string{"f": "a\n"}, read: true, path: "f", body: "a\n", want: "a\n",
