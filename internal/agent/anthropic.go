@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -34,6 +35,12 @@ func newAnthropic(cfg config.Config) *anthropicProvider {
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(cfg.Retries()),
 		option.WithHTTPClient(newModelHTTPClient(cfg.BaseURL, cfg.ModelIdle())),
+		option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			if err := compactRequestBody(req); err != nil {
+				return nil, err
+			}
+			return next(req)
+		}),
 	}
 	maxTok := cfg.MaxTokens
 	if maxTok <= 0 {
@@ -77,7 +84,7 @@ func (p *anthropicProvider) params(req ModelRequest) anthropic.MessageNewParams 
 			continue
 		}
 		for _, r := range m.ToolResults {
-			blocks = append(blocks, anthropic.NewToolResultBlock(r.CallID, r.Output, r.IsError))
+			blocks = append(blocks, toolResultBlock(r))
 		}
 		if m.Text != "" {
 			blocks = append(blocks, anthropic.NewTextBlock(m.Text))
@@ -104,6 +111,20 @@ func (p *anthropicProvider) params(req ModelRequest) anthropic.MessageNewParams 
 		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tool})
 	}
 	return params
+}
+
+// toolResultBlock is r as a tool_result block, in the API's shortest
+// form, since every result is resent in every later request of the run:
+// the content as a string (the API takes a string or blocks; the SDK
+// only blocks, hence the extra field), is_error only when true (false
+// is the default).
+func toolResultBlock(r ToolResult) anthropic.ContentBlockParamUnion {
+	b := anthropic.ToolResultBlockParam{ToolUseID: r.CallID}
+	b.SetExtraFields(map[string]any{"content": r.Output})
+	if r.IsError {
+		b.IsError = anthropic.Bool(true)
+	}
+	return anthropic.ContentBlockParamUnion{OfToolResult: &b}
 }
 
 // Complete implements Provider.

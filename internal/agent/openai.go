@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -29,6 +30,12 @@ func newOpenAI(cfg config.Config) *openAIProvider {
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(cfg.Retries()),
 		option.WithHTTPClient(newModelHTTPClient(cfg.BaseURL, cfg.ModelIdle())),
+		option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			if err := compactRequestBody(req); err != nil {
+				return nil, err
+			}
+			return next(req)
+		}),
 	}
 	return &openAIProvider{
 		providerInfo: providerInfo{name: "openai", endpoint: cfg.BaseURL, model: cfg.Model, key: cfg.APIKey},
