@@ -18,8 +18,8 @@ type silentState struct {
 	// early holds ids the server cancelled before their request's
 	// handler began to hold them: requests are handled concurrently, so
 	// a $/cancelRequest may be read first.
-	early map[jsonrpc2.ID]bool
-	answers   map[string]func() (any, error)
+	early   map[jsonrpc2.ID]bool
+	answers map[string]func() (any, error)
 }
 
 // SetAnswer makes the editor answer every following request of method
