@@ -44,7 +44,7 @@ func TestWireBadPositions(t *testing.T) {
 	}
 	p.awaitLog("out of sync", 1)
 	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":%q,"version":4},"contentChanges":[{"range":{"start":{"line":40,"character":0},"end":{"line":40,"character":0}},"text":"tail\n"}]}}`, u))
-	if out, isErr := p.readTool("clamped", "a.txt"); isErr || !strings.Contains(out, "healed 2\n     2\ttail") {
+	if out, isErr := p.readTool("clamped", "a.txt"); isErr || !strings.Contains(out, "healed 2\n2\ttail") {
 		t.Errorf("a change at line 40 of a 1-line buffer: read_file said %q (error=%v), want it appended", out, isErr)
 	}
 }
