@@ -35,6 +35,9 @@
 //    saves them after it when catbuddy.saveAfterApply is on.
 // 9. Transcripts. A showDocument without takeFocus opens beside the code as
 //    a preview tab, keeping the code visible and focused.
+// 10. Completions. vscode-languageclient's built-in inline completion
+//    feature asks cb-ls for ghost text; inlineCompletion.ts keeps it from
+//    asking while the user turned completions off in VS Code.
 //
 // Documents of any language are synced, saved files and untitled ones.
 
@@ -55,6 +58,7 @@ import { NotificationProgressFeature } from './progress';
 import { registerLanguageFeatures } from './languageFeatures';
 import { closedScratch, isScratch, registerFormatText } from './formatText';
 import { registerMessageRequest } from './messageRequest';
+import { askCompletions } from './inlineCompletion';
 import { handleApplyEdit } from './review';
 import { pipeServerLog } from './serverLog';
 
@@ -113,6 +117,8 @@ export interface ClientParams {
   /** serverSettings answers workspace/configuration for section "catbuddy" (no secrets). */
   serverSettings: (scopeUri?: string) => ServerConfig;
   saveAfterApply: () => boolean;
+  /** inlineCompletionEnabled is catbuddy.inlineCompletion.enabled as the user set it, undefined while unset. */
+  inlineCompletionEnabled: () => boolean | undefined;
   ownCommands: ReadonlySet<string>;
   log: vscode.LogOutputChannel;
 }
@@ -120,6 +126,7 @@ export interface ClientParams {
 /** createClient builds (but does not start) the client for `cb-ls serve`. */
 export function createClient(p: ClientParams): CatbuddyClient {
   const server: ServerOptions = { command: p.serverPath, args: ['serve'], transport: TransportKind.stdio };
+  const askInline = askCompletions({ enabled: p.inlineCompletionEnabled, skip: isScratch });
   const options: LanguageClientOptions = {
     // cb-ls works on any file of the project, whatever its language.
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
@@ -137,6 +144,8 @@ export function createClient(p: ClientParams): CatbuddyClient {
       didOpen: (doc, next) => (isScratch(doc) ? Promise.resolve() : next(doc)),
       didChange: (e, next) => (isScratch(e.document) ? Promise.resolve() : next(e)),
       didClose: (doc, next) => (closedScratch(doc) ? Promise.resolve() : next(doc)),
+      provideInlineCompletionItems: (doc, position, context, token, next) =>
+        askInline(doc) ? next(doc, position, context, token) : undefined,
       workspace: {
         configuration: async (params, token, next) => {
           const raw = await next(params, token);

@@ -21,6 +21,8 @@ export interface ServerConfig {
   /** review: "pending" (the server's default) or "before". */
   review?: string;
   tools?: ToolSettings;
+  /** inlineCompletion configures ghost-text completions (docs/completions.md). */
+  inlineCompletion?: InlineCompletionSettings;
   /** apiKey comes from SecretStorage only, never from settings. */
   apiKey?: string;
 }
@@ -35,6 +37,18 @@ export interface ToolSettings {
   exec?: { approval?: string; allow?: string[]; deny?: string[] };
 }
 
+/** InlineCompletionSettings are the server's "inlineCompletion" settings. */
+export interface InlineCompletionSettings {
+  /** enabled is sent only when the user set it, true or false (userSettings, OPINION_ONLY). */
+  enabled?: boolean;
+  provider?: string;
+  baseUrl?: string;
+  model?: string;
+  fim?: string;
+  maxLines?: number;
+  debounceMs?: number;
+}
+
 /** Mapped is a ServerConfig plus one message per setting that was ignored. */
 export interface Mapped {
   config: ServerConfig;
@@ -45,6 +59,10 @@ export interface Mapped {
 export const PROVIDERS = ['openai', 'anthropic'] as const;
 /** MODES are the workspace modes (what the agent may touch). */
 export const MODES = ['auto', 'project', 'internal'] as const;
+/** COMPLETION_PROVIDERS are the providers that answer completions ("ollama": Ollama's own API). */
+export const COMPLETION_PROVIDERS = ['ollama', 'openai', 'anthropic'] as const;
+/** FIMS are the values of inlineCompletion.fim. */
+export const FIMS = ['auto', 'suffix', 'qwen', 'starcoder', 'codellama', 'deepseek', 'chat'] as const;
 /** APPROVALS are the values of tools.exec.approval. */
 export const APPROVALS = ['ask', 'readOnly', 'allowAll'] as const;
 
@@ -115,7 +133,38 @@ export function serverConfig(get: (key: string) => unknown): Mapped {
   if (Object.values(tools).some((v) => v !== undefined)) {
     config.tools = dropUndefined(tools);
   }
+  const ic = inlineCompletion(p);
+  if (Object.values(ic).some((v) => v !== undefined)) {
+    config.inlineCompletion = dropUndefined(ic);
+  }
   return { config: dropUndefined(config), problems };
+}
+
+/**
+ * inlineCompletion reads the catbuddy.inlineCompletion.* settings. enabled
+ * goes as the user set it, false included: the getter (userSettings)
+ * answers undefined while it is unset, so cb-ls's config.json decides then.
+ */
+function inlineCompletion(r: Reader): InlineCompletionSettings {
+  const enabled = r.get('inlineCompletion.enabled');
+  const baseUrl = str(r.get('inlineCompletion.baseUrl'));
+  let url: string | undefined;
+  if (baseUrl !== undefined) {
+    if (/^https?:\/\/[^/]/.test(baseUrl)) {
+      url = baseUrl;
+    } else {
+      r.problems.push(`catbuddy.inlineCompletion.baseUrl: "${baseUrl}" is not an http(s) URL; ignored`);
+    }
+  }
+  return {
+    enabled: typeof enabled === 'boolean' ? enabled : undefined,
+    provider: oneOf(r, 'inlineCompletion.provider', COMPLETION_PROVIDERS),
+    baseUrl: url,
+    model: str(r.get('inlineCompletion.model')),
+    fim: oneOf(r, 'inlineCompletion.fim', FIMS),
+    maxLines: int(r, 'inlineCompletion.maxLines', 1, 200),
+    debounceMs: int(r, 'inlineCompletion.debounceMs', 1, 2000),
+  };
 }
 
 interface Reader {
@@ -124,15 +173,16 @@ interface Reader {
 }
 
 /** int reads an integer setting; 0 (the default) and null send nothing. */
-function int(r: Reader, key: string, min: number): number | undefined {
+function int(r: Reader, key: string, min: number, max = Infinity): number | undefined {
   const v = r.get(key);
   if (v === undefined || v === null || v === 0) {
     return undefined;
   }
-  if (typeof v === 'number' && Number.isInteger(v) && v >= min) {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) {
     return v;
   }
-  r.problems.push(`catbuddy.${key}: ${JSON.stringify(v)} is not an integer of at least ${min}; ignored`);
+  const want = max === Infinity ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+  r.problems.push(`catbuddy.${key}: ${JSON.stringify(v)} is not ${want}; ignored`);
   return undefined;
 }
 
@@ -214,7 +264,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * workspace's .vscode/settings.json; userSettings ignores them there too,
  * so an older VS Code or a misapplied scope cannot let a cloned project
  * redirect the key. A project sets these in .catbuddy/config.json, which
- * cb-ls applies only once the user trusts the project.
+ * cb-ls applies only once the user trusts the project. Completions'
+ * switch, provider, endpoint and model are user settings too: cb-ls
+ * ignores an untrusted project's inlineCompletion whole, and a cloned
+ * project's settings.json must not turn on requests that cost the user
+ * money at every pause in their typing, or send their code elsewhere.
  */
 export const USER_ONLY: readonly string[] = [
   'serverPath',
@@ -230,7 +284,19 @@ export const USER_ONLY: readonly string[] = [
   'tools.exec.approval',
   'tools.exec.allow',
   'tools.exec.deny',
+  'inlineCompletion.enabled',
+  'inlineCompletion.provider',
+  'inlineCompletion.baseUrl',
+  'inlineCompletion.model',
 ];
+
+/**
+ * OPINION_ONLY are the USER_ONLY settings whose default is no opinion: the
+ * user's value, true or false, is sent, and nothing while it is unset, so
+ * that cb-ls's config.json still decides. A boolean's default cannot say
+ * "unset" otherwise.
+ */
+export const OPINION_ONLY: ReadonlySet<string> = new Set(['inlineCompletion.enabled']);
 
 /** Inspected is the part of WorkspaceConfiguration.inspect's answer read here. */
 export interface Inspected {
@@ -275,7 +341,7 @@ export function userSettings(
         ignored.push({ key, where, value });
       }
     }
-    user.set(key, i.globalValue !== undefined ? i.globalValue : i.defaultValue);
+    user.set(key, i.globalValue !== undefined ? i.globalValue : OPINION_ONLY.has(key) ? undefined : i.defaultValue);
   }
   return { get: (key) => (user.has(key) ? user.get(key) : get(key)), ignored };
 }

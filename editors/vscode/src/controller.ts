@@ -131,6 +131,8 @@ export class Controller implements vscode.Disposable {
       initializationOptions: withApiKey(config, await this.apiKey()),
       serverSettings: (scope) => this.settings(scope ? vscode.Uri.parse(scope) : undefined).config,
       saveAfterApply: () => vscode.workspace.getConfiguration('catbuddy').get<boolean>('saveAfterApply', true),
+      // The user's own value (a user setting: config.ts USER_ONLY), undefined while unset.
+      inlineCompletionEnabled: () => vscode.workspace.getConfiguration('catbuddy').inspect<boolean>('inlineCompletion.enabled')?.globalValue,
       ownCommands: this.ownCommands,
       log: this.log,
     });

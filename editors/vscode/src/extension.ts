@@ -50,7 +50,12 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
           // The extension's own setting: the server never sees it, so the log says it took effect.
           log.info(`catbuddy.revealChat: ${vscode.workspace.getConfiguration('catbuddy').get<boolean>('revealChat', true)}`);
         }
-        void c.pushConfig();
+        const pushed = c.pushConfig();
+        if (e.affectsConfiguration('catbuddy.inlineCompletion')) {
+          // Said once the server has it: completions from here on follow it.
+          const on = vscode.workspace.getConfiguration('catbuddy').inspect<boolean>('inlineCompletion.enabled')?.globalValue;
+          void pushed.then(() => log.info(`catbuddy.inlineCompletion.enabled: ${on ?? "unset (cb-ls's config.json decides)"}`));
+        }
       }
     }),
     ctx.secrets.onDidChange((e) => {
