@@ -224,7 +224,10 @@ function M.make_config(root, cfg)
     on_init = function(client)
       M.refresh_commands(client)
     end,
-    on_attach = restart.on_attach,
+    on_attach = function(client, bufnr)
+      restart.on_attach(client, bufnr)
+      require('catbuddy.inline').attach(client, bufnr, M.cfg)
+    end,
     on_exit = function(code, signal, client_id)
       M.commands[client_id] = nil
       -- The next server notifies what is still pending at its start.

@@ -29,6 +29,13 @@ function M.request_sync(client, method, params, timeout_ms, bufnr)
   return client.request_sync(method, params, timeout_ms, bufnr)
 end
 
+function M.cancel_request(client, id)
+  if method_style then
+    return client:cancel_request(id)
+  end
+  return client.cancel_request(id)
+end
+
 function M.notify(client, method, params)
   if method_style then
     return client:notify(method, params)

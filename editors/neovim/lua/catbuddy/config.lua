@@ -34,6 +34,17 @@ M.defaults = {
   notify_progress = true,
   open_transcript = false,
   flags = {},
+  -- Ghost-text completions at the cursor (catbuddy.inline, :help catbuddy-inline).
+  inline_completion = {
+    enabled = nil, -- nil: cb-ls's config.json decides; true/false is sent and wins
+    accept = '<M-l>', -- insert-mode key that accepts the suggestion; false: none
+    debounce_ms = 150, -- before 0.12 only: the pause in typing before asking
+    provider = nil, -- the rest goes to the server as inlineCompletion.*
+    base_url = nil,
+    model = nil,
+    fim = nil,
+    max_lines = nil,
+  },
 }
 
 local function fail(fmt, ...)
@@ -139,6 +150,36 @@ local checks = {
     return v
   end,
   custom_commands = normalize_commands,
+  inline_completion = function(v)
+    local out = vim.deepcopy(M.defaults.inline_completion)
+    if type(v) == 'boolean' then
+      out.enabled = v
+      return out
+    end
+    if type(v) ~= 'table' then
+      return fail('inline_completion: expected a table or a boolean, got %s', type(v))
+    end
+    local want = {
+      enabled = 'boolean', accept = 'string', debounce_ms = 'number', provider = 'string',
+      base_url = 'string', model = 'string', fim = 'string', max_lines = 'number',
+    }
+    for k, x in pairs(v) do
+      if want[k] == nil then
+        return fail('inline_completion: unknown key %s (known: enabled, accept, debounce_ms, provider, base_url, model, fim, max_lines)', tostring(k))
+      end
+      if type(x) ~= want[k] and not (k == 'accept' and x == false) then
+        return fail('inline_completion.%s: expected a %s, got %s', k, want[k] .. (k == 'accept' and ' or false' or ''), type(x))
+      end
+      out[k] = x
+    end
+    if out.provider ~= nil and out.provider ~= 'ollama' and out.provider ~= 'openai' and out.provider ~= 'anthropic' then
+      return fail('inline_completion.provider: expected "ollama", "openai" or "anthropic", got %s', vim.inspect(out.provider))
+    end
+    if out.debounce_ms < 0 or out.debounce_ms % 1 ~= 0 then
+      return fail('inline_completion.debounce_ms: expected a non-negative integer, got %s', vim.inspect(out.debounce_ms))
+    end
+    return out
+  end,
 }
 
 local types = {
@@ -207,6 +248,20 @@ function M.settings(cfg)
   local cc = cfg.custom_commands
   if cc ~= nil and not (type(cc) == 'table' and next(cc) == nil) then
     s.customCommands = cc
+  end
+  -- The server checks these values (one rule for every editor) and names
+  -- a bad one; enabled = false is sent too, so the server stops asking.
+  local ic = cfg.inline_completion or {}
+  local server = {
+    enabled = ic.enabled,
+    provider = ic.provider,
+    baseUrl = ic.base_url,
+    model = ic.model,
+    fim = ic.fim,
+    maxLines = ic.max_lines,
+  }
+  if next(server) ~= nil then
+    s.inlineCompletion = server
   end
   return s
 end

@@ -34,9 +34,11 @@ function M.setup(opts)
   client.cfg = cfg
   require('catbuddy.commands').define()
   require('catbuddy.diagnostics_request').setup()
-  for _, c in ipairs(compat.get_clients({ name = client.name })) do
+  local running = compat.get_clients({ name = client.name })
+  for _, c in ipairs(running) do
     compat.notify(c, 'workspace/didChangeConfiguration', { settings = { catbuddy = config.settings(cfg) } })
   end
+  require('catbuddy.inline').reconfigure(running, cfg)
   group = vim.api.nvim_create_augroup('catbuddy', { clear = true })
   if cfg.autostart then
     vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
@@ -109,6 +111,13 @@ function M.run(command, opts, on_result)
   end
   client.execute(c, 'catbuddy.run', arg, bufnr, on_result)
   return true
+end
+
+--- accept_completion inserts the inline completion shown in bufnr
+--- (default: the current buffer) and returns true, or returns false when
+--- none is shown: for a key of your own, e.g. Tab with a fallback.
+function M.accept_completion(bufnr)
+  return require('catbuddy.inline').accept(bufnr)
 end
 
 function M.fix(opts, on_result)
