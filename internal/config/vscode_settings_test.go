@@ -65,12 +65,6 @@ func TestVSCodeContributesEverySetting(t *testing.T) {
 	}
 	parsed := append(settingKeys(reflect.TypeOf(Config{}), ""), "apiKey")
 	for _, k := range parsed {
-		// The completion settings come with the extension's inline
-		// completion provider, which registers the request; until then
-		// they are read from cb-ls's config files and the other editors.
-		if strings.HasPrefix(k, "inlineCompletion.") && !contributed[k] {
-			continue
-		}
 		if _, ok := absent[k]; !ok && !contributed[k] {
 			t.Errorf("the server parses %q, but VS Code's settings do not offer catbuddy.%s", k, k)
 		}

@@ -16,6 +16,9 @@ export interface ServerConfig {
   maxTokens?: number;
   maxRetries?: number;
   contextWindow?: number;
+  /** modelIdleTimeout and questionTimeout are in seconds. */
+  modelIdleTimeout?: number;
+  questionTimeout?: number;
   disableStreaming?: boolean;
   mode?: string;
   /** review: "pending" (the server's default) or "before". */
@@ -113,6 +116,8 @@ export function serverConfig(get: (key: string) => unknown): Mapped {
   config.maxTokens = int(p, 'maxTokens', 1);
   config.maxRetries = int(p, 'maxRetries', -1);
   config.contextWindow = int(p, 'contextWindow', 1);
+  config.modelIdleTimeout = int(p, 'modelIdleTimeout', 1, 86400);
+  config.questionTimeout = int(p, 'questionTimeout', 1, 86400);
   if (get('disableStreaming') === true) {
     config.disableStreaming = true;
   }

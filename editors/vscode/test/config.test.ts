@@ -81,6 +81,8 @@ test('serverConfig: limits, mode and tools settings map to the server keys; defa
     maxTokens: 4096,
     maxRetries: -1,
     contextWindow: 32768,
+    modelIdleTimeout: 600,
+    questionTimeout: 60,
     disableStreaming: true,
     mode: 'internal',
     'tools.execTimeout': 60,
@@ -97,6 +99,8 @@ test('serverConfig: limits, mode and tools settings map to the server keys; defa
     maxTokens: 4096,
     maxRetries: -1,
     contextWindow: 32768,
+    modelIdleTimeout: 600,
+    questionTimeout: 60,
     disableStreaming: true,
     mode: 'internal',
     tools: {
@@ -109,7 +113,7 @@ test('serverConfig: limits, mode and tools settings map to the server keys; defa
     },
   });
   const defaults = from({
-    maxTokens: 0, maxRetries: 0, contextWindow: 0, disableStreaming: false, mode: '',
+    maxTokens: 0, maxRetries: 0, contextWindow: 0, modelIdleTimeout: 0, questionTimeout: 0, disableStreaming: false, mode: '',
     'tools.execTimeout': 0, 'tools.execMaxTimeout': 0, 'tools.execSandbox': true, 'tools.execEnv': [],
     'tools.webAllow': [], 'tools.exec.approval': '', 'tools.exec.allow': [], 'tools.exec.deny': [],
   });
