@@ -47,6 +47,17 @@ elif [ ! -x "$E2E_DIR/cs/node_modules/.bin/code-server" ] || [ ! -d "$E2E_DIR/to
   exit 1
 fi
 
+# gopls, which cb-ls starts to check a pending run's view
+# (e2e/pending_diagnostics.js). code-server gives its extensions the PATH of
+# the user's login shell, not this one's, so run.js puts GOPLS's directory
+# on cb-ls's own. Without it that test skips, or fails under
+# CB_LS_REQUIRE_TOOLS=1.
+if gopls_dir=$(bash "$ROOT/scripts/get-gopls.sh"); then
+  export GOPLS=$gopls_dir/gopls
+else
+  echo "test-vscode: scripts/get-gopls.sh could not install gopls; the run-view diagnostics test will skip (or fail under CB_LS_REQUIRE_TOOLS=1)" >&2
+fi
+
 BIN=$(mktemp -d)
 trap 'rm -rf "$BIN"' EXIT
 (cd "$ROOT" && go build -o "$BIN/cb-ls" ./cmd/cb-ls && go build -o "$BIN/scriptmodel" ./internal/agent/agenttest/cmd/scriptmodel)
