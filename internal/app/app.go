@@ -51,7 +51,9 @@ type Options struct {
 	// edits), are the language servers that check a run's view instead
 	// (RunViewServers(cfg)) and answer its language tools about the
 	// languages it has pending changes in: started when a run first
-	// needs one, shut down by Close. Empty: the editor answers.
+	// needs one, shut down by Close. Empty but not nil (none found): a
+	// run's pending edit says nothing checks it. Nil (runViewServers
+	// "off"): the editor answers.
 	RunViewServers map[string]config.LanguageServer
 	// OnLanguageStatus, if set, is told how the LanguageServers are
 	// doing: "starting gopls…", "gopls: indexing (4 s)" (transient), or
@@ -173,10 +175,12 @@ func New(o Options) (*App, error) {
 			o.Diagnostics = checks
 		}
 	}
-	if vc == nil && o.Diagnostics != nil && len(o.RunViewServers) > 0 {
+	// Even with no server to start (none on PATH), the run's view is
+	// not the editor's: its checks then say that nothing checks it.
+	if vc == nil && o.Diagnostics != nil && o.RunViewServers != nil {
 		view := lc.Checks()
 		if lc == nil {
-			vc = runViewClient(g.Roots(), o.RunViewServers, o)
+			vc = runViewClient(g.Roots(), o.RunViewServers, o) // nil for none
 			view = vc.Checks()
 			// The editor's servers cannot answer about a run's pending
 			// text either: the same servers do (runview_language.go).

@@ -34,7 +34,8 @@ var defaultRunViewServers = map[string]config.LanguageServer{
 // pending view in the editor, as cfg's runViewServers says: the
 // languageServers setting, and for "auto" (the default) the
 // defaultRunViewServers found on PATH for the files no configured server
-// answers for; none for "off".
+// answers for (an empty map when there are none: nothing checks a run's
+// view, and its edits say so); nil for "off".
 func RunViewServers(cfg config.Config) map[string]config.LanguageServer {
 	if cfg.RunViewServers == config.RunViewServersOff {
 		return nil
