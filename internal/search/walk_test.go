@@ -27,17 +27,28 @@ func TestWalkStopsWhenCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	var visited atomic.Int64
+	// Counted are the visits that begin once cancel has returned: the
+	// other worker goes on while cancel runs, which on a loaded machine
+	// can be many files.
+	var visited, after atomic.Int64
+	var cancelled atomic.Bool
 	_, err = Walk(ctx, start, Options{Workers: 2}, func(_ int, _ *safefile.Dir, e Entry) {
-		if e.Type.IsRegular() && visited.Add(1) == 1 {
+		if !e.Type.IsRegular() {
+			return
+		}
+		if cancelled.Load() {
+			after.Add(1)
+		}
+		if visited.Add(1) == 1 {
 			cancel()
+			cancelled.Store(true)
 		}
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Walk = %v, want context.Canceled", err)
 	}
 	// The other worker may finish the file it holds; nothing more.
-	if n := visited.Load(); n > 2 {
-		t.Errorf("visited %d files after cancelling at the first", n)
+	if n := after.Load(); n > 1 {
+		t.Errorf("visited %d files after the cancel (of %d in all)", n, visited.Load())
 	}
 }
