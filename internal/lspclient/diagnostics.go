@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -28,16 +29,20 @@ import (
 // version, changed or not) is read as settled as soon as it published
 // for the version it was shown, and waited for until the cap otherwise:
 // on a loaded machine the quiet period alone would read a slow server's
-// diagnostics of the text before. A server that does not tag them
-// (pyright, typescript-language-server) but has published for the
-// document is waited for the same way: such a server publishes again
-// after every change, and on a loaded machine takes longer than the
-// quiet period to. Its first publish after the change is then followed
-// for freshQuiet more (typescript-language-server publishes the syntactic
-// check before the semantic one). A server that lets the cap pass
-// without publishing is marked silentAfterChange and read after the
-// quiet period from then on, so a server that checks only on save costs
-// one wait of the cap, not one per edit.
+// diagnostics of the text before. A server that does not tag them but
+// publishes after every change, unchanged diagnostics too (republishes:
+// pyright), is waited for the same way, for on a loaded machine it takes
+// longer than the quiet period to; its first publish after the change
+// is then followed for freshQuiet more. Either kind that lets the cap
+// pass without publishing for the change answers what it had with a
+// tools.SlowCheckError, so that the result says the check had not
+// finished instead of "nothing new". Any other server
+// (typescript-language-server publishes only what changed) is read
+// after the quiet period.
+
+// republishesAlways names the servers known to publish a document's
+// diagnostics after every change, by program or configured name.
+var republishesAlways = map[string]bool{"pyright": true, "pyright-langserver": true, "basedpyright": true, "basedpyright-langserver": true}
 
 // freshQuiet is how long the diagnostics of a server that does not tag
 // versions must stay unchanged after its first publish since the change.
@@ -58,17 +63,15 @@ func (s *server) published(u uri.URI, version *int32, raw json.RawMessage) {
 		p.version, p.versioned = *version, true
 	}
 	s.mu.Lock()
-	s.diags[u] = p
-	s.versions = s.versions || p.versioned
-	if !p.versioned && s.silentAfterChange {
-		// A publish after a change that the cap had given up on: the
-		// server was slow, not silent.
+	if prev, ok := s.diags[u]; ok && !p.versioned && bytes.Equal(prev.raw, p.raw) {
 		for _, d := range s.docs {
-			if d.uri == u && !p.at.Before(d.changed) {
-				s.silentAfterChange = false
+			if d.uri == u && prev.at.Before(d.changed) {
+				s.republishes = true // the same list again, after a change
 			}
 		}
 	}
+	s.diags[u] = p
+	s.versions = s.versions || p.versioned
 	close(s.diagsNews)
 	s.diagsNews = make(chan struct{})
 	s.mu.Unlock()
@@ -94,9 +97,11 @@ func (s *server) settled(ctx context.Context, path string) ([]tools.Diagnostic, 
 		switch {
 		case s.versions:
 			quiet = tools.SettleCap // it will publish for this version
-		case unversioned:
+		case unversioned && s.republishes:
 			quiet = time.Until(p.at.Add(freshQuiet))
-		case ok && !s.silentAfterChange:
+		case unversioned:
+			quiet = 0 // it published what changed
+		case ok && s.republishes:
 			quiet = tools.SettleCap // it will publish again
 		}
 		s.mu.Unlock()
@@ -109,10 +114,10 @@ func (s *server) settled(ctx context.Context, path string) ([]tools.Diagnostic, 
 		case <-wait.C:
 		case <-limit.C:
 			wait.Stop()
-			if ok && !unversioned && !s.versions {
-				s.mu.Lock()
-				s.silentAfterChange = true
-				s.mu.Unlock()
+			if s.versions || ok && s.republishes && !unversioned {
+				// It publishes after every change, and has not for this
+				// one: what it had may be of the text before.
+				return convertDiagnostics(p.raw), &tools.SlowCheckError{Server: s.name}
 			}
 			return convertDiagnostics(p.raw), nil
 		case <-ctx.Done():
@@ -231,7 +236,8 @@ func (c *Client) DiagnosticsIn(ctx context.Context, path string, r protocol.Rang
 	if !s.isOpen(path) {
 		return nil
 	}
-	if _, err := s.settled(ctx, path); err != nil {
+	var slow *tools.SlowCheckError
+	if _, err := s.settled(ctx, path); err != nil && !errors.As(err, &slow) {
 		return nil
 	}
 	s.mu.Lock()

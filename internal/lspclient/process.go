@@ -54,11 +54,11 @@ type server struct {
 	// versions: the server tags its diagnostics with the version they
 	// are of (diagnostics.go).
 	versions bool
-	// silentAfterChange: a settle of a document the server had
-	// published for ran to the cap without a publish after its change,
-	// so the server does not republish on every change (one that checks
-	// on save only); from then on its quiet period is taken as settled.
-	silentAfterChange bool
+	// republishes: the server publishes a document's diagnostics after
+	// every change, unchanged ones too (pyright; learned from a second
+	// identical publish after a change), so a change it has not
+	// published for is one it has not finished checking.
+	republishes bool
 	// diagsNews is closed (and replaced) on every publishDiagnostics.
 	diagsNews chan struct{}
 	err       error // why the server is unusable (it exited)
@@ -101,7 +101,8 @@ func launch(ctx context.Context, name string, cfg ServerConfig, roots []string, 
 		return nil, err
 	}
 	s := &server{name: name, cfg: cfg, log: log.With("server", name), cmd: cmd, proc: proc, stderr: &tailBuffer{max: 4096},
-		exited: make(chan struct{}), docs: map[string]*document{}, shown: map[string]bool{}, diags: map[uri.URI]published{}, diagsNews: make(chan struct{}), ready: newReadiness()}
+		exited: make(chan struct{}), docs: map[string]*document{}, shown: map[string]bool{}, diags: map[uri.URI]published{}, diagsNews: make(chan struct{}), ready: newReadiness(),
+		republishes: republishesAlways[name] || len(cfg.Command) > 0 && republishesAlways[filepath.Base(cfg.Command[0])]}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		proc.cleanup()

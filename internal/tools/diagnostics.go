@@ -81,6 +81,28 @@ type UncheckedError struct {
 
 func (e *UncheckedError) Error() string { return e.Note }
 
+// SlowCheckError is a DiagnosticsSource's answer, beside the
+// diagnostics it has, when the server that checks a file did not
+// publish its check of the file's last change within SettleCap: what
+// it has may be of the text before. A result says so rather than
+// "nothing new".
+type SlowCheckError struct {
+	Server string
+}
+
+func (e *SlowCheckError) Error() string {
+	return fmt.Sprintf("%s had not finished checking it after %s", e.Server, SettleCap)
+}
+
+// slowNote is the line for a check that did not finish in time.
+func slowNote(err error) string {
+	var slow *SlowCheckError
+	if !errors.As(err, &slow) {
+		return ""
+	}
+	return fmt.Sprintf("Note: %s had not finished checking this after %s; the diagnostics tool lists its problems once it has.", slow.Server, SettleCap)
+}
+
 // ErrNoDiagnostics is wrapped when the editor does not report
 // diagnostics (it does not implement the request, answers it null, or
 // answered with an error). It never means "no diagnostics".
@@ -115,7 +137,8 @@ func (tc *ToolContext) diagnosticsBefore(ctx context.Context, c Change) ([]Diagn
 	}
 	before, err := tc.diagnosticsOf(ctx, c.Path.Abs, c.Base.Content)
 	var unchecked *UncheckedError
-	return before, err == nil || errors.As(err, &unchecked)
+	var slow *SlowCheckError
+	return before, err == nil || errors.As(err, &unchecked) || errors.As(err, &slow)
 }
 
 // diagnosticsReport returns the line added to an edit's result: the
@@ -126,6 +149,9 @@ func (tc *ToolContext) diagnosticsBefore(ctx context.Context, c Change) ([]Diagn
 // per run (UncheckedError).
 func (tc *ToolContext) diagnosticsReport(ctx context.Context, rel, path string, content []byte, before []Diagnostic) string {
 	after, err := tc.diagnosticsOf(ctx, path, content)
+	if note := slowNote(err); note != "" {
+		return strings.TrimPrefix(tc.newProblemsReport(ctx, rel, path, "After this edit", before, after)+"\n"+note, "\n")
+	}
 	if err != nil {
 		return tc.uncheckedNote(ctx, err)
 	}

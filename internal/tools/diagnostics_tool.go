@@ -56,6 +56,11 @@ func (tc *ToolContext) diagnostics(ctx context.Context, in diagnosticsInput) (Re
 			continue // an open file outside the workspace
 		}
 		ds, err := tc.Diagnostics.Diagnostics(ctx, abs)
+		var slow *SlowCheckError
+		if errors.As(err, &slow) {
+			fmt.Fprintf(&b, "%s: %v; what it had before:\n", p.Rel, err)
+			err = nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()

@@ -101,7 +101,7 @@ func (tc *ToolContext) checkFiles(ctx context.Context, files []ViewFile, before 
 			// Not open in a server before: the user's text, or nothing
 			// for a file the command created.
 			if doc, err := tc.Workspace.Read(ctx, p); err == nil {
-				if old, err = tc.diagnosticsOf(ctx, f.Path, doc.Content); err != nil {
+				if old, err = tc.diagnosticsOf(ctx, f.Path, doc.Content); err != nil && slowNote(err) == "" {
 					out = appendNote(out, tc.uncheckedNote(ctx, err))
 					continue
 				}
@@ -109,11 +109,12 @@ func (tc *ToolContext) checkFiles(ctx context.Context, files []ViewFile, before 
 		}
 		now, err := tc.diagnosticsOf(ctx, f.Path, after)
 		checked++
-		if err != nil {
+		if err != nil && slowNote(err) == "" {
 			out = appendNote(out, tc.uncheckedNote(ctx, err))
 			continue
 		}
 		out = appendNote(out, tc.newProblemsReport(ctx, p.Rel, f.Path, "After this command, in "+p.Rel, old, now))
+		out = appendNote(out, strings.Replace(slowNote(err), "checking this", "checking "+p.Rel, 1))
 	}
 	return strings.Join(out, "\n")
 }
