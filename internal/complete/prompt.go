@@ -92,13 +92,22 @@ func Build(req Request, src Source, f *Filter, t *Tracker) Prompt {
 	}
 	p.Related = related(req.Doc, imports(importText), docs, src, f, t)
 	lo, hi := req.Line-strings.Count(prefix, "\n"), req.Line+strings.Count(suffix, "\n")
+	p.Edits = recentEdits(req.Doc.Key, lo, hi, byKey, src, f, t)
+	return p
+}
+
+// recentEdits are the user's last edits outside lines lo..hi of cur,
+// newest first, as "REL:LINE: the line as it is now", within editBytes:
+// only in open documents, never in a file f does not let them share.
+func recentEdits(cur string, lo, hi int, byKey map[string]Doc, src Source, f *Filter, t *Tracker) []string {
+	var out []string
 	used := 0
 	for _, e := range t.Recent(2 * maxEdits) {
 		d, ok := byKey[e.Doc]
-		if !ok || e.Line < 0 || len(p.Edits) == maxEdits {
+		if !ok || e.Line < 0 || len(out) == maxEdits {
 			continue
 		}
-		if e.Doc == req.Doc.Key && e.Line >= lo && e.Line <= hi || e.Doc != req.Doc.Key && !f.Shares(d.Path) {
+		if e.Doc == cur && e.Line >= lo && e.Line <= hi || e.Doc != cur && !f.Shares(d.Path) {
 			continue
 		}
 		line, ok := src.Line(e.Doc, e.Line)
@@ -111,9 +120,9 @@ func Build(req Request, src Source, f *Filter, t *Tracker) Prompt {
 			break
 		}
 		used += len(s)
-		p.Edits = append(p.Edits, s)
+		out = append(out, s)
 	}
-	return p
+	return out
 }
 
 // related picks the other open files worth the model's reading: those

@@ -127,6 +127,10 @@ func (t *Tracker) LastEdited(doc string) uint64 {
 	return 0
 }
 
+// Activate starts recording edits before any completion was asked:
+// next-edit suggestions read the history from the first keystroke.
+func (t *Tracker) Activate() { t.active.Store(true) }
+
 // Begin returns a context that ends, with ErrSuperseded as its cause,
 // at the next change to doc; done forgets it. Check the document's
 // version after Begin: a change that came before is not seen here.

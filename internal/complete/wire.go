@@ -96,6 +96,7 @@ type generateRequest struct {
 	Model   string         `json:"model"`
 	Prompt  string         `json:"prompt"`
 	Suffix  string         `json:"suffix,omitempty"`
+	System  string         `json:"system,omitempty"`
 	Raw     bool           `json:"raw,omitempty"`
 	Stream  bool           `json:"stream"`
 	Options map[string]any `json:"options"`
@@ -109,7 +110,12 @@ func (e *Engine) generate(ctx context.Context, m config.Config, pl plan, p Promp
 	if len(stop) > 0 {
 		opts["stop"] = stop
 	}
-	body, err := json.Marshal(generateRequest{Model: m.Model, Prompt: prompt, Suffix: suffix, Raw: raw, Options: opts})
+	return e.postGenerate(ctx, m, generateRequest{Model: m.Model, Prompt: prompt, Suffix: suffix, Raw: raw, Options: opts})
+}
+
+// postGenerate sends one /api/generate request and returns its answer.
+func (e *Engine) postGenerate(ctx context.Context, m config.Config, g generateRequest) (string, error) {
+	body, err := json.Marshal(g)
 	if err != nil {
 		return "", err
 	}

@@ -39,6 +39,13 @@ type InlineCompletion struct {
 	DebounceMs int `json:"debounceMs,omitempty"`
 	// MaxLines bounds a completion's lines; 0 means DefaultCompletionLines.
 	MaxLines int `json:"maxLines,omitempty"`
+	// NextEdit turns next-edit suggestions on: after the user pauses
+	// (DebounceMs, at least MinNextEditPause), the same model is asked
+	// for the one edit that comes next near the last one. Unset, it
+	// follows Enabled: whoever accepted a model request at every pause
+	// for completions gets one more per pause for the next edit; false
+	// keeps completions without it, true asks for next edits alone.
+	NextEdit *bool `json:"nextEdit,omitempty"`
 }
 
 // Values of InlineCompletion.FIM.
@@ -71,6 +78,25 @@ const DefaultOllamaNativeURL = "http://127.0.0.1:11434"
 
 // On reports whether completions are enabled.
 func (ic InlineCompletion) On() bool { return ic.Enabled != nil && *ic.Enabled }
+
+// NextEditOn reports whether next-edit suggestions are on: NextEdit
+// when set, else Enabled.
+func (ic InlineCompletion) NextEditOn() bool {
+	if ic.NextEdit != nil {
+		return *ic.NextEdit
+	}
+	return ic.On()
+}
+
+// MinNextEditPause is the shortest pause after an edit before a next
+// edit is asked: editors debounce their completion requests, never the
+// changes a next edit follows, so DebounceMs's default 0 cannot mean
+// "at every keystroke" here.
+const MinNextEditPause = 250
+
+// NextEditPause is how long, in milliseconds, the user pauses before a
+// next edit is asked: DebounceMs, at least MinNextEditPause.
+func (ic InlineCompletion) NextEditPause() int { return max(ic.DebounceMs, MinNextEditPause) }
 
 // Lines returns the line bound MaxLines stands for.
 func (ic InlineCompletion) Lines() int {

@@ -90,3 +90,42 @@ func TestCompletionModel(t *testing.T) {
 		}
 	}
 }
+
+// nextEdit follows enabled unless set; an editor's false over a user
+// file's true turns it off (a *bool, merged when set), and the pause is
+// never shorter than MinNextEditPause.
+func TestNextEditSetting(t *testing.T) {
+	home := t.TempDir()
+	user := filepath.Join(home, "catbuddy", "config.json")
+	writeJSON(t, user, `{"inlineCompletion":{"enabled":true,"debounceMs":40}}`)
+	store := TrustStore{Path: filepath.Join(t.TempDir(), "trust.json")}
+	cases := []struct {
+		editor string
+		on     bool
+		pause  int
+	}{
+		{`{}`, true, MinNextEditPause},
+		{`{"inlineCompletion":{"nextEdit":false}}`, false, MinNextEditPause},
+		{`{"inlineCompletion":{"enabled":false,"nextEdit":true,"debounceMs":600}}`, true, 600},
+		{`{"inlineCompletion":{"enabled":false}}`, false, MinNextEditPause},
+	}
+	for _, c := range cases {
+		ed, err := ParseSettings([]byte(c.editor))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := load(LoadOptions{Root: t.TempDir(), Over: []Config{ed.Config}}, env(nil), user, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.InlineCompletion.NextEditOn(); got != c.on {
+			t.Errorf("%s over the user's enabled: nextEdit on = %v, want %v", c.editor, got, c.on)
+		}
+		if got := l.InlineCompletion.NextEditPause(); got != c.pause {
+			t.Errorf("%s: pause %d ms, want %d", c.editor, got, c.pause)
+		}
+	}
+	if (InlineCompletion{}).NextEditOn() {
+		t.Error("next edits are on with nothing set")
+	}
+}
