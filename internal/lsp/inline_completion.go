@@ -60,6 +60,15 @@ func (s *Server) inlineCompletion(ctx context.Context, raw jsonrpc2.RawMessage) 
 		return noCompletion(), nil
 	}
 	pinned, isPinned := ctx.Value(pinnedVersion{}).(int32)
+	if !isPinned {
+		pinned = b.Version()
+	}
+	// A next edit that inserts at this cursor is the answer, without
+	// asking the model again (a plain client's way to show it).
+	if text, ok := s.nextEdit.atCursor(u, pinned, p.Position); ok {
+		at := protocol.Range{Start: p.Position, End: p.Position}
+		return &protocol.InlineCompletionList{Items: []protocol.InlineCompletionItem{{InsertText: protocol.String(text), Range: &at}}}, nil
+	}
 	cfg := s.completionConfig(b.Path)
 	if !cfg.InlineCompletion.On() {
 		return noCompletion(), nil

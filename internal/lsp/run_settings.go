@@ -65,6 +65,7 @@ func (s *Server) syncMode() {
 	if after := g.Mode(); after != before {
 		s.log.Info("mode changed", "from", before.String(), "to", after.String(), "workRoot", g.WorkRoot())
 	}
+	s.nextEdit.refresh()
 }
 
 // withModeFlag puts serve's --mode below the editor's settings (which

@@ -125,6 +125,9 @@ type Server struct {
 	// completer answers textDocument/inlineCompletion; its Tracker
 	// sees every didChange (lsp/inline_completion.go).
 	completer *complete.Engine
+	// nextEdit suggests the edit after the user's last one
+	// (lsp/next_edit.go); it sees every didChange first.
+	nextEdit *nextEdits
 	// completionErr is the last completion failure shown to the user.
 	completionErr string
 	// consentTold is set once the user was told that this client applies
@@ -164,6 +167,9 @@ func newServer(opts Options) *Server {
 	// The run commands (catbuddy.run, fix, cancel, transcript,
 	// listCommands) and their code actions; see lsp/run.go.
 	s.registerRunCommands()
+	// Next edits answer keep and discard of their own runIds.
+	s.nextEdit = newNextEdits(s)
+	s.nextEdit.register()
 	return s
 }
 

@@ -37,6 +37,7 @@ func (s *Server) didOpen(ctx context.Context, raw jsonrpc2.RawMessage) (any, err
 
 func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	if u, version, changes, ok := fastDidChange(raw); ok {
+		s.nextEdit.before(u, changes)
 		err := s.overlay.Change(u, version, changes, s.PositionEncoding())
 		s.noteChange(u, changes)
 		return nil, err
@@ -58,6 +59,7 @@ func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, e
 		} else {
 			p.ContentChanges = nil
 		}
+		s.nextEdit.before(u, p.ContentChanges)
 		if cerr := s.overlay.Change(u, p.TextDocument.Version, p.ContentChanges, s.PositionEncoding()); cerr != nil {
 			return nil, cerr
 		}
@@ -65,6 +67,7 @@ func (s *Server) didChange(ctx context.Context, raw jsonrpc2.RawMessage) (any, e
 		s.noteChange(u, p.ContentChanges)
 		return nil, fmt.Errorf("didChange %s: %w; the buffer is now out of sync", u, err)
 	}
+	s.nextEdit.before(u, p.ContentChanges)
 	err := s.overlay.Change(u, p.TextDocument.Version, p.ContentChanges, s.PositionEncoding())
 	s.noteChange(u, p.ContentChanges)
 	return nil, err
@@ -89,6 +92,7 @@ func (s *Server) didClose(ctx context.Context, raw jsonrpc2.RawMessage) (any, er
 		return nil, err
 	}
 	s.completer.Tracker.Closed(string(p.TextDocument.URI))
+	s.nextEdit.closed(uri.URI(p.TextDocument.URI))
 	return nil, s.overlay.Close(uri.URI(p.TextDocument.URI))
 }
 
