@@ -17,6 +17,10 @@
 //     open buffers (Source) into a Prompt within a byte budget.
 //   - Engine.Complete (engine.go, wire.go, fim.go) sends it and trims the
 //     answer (trim.go).
+//   - Engine.NextEdit (nextedit.go) is a next-edit suggestion: the region
+//     around the last edit and what the user changed there go to the
+//     model, which answers the region rewritten; the diff against the
+//     region as it is gives one exact line-range replacement.
 //
 // It knows models (through agent's providers) and settings (config),
 // never the LSP: internal/lsp reads the buffers and calls it.

@@ -18,12 +18,15 @@ import (
 // completions off (never asked); on (asked once, so every keystroke is
 // recorded in the edit history);
 // and on with a completion pending at every keystroke (the editor asks
-// after each), which the keystroke supersedes (cancels). Blocks of 100
-// keystrokes rotate between the three, so a loaded machine slows them
+// after each), which the keystroke supersedes (cancels); and a fourth
+// with completions and next-edit suggestions on (its worker running,
+// waiting for a pause that never comes). Blocks of 100
+// keystrokes rotate between the four, so a loaded machine slows them
 // alike, and the figures are the medians of the blocks' time per
 // keystroke in the didChange handler alone (the pending request is
-// registered outside it, as the request itself does). Target: on/off ≤
-// 1.05. The superseding figure includes cancelling the request, which
+// registered outside it, as the request itself does). Targets: on/off ≤
+// 1.05, and next-edit on against off (nextedit/on, completions on in
+// both) ≤ 1.05. The superseding figure includes cancelling the request, which
 // $/cancelRequest would cost otherwise.
 func BenchmarkKeystrokeCompletions(b *testing.B) {
 	const size, keys, block = 10 << 20, 10000, 100
@@ -33,7 +36,7 @@ func BenchmarkKeystrokeCompletions(b *testing.B) {
 	u := fileuri.FromPath("/tmp/bench-inline.go")
 	on := true
 	enabled := Options{Agent: config.Config{InlineCompletion: config.InlineCompletion{Enabled: &on}}}
-	servers := [3]*Server{newServer(Options{}), newServer(enabled), newServer(enabled)}
+	servers := [4]*Server{newServer(Options{}), newServer(enabled), newServer(enabled), newServer(enabled)}
 	for _, s := range servers {
 		if _, err := s.overlay.Open(u, "go", 1, text); err != nil {
 			b.Fatal(err)
@@ -45,6 +48,15 @@ func BenchmarkKeystrokeCompletions(b *testing.B) {
 		_, done := s.completer.Tracker.Begin(context.Background(), string(u))
 		done()
 	}
+	// The last one has next edits on, as refresh turns them on, with a
+	// pause longer than the benchmark: its worker wakes at the first
+	// keystroke and waits.
+	nes := servers[3].nextEdit
+	nes.on.Store(true)
+	nes.pause.Store(int64(time.Hour))
+	wctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go nes.run(wctx)
 	msgs := make([][]byte, keys)
 	for i := range msgs {
 		l := uint32((i * 7919) % lines)
@@ -59,7 +71,7 @@ func BenchmarkKeystrokeCompletions(b *testing.B) {
 		msgs[i] = raw
 	}
 	ctx := context.Background()
-	var perBlock [3][]float64
+	var perBlock [4][]float64
 	for b.Loop() {
 		for start := 0; start < keys; start += block {
 			for v, s := range servers {
@@ -82,12 +94,15 @@ func BenchmarkKeystrokeCompletions(b *testing.B) {
 			}
 		}
 	}
-	off, idle, sup := median(perBlock[0]), median(perBlock[1]), median(perBlock[2])
+	off, idle, sup, next := median(perBlock[0]), median(perBlock[1]), median(perBlock[2]), median(perBlock[3])
 	b.ReportMetric(off, "off-ns/key")
 	b.ReportMetric(idle, "on-ns/key")
 	b.ReportMetric(sup, "superseding-ns/key")
 	b.ReportMetric(idle/off, "on/off")
 	b.ReportMetric(sup/off, "superseding/off")
+	b.ReportMetric(next, "nextedit-ns/key")
+	b.ReportMetric(next/idle, "nextedit/on")
+	b.ReportMetric(next/off, "nextedit/off")
 }
 
 func median(v []float64) float64 {

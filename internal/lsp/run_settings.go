@@ -50,6 +50,8 @@ func (s *Server) withToolOptions(ctx context.Context) context.Context {
 // editor's "mode", else the serve --mode flag, else a trusted project's,
 // else the user's config file, else auto.
 func (s *Server) syncMode() {
+	// Next edits follow the same settings (lsp/next_edit.go).
+	defer s.nextEdit.refresh()
 	cfg := s.currentConfig()
 	m, err := guard.ParseMode(cfg.Mode)
 	if err != nil {
@@ -65,7 +67,6 @@ func (s *Server) syncMode() {
 	if after := g.Mode(); after != before {
 		s.log.Info("mode changed", "from", before.String(), "to", after.String(), "workRoot", g.WorkRoot())
 	}
-	s.nextEdit.refresh()
 }
 
 // withModeFlag puts serve's --mode below the editor's settings (which
