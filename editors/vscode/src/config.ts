@@ -44,6 +44,8 @@ export interface ToolSettings {
 export interface InlineCompletionSettings {
   /** enabled is sent only when the user set it, true or false (userSettings, OPINION_ONLY). */
   enabled?: boolean;
+  /** nextEdit, like enabled, is sent only when the user set it; unset, it follows enabled. */
+  nextEdit?: boolean;
   provider?: string;
   baseUrl?: string;
   model?: string;
@@ -152,6 +154,7 @@ export function serverConfig(get: (key: string) => unknown): Mapped {
  */
 function inlineCompletion(r: Reader): InlineCompletionSettings {
   const enabled = r.get('inlineCompletion.enabled');
+  const nextEdit = r.get('inlineCompletion.nextEdit');
   const baseUrl = str(r.get('inlineCompletion.baseUrl'));
   let url: string | undefined;
   if (baseUrl !== undefined) {
@@ -163,6 +166,7 @@ function inlineCompletion(r: Reader): InlineCompletionSettings {
   }
   return {
     enabled: typeof enabled === 'boolean' ? enabled : undefined,
+    nextEdit: typeof nextEdit === 'boolean' ? nextEdit : undefined,
     provider: oneOf(r, 'inlineCompletion.provider', COMPLETION_PROVIDERS),
     baseUrl: url,
     model: str(r.get('inlineCompletion.model')),
@@ -290,6 +294,7 @@ export const USER_ONLY: readonly string[] = [
   'tools.exec.allow',
   'tools.exec.deny',
   'inlineCompletion.enabled',
+  'inlineCompletion.nextEdit',
   'inlineCompletion.provider',
   'inlineCompletion.baseUrl',
   'inlineCompletion.model',
@@ -301,7 +306,7 @@ export const USER_ONLY: readonly string[] = [
  * that cb-ls's config.json still decides. A boolean's default cannot say
  * "unset" otherwise.
  */
-export const OPINION_ONLY: ReadonlySet<string> = new Set(['inlineCompletion.enabled']);
+export const OPINION_ONLY: ReadonlySet<string> = new Set(['inlineCompletion.enabled', 'inlineCompletion.nextEdit']);
 
 /** Inspected is the part of WorkspaceConfiguration.inspect's answer read here. */
 export interface Inspected {

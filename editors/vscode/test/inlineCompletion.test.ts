@@ -85,3 +85,18 @@ test('userSettings: inlineCompletion.enabled is the user\'s value or unset, neve
 test('clearedKeys: taking out inlineCompletion.enabled is a cleared key (the server restarts to forget it)', () => {
   assert.deepEqual(clearedKeys({ inlineCompletion: { enabled: true, model: 'm' } }, { inlineCompletion: { model: 'm' } }), ['inlineCompletion.enabled']);
 });
+
+test('userSettings: inlineCompletion.nextEdit, like enabled, is the user\'s value or unset; a project cannot turn it on', () => {
+  const d: Record<string, unknown> = { 'inlineCompletion.nextEdit': false };
+  const at = (user: Record<string, unknown>, workspace: Record<string, unknown>) =>
+    userSettings((k) => workspace[k] ?? user[k] ?? d[k], (k): Inspected => ({ defaultValue: d[k], globalValue: user[k], workspaceValue: workspace[k] }));
+  let s = at({}, {});
+  assert.deepEqual(serverConfig(s.get).config, {}); // unset: it follows enabled in the server
+  s = at({}, { 'inlineCompletion.nextEdit': true });
+  assert.deepEqual(serverConfig(s.get).config, {});
+  assert.deepEqual(s.ignored.map((i) => `${i.where} ${i.key}`), ['workspace inlineCompletion.nextEdit']);
+  s = at({ 'inlineCompletion.nextEdit': false }, {});
+  assert.deepEqual(serverConfig(s.get).config, { inlineCompletion: { nextEdit: false } });
+  s = at({ 'inlineCompletion.nextEdit': true }, {});
+  assert.deepEqual(serverConfig(s.get).config, { inlineCompletion: { nextEdit: true } });
+});
