@@ -16,6 +16,7 @@ import { lostRow, PendingNode, rowRequest } from './pendingRow';
 import { HunkArg, hoverCommands, hoverLinks, hunkLenses, KeepResult, keepLeftText } from './pendingConflict';
 import { registerResolutions } from './pendingResolve';
 import { Timings } from './timings';
+import { nextEditNear } from './nextEdit';
 
 /** Executor sends a server command (Controller.execute). */
 export type Executor = <T>(command: string, arg?: unknown) => Promise<T>;
@@ -89,6 +90,9 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
       vscode.commands.registerCommand('catbuddy.pendingView.review', (n?: PendingNode) =>
         n && n.type !== 'hunk' ? this.review(n) : this.lost('review', n)),
       vscode.commands.registerCommand('catbuddy.pendingTimings', () => this.report()),
+      // Tab and Escape on a next-edit suggestion (nextEdit.ts).
+      vscode.commands.registerCommand('catbuddy.keepNextEdit', () => this.nextEdit('catbuddy.keep')),
+      vscode.commands.registerCommand('catbuddy.discardNextEdit', () => this.nextEdit('catbuddy.discard')),
       // A conflicted hunk's ways out, on a lens, the hover, the cursor's hunk or a view row.
       registerResolutions(execute, this.model, () => this.cursorArg(), (c, n) => this.lost(c, n), log),
     );
@@ -237,6 +241,51 @@ export class PendingView implements vscode.CodeLensProvider, vscode.HoverProvide
     if (on !== this.conflictContext) {
       this.conflictContext = on;
       void vscode.commands.executeCommand('setContext', 'catbuddy.conflictAtCursor', on);
+    }
+    this.setNextEditContext();
+  }
+
+  private nextEditContext?: boolean;
+
+  /** setNextEditContext sets catbuddy.nextEditAtCursor, on which Tab keeps
+   * and Escape discards a next-edit suggestion: only while one is on or
+   * next to the cursor's line, so that both keys stay the editor's
+   * otherwise. VS Code is told only when it changes. */
+  private setNextEditContext(): void {
+    const on = !!this.nextEditAtCursor();
+    if (on !== this.nextEditContext) {
+      this.nextEditContext = on;
+      void vscode.commands.executeCommand('setContext', 'catbuddy.nextEditAtCursor', on);
+    }
+  }
+
+  /** nextEditAtCursor is the next-edit hunk on or next to the active editor's cursor. */
+  private nextEditAtCursor(): ShownHunk | undefined {
+    const ed = vscode.window.activeTextEditor;
+    if (!ed || ed.document.uri.scheme === PENDING_SCHEME) {
+      return undefined;
+    }
+    const uri = this.asUri(ed.document.uri);
+    return this.model.has(uri) ? nextEditNear(this.model.hunks(uri), ed.selection.active.line) : undefined;
+  }
+
+  /** nextEdit keeps or discards the next-edit suggestion at the cursor
+   * (Tab, Escape): the whole pseudo-run, its one hunk. */
+  private async nextEdit(command: string): Promise<void> {
+    const h = this.nextEditAtCursor();
+    if (!h) {
+      return;
+    }
+    try {
+      const res = await this.execute<KeepResult>(command, { runId: h.runId });
+      const left = res?.left ?? [];
+      if (left.length > 0) {
+        void vscode.window.showInformationMessage(`Next edit not applied: ${left.map((l) => l.reason).join('; ')}`);
+      }
+    } catch (e) {
+      // Withdrawn by a keystroke before its empty notification arrived:
+      // nothing to tell, the suggestion is gone either way.
+      this.log?.info(`${command} ${h.runId}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
