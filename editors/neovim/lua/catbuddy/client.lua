@@ -227,6 +227,8 @@ function M.make_config(root, cfg)
     on_attach = function(client, bufnr)
       restart.on_attach(client, bufnr)
       require('catbuddy.inline').attach(client, bufnr, M.cfg)
+      -- After inline's: its accept key, if the same, is what Tab falls back to.
+      require('catbuddy.next_edit').attach(bufnr, M.cfg)
     end,
     on_exit = function(code, signal, client_id)
       M.commands[client_id] = nil

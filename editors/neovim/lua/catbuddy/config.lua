@@ -37,6 +37,7 @@ M.defaults = {
   -- Ghost-text completions at the cursor (catbuddy.inline, :help catbuddy-inline).
   inline_completion = {
     enabled = nil, -- nil: cb-ls's config.json decides; true/false is sent and wins
+    next_edit = nil, -- next-edit suggestions; nil: as enabled; true/false is sent and wins
     accept = '<M-l>', -- insert-mode key that accepts the suggestion; false: none
     debounce_ms = 150, -- before 0.12 only: the pause in typing before asking
     provider = nil, -- the rest goes to the server as inlineCompletion.*
@@ -44,6 +45,10 @@ M.defaults = {
     model = nil,
     fim = nil,
     max_lines = nil,
+  },
+  -- The key that keeps a next-edit suggestion at the cursor (catbuddy.next_edit).
+  next_edit = {
+    keep = '<Tab>', -- normal and insert mode; false: not mapped
   },
 }
 
@@ -150,6 +155,25 @@ local checks = {
     return v
   end,
   custom_commands = normalize_commands,
+  next_edit = function(v)
+    if v == false then
+      return { keep = false }
+    end
+    if type(v) ~= 'table' then
+      return fail('next_edit: expected a table or false, got %s', type(v))
+    end
+    local out = vim.deepcopy(M.defaults.next_edit)
+    for k, x in pairs(v) do
+      if out[k] == nil then
+        return fail('next_edit: unknown key %s (known: keep)', tostring(k))
+      end
+      if x ~= false and type(x) ~= 'string' then
+        return fail('next_edit.%s: expected a string or false, got %s', k, type(x))
+      end
+      out[k] = x
+    end
+    return out
+  end,
   inline_completion = function(v)
     local out = vim.deepcopy(M.defaults.inline_completion)
     if type(v) == 'boolean' then
@@ -160,12 +184,12 @@ local checks = {
       return fail('inline_completion: expected a table or a boolean, got %s', type(v))
     end
     local want = {
-      enabled = 'boolean', accept = 'string', debounce_ms = 'number', provider = 'string',
+      enabled = 'boolean', next_edit = 'boolean', accept = 'string', debounce_ms = 'number', provider = 'string',
       base_url = 'string', model = 'string', fim = 'string', max_lines = 'number',
     }
     for k, x in pairs(v) do
       if want[k] == nil then
-        return fail('inline_completion: unknown key %s (known: enabled, accept, debounce_ms, provider, base_url, model, fim, max_lines)', tostring(k))
+        return fail('inline_completion: unknown key %s (known: enabled, next_edit, accept, debounce_ms, provider, base_url, model, fim, max_lines)', tostring(k))
       end
       if type(x) ~= want[k] and not (k == 'accept' and x == false) then
         return fail('inline_completion.%s: expected a %s, got %s', k, want[k] .. (k == 'accept' and ' or false' or ''), type(x))
@@ -254,6 +278,7 @@ function M.settings(cfg)
   local ic = cfg.inline_completion or {}
   local server = {
     enabled = ic.enabled,
+    nextEdit = ic.next_edit,
     provider = ic.provider,
     baseUrl = ic.base_url,
     model = ic.model,
