@@ -412,6 +412,7 @@ add('pending_reload', { files, script, tests, palette, openAt, idle, notified })
 add('pending_flags', { files, script, tests, palette, openAt, idle, notification, closeCenter });
 add('pending_conflict', { files, script, tests, palette, openAt, idle, notified, notification, closeCenter });
 add('inline_completion', { files, tests, openAt, idle, palette, requests });
+add('next_edit', { files, tests, openAt, idle, palette, requests });
 add('pending_diagnostics', { files, script, tests, palette, openAt, idle, requests, notified });
 
 // Benchmarks run only when E2E_ONLY names them: they measure and assert no time.
