@@ -55,7 +55,21 @@ type nextEdits struct {
 	shown    *suggestion             // the suggestion on offer
 	withdraw []string                // ids to clear with an empty notification
 	n        int                     // suggestions made
+	// declined are the suggestions the user discarded, newest last: the
+	// same one is not offered again (a model asked after the next pause
+	// often answers the same).
+	declined []declinedEdit
 }
+
+// declinedEdit is a suggestion the user discarded, by its document and
+// text.
+type declinedEdit struct {
+	uri      uri.URI
+	old, new string
+}
+
+// maxDeclined bounds nextEdits.declined.
+const maxDeclined = 8
 
 // region is the text of lines around the first change after a pause,
 // as it was before it, and how many lines the changes since added

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -63,6 +64,10 @@ func (n *nextEdits) offer(b *Buffer, version int32, seq uint64, sug complete.Sug
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.seq != seq || b.Version() != version {
+		return nil
+	}
+	if slices.Contains(n.declined, declinedEdit{uri: sg.uri, old: sg.old, new: sg.new}) {
+		s.log.Debug("next edit not offered again: the user discarded it", "path", rel)
 		return nil
 	}
 	n.n++
@@ -234,6 +239,12 @@ func (n *nextEdits) discard(ctx context.Context, a selectionArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	n.mu.Lock()
+	n.declined = append(n.declined, declinedEdit{uri: sg.uri, old: sg.old, new: sg.new})
+	if len(n.declined) > maxDeclined {
+		n.declined = n.declined[1:]
+	}
+	n.mu.Unlock()
 	n.cleared(sg)
 	return DiscardResult{Discarded: []string{sg.hunk}}, nil
 }

@@ -310,3 +310,29 @@ func TestNextEditOff(t *testing.T) {
 		})
 	}
 }
+
+// A next edit the user discarded is not offered again when the model,
+// asked after the next pause, answers the same.
+func TestNextEditDiscardedIsNotOfferedAgain(t *testing.T) {
+	dir := writeTree(t, nextTree)
+	model := agenttest.NewServer(t, agenttest.Script{})
+	renamer(model, "total", "sum")
+	rec := newLogRecorder()
+	ed := nextEditEditor(t, dir, model.URL(), map[string]any{"enabled": true}, rec, withPendingUI)
+	u := ed.OpenFile(filepath.Join(dir, "main.go"))
+	ed.Replace(u, "\ttotal := 0", "\tsum := 0")
+	id, h := awaitNextEdit(t, ed)
+	var res lsp.DiscardResult
+	if err := ed.ExecuteCommand(lsp.CmdDiscard, []any{map[string]any{"runId": id}}, &res); err != nil || len(res.Discarded) != 1 {
+		t.Fatalf("discard = %+v, %v", res, err)
+	}
+	ed.AwaitPending(id, "the discarded next edit cleared", func(f []lsp.PendingFile) bool { return len(f) == 0 })
+
+	ed.Replace(u, "println(add(1, 2))", "println(add(1, 3))")
+	rec.await(t, "next edit not offered again")
+	for _, p := range ed.PendingNotes() {
+		if p.RunID != id && strings.HasPrefix(p.RunID, "nes-") && len(p.Files) > 0 && p.Files[0].Hunks[0].NewText == h.NewText {
+			t.Errorf("the discarded next edit came back as %s: %+v", p.RunID, p.Files[0].Hunks[0])
+		}
+	}
+}
