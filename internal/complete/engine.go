@@ -79,9 +79,9 @@ func (e *Engine) Complete(ctx context.Context, in Input) (Result, error) {
 			return Result{}, context.Cause(ctx)
 		}
 	}
-	p := Build(in.Request, in.Source, in.Filter, e.Tracker)
 	m := in.Config.CompletionModel()
 	m.MaxTokens = maxTokens(ic.Lines())
+	p := Build(in.Request, in.Source, in.Filter, e.Tracker).fit(agent.ContextWindow(m) - m.MaxTokens)
 	pl := choose(m, ic.Format())
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
