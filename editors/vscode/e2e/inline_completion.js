@@ -46,27 +46,52 @@ function add({ files, tests, openAt, idle, palette, requests }) {
         }, null, 2));
         await ctx.waitFor('the server to have the completion settings', 20000, () => logged(ctx, 'catbuddy.inlineCompletion.enabled: true') > on);
         await openAt(ctx, 'ghost.go', 5, 'func Double');
-        await page.keyboard.press('End');
-        await page.keyboard.type('return ');
+        // Right after the window starts, the keys can land before the
+        // editor has the focus: the typing must show in the buffer (its
+        // tab dirty), else it goes again with a click on the line.
+        const dirty = page.locator('.tabs-container .tab.dirty', { hasText: 'ghost.go' });
+        for (let attempt = 0; ; attempt++) {
+          await page.keyboard.press('End');
+          await page.keyboard.type('return ');
+          const typed = await dirty.waitFor({ timeout: 5000 }).then(() => true, () => false);
+          if (typed) break;
+          if (attempt === 2) assert.fail('the typing never reached ghost.go');
+          await page.locator('.monaco-editor .view-line', { hasText: /^\s*$/ }).first().click();
+        }
         // VS Code draws the ghost text in the editor's lines as decorations
         // (its first line as .ghost-text-decoration, further ones as .ghost-text).
         const ghosts = page.locator('.monaco-editor .ghost-text-decoration, .monaco-editor .ghost-text');
         let seen = [];
-        await ctx.waitFor('the ghost text "n * 2"', 30000, async () => {
+        const shown = async () => {
           seen = (await ghosts.evaluateAll((els) => els.map((e) => `${e.className}: ${JSON.stringify(e.textContent)}`)));
           return (await ghosts.allTextContents()).join('').replace(/\u00a0/g, ' ') === 'n * 2';
-        }).catch((e) => assert.fail(`${e.message}; the ghost elements: ${JSON.stringify(seen)}`));
+        };
+        // VS Code asks at a pause in the typing. Right after the window
+        // starts, a pause sometimes brings no completion to the model at
+        // all (not understood yet: cb-ls logged no request), and VS Code
+        // asks again only once the user types on, as a user would: a
+        // space and its backspace, then the wait goes on.
+        for (let attempt = 0; ; attempt++) {
+          const ok = await ctx.waitFor('the ghost text "n * 2"', 10000, shown).then(() => true, () => false);
+          if (ok) break;
+          if (attempt === 2) assert.fail(`no ghost text "n * 2" after three pauses; the ghost elements: ${JSON.stringify(seen)}`);
+          await page.keyboard.type(' ');
+          await page.keyboard.press('Backspace');
+        }
         assert.equal(fs.readFileSync(path.join(ws, 'ghost.go'), 'utf8'), GHOST_GO, 'a suggestion changes nothing by itself');
 
         await page.keyboard.press('Tab');
-        // The ghost text is drawn in the line too: the line reads the same
-        // before Tab; saving shows what the buffer holds.
-        await ctx.waitFor('the ghost text gone', 10000, async () => (await ghosts.count()) === 0);
-        await page.locator('.tabs-container .tab.dirty', { hasText: 'ghost.go' }).waitFor({ timeout: 10000 });
-        await page.keyboard.press('Control+s');
+        // The ghost text is drawn in the line too, so the line reads the
+        // same before Tab and after; saving shows what the buffer holds.
+        // VS Code asks again at the new cursor (this script answers every
+        // request the same, so a new ghost may follow, never saved), and
+        // a save before Tab was handled saves the typing alone: it is
+        // saved again until the file holds the accepted completion.
         const want = GHOST_GO.replace('{\n\t\n}', '{\n\treturn n * 2\n}');
-        await ctx.waitFor('the accepted completion saved', 10000, () => fs.readFileSync(path.join(ws, 'ghost.go'), 'utf8') === want)
-          .catch((e) => assert.fail(`${e.message}\nghost.go:\n${fs.readFileSync(path.join(ws, 'ghost.go'), 'utf8')}`));
+        await ctx.waitFor('the accepted completion saved', 10000, async () => {
+          await page.keyboard.press('Control+s');
+          return fs.readFileSync(path.join(ws, 'ghost.go'), 'utf8') === want;
+        }).catch((e) => assert.fail(`${e.message}\nghost.go:\n${fs.readFileSync(path.join(ws, 'ghost.go'), 'utf8')}`));
 
         // What reached the model: Ollama's own API with the text up to the
         // cursor as the prompt's end and the rest of the file as the suffix.
