@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/catbuddy/cb-ls/internal/lspclient"
+	"github.com/catbuddy/cb-ls/internal/safefile"
 	"github.com/catbuddy/cb-ls/internal/tools"
 )
 
@@ -242,8 +242,10 @@ func (l viewLanguage) asServerRead(ctx context.Context, server string, read tool
 		if err != nil || pending[path] {
 			return content, err
 		}
-		disk, derr := os.ReadFile(path)
-		if derr == nil && !bytes.Equal(disk, content) {
+		// Regular files only, no link followed, no more read than the
+		// buffer holds: a bigger file differs from it anyway.
+		disk, _, derr := safefile.ReadBeneath(ctx, filepath.Dir(path), filepath.Base(path), int64(len(content)))
+		if errors.Is(derr, safefile.ErrTooLarge) || derr == nil && !bytes.Equal(disk, content) {
 			return nil, fmt.Errorf("%s has unsaved changes in the editor, which %s (started by cb-ls for this run's view) does not see: it reads that file from the disk. Ask the user to save it, or change it with edit_file", filepath.Base(path), server)
 		}
 		return content, nil
