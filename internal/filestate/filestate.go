@@ -58,6 +58,10 @@ type FileStates struct {
 	files map[string]*record
 	seen  func(path string) bool
 	told  map[string]bool // see FirstTime
+	// changes counts, per path, the changes the run saw: its own writes
+	// and the commands that changed the file (see Changes). It outlives
+	// Drop, which forgets the record but not that the file changed.
+	changes map[string]int
 }
 
 // New returns empty FileStates.
@@ -133,6 +137,25 @@ func (s *FileStates) RecordWrite(path string, stamp Stamp, content []byte) {
 	r := s.rec(path)
 	r.stamp, r.hash, r.hashed = stamp, h, hashed
 	r.written, r.dedup, r.restored, r.changedBy = true, false, false, ""
+	s.changed(path)
+}
+
+// changed counts a change of path; s.mu is held.
+func (s *FileStates) changed(path string) {
+	if s.changes == nil {
+		s.changes = map[string]int{}
+	}
+	s.changes[path]++
+}
+
+// Changes is how many changes of path the run has seen so far: its
+// own writes and the commands that changed the file. A read taken when
+// Changes was n shows a file that has changed since once Changes passes
+// n. The user's own edits in the editor are not counted.
+func (s *FileStates) Changes(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changes[path]
 }
 
 // writeHashLimit bounds the content RecordWrite hashes.
@@ -261,6 +284,7 @@ func FromContext(ctx context.Context) *FileStates {
 func (s *FileStates) RecordCommandChange(path, command string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.changed(path)
 	r, ok := s.files[path]
 	if !ok || !(r.read || r.written) {
 		delete(s.files, path)
@@ -286,5 +310,6 @@ func (s *FileStates) ChangedBy(path string) string {
 func (s *FileStates) Drop(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.changed(path)
 	delete(s.files, path)
 }

@@ -233,3 +233,26 @@ func TestRestored(t *testing.T) {
 		t.Error("RecordRestored overwrote a real read")
 	}
 }
+
+// TestChangesCounts: the run's writes and the commands that changed a
+// file count as changes, also of a file the model never read and of
+// one a command deleted; reads do not.
+func TestChangesCounts(t *testing.T) {
+	s := New()
+	st := Stamp{Version: -1}
+	s.RecordRead("/w/a.go", 1, 0, st, []byte("a"))
+	if n := s.Changes("/w/a.go"); n != 0 {
+		t.Fatalf("after a read: %d changes, want 0", n)
+	}
+	s.RecordWrite("/w/a.go", st, []byte("b"))
+	s.RecordCommandChange("/w/a.go", "gofmt -w a.go")
+	s.RecordRead("/w/a.go", 1, 0, st, []byte("c"))
+	if n := s.Changes("/w/a.go"); n != 2 {
+		t.Errorf("after a write, a command's change and a read: %d changes, want 2", n)
+	}
+	s.RecordCommandChange("/w/new.go", "go generate")
+	s.Drop("/w/a.go")
+	if a, n := s.Changes("/w/a.go"), s.Changes("/w/new.go"); a != 3 || n != 1 {
+		t.Errorf("after a drop: a.go %d changes (want 3), a file never read %d (want 1)", a, n)
+	}
+}
