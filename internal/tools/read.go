@@ -75,7 +75,7 @@ func (tc *ToolContext) readFile(ctx context.Context, in readFileInput) (Result, 
 	}
 	out := formatLines(doc.Content, offset, limit, total, maxBytes)
 	states.RecordRead(p.Abs, offset, limit, doc.Stamp, doc.Content)
-	return Text(out), nil
+	return Result{Output: out, Read: &ReadText{Path: p.Abs, Bytes: len(out)}}, nil
 }
 
 // formatLines renders lines offset..offset+limit-1 (1-based) with line

@@ -40,6 +40,16 @@ type Result struct {
 	// (apply_patch changes several), for the transcript, the session and
 	// the editor. Empty for tools that changed nothing.
 	Edits []EditInfo `json:",omitempty"`
+	// Read says which file's text Output shows (read_file), so that the
+	// agent can tell when that text is out of date. Nil for other results.
+	Read *ReadText `json:",omitempty"`
+}
+
+// ReadText is the part of a result that shows a file's text as it was
+// when the tool ran.
+type ReadText struct {
+	Path  string // absolute path, as filestate.FileStates keys it
+	Bytes int    // the length of Output's prefix that shows it; what follows is other news
 }
 
 // EditInfo is the diff metadata that travels with a write's result.
