@@ -27,8 +27,11 @@ func (rc *runContext) system() string { return rc.base + rc.rules.section() }
 // prepare brings req up to date before model turn step: the rules file
 // nearest to each file the run read or wrote since the last turn joins
 // the system prompt. That changes the prompt's prefix (a prompt cache
-// misses once), which happens at most once per new rules file.
+// misses once), which happens at most once per new rules file. Reads of
+// files that changed since and were left alone give way to a note
+// (stale.go).
 func (l *loop) prepare(ctx context.Context, step int, req *ModelRequest) {
+	l.replaceStale(step, req)
 	if states := filestate.FromContext(ctx); states != nil && step > 1 {
 		if l.ctx.rules.touch(ctx, states.Paths()...) {
 			req.System = l.ctx.system()

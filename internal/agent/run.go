@@ -135,6 +135,7 @@ type loop struct {
 	states     *filestate.FileStates
 	extraUsage Usage
 	step       int
+	stale      staleReads // reads whose files changed since (stale.go)
 	// failures counts identical failing calls (name + arguments), for the
 	// loop breaker. Only failing calls are kept, so it stays small.
 	mu       sync.Mutex
@@ -246,6 +247,11 @@ func (l *loop) execute(ctx context.Context, step int, calls []ToolCall) ([]ToolR
 		for k, c := range batch {
 			r := res[k]
 			results[i+k] = ToolResult{CallID: c.ID, Name: c.Name, Output: r.Output, IsError: r.IsError}
+			if r.Read != nil && l.states != nil {
+				// Noted before the next batch runs, so Changes is the file's
+				// count at the read: this batch was read-only or one call.
+				l.stale.note(step, results[i+k], r.Read, l.states.Changes(r.Read.Path))
+			}
 			l.emit(Event{Kind: EventToolResult, Step: step, Tool: c.Name, CallID: c.ID, Output: r.Output, IsError: r.IsError, Edits: r.Edits})
 		}
 		for _, err := range errs {
