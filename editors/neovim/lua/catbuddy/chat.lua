@@ -5,6 +5,7 @@
 -- It is drawn from the runEvents catbuddy.runs keeps; a run picked with
 -- :CatbuddyRuns that this Neovim never saw starts from its transcript.
 local runs = require('catbuddy.runs')
+local compat = require('catbuddy.compat')
 
 local M = {}
 
@@ -267,8 +268,7 @@ local function buffer()
   vim.api.nvim_buf_set_option(buf, 'buftype', 'nofile')
   vim.api.nvim_buf_set_option(buf, 'bufhidden', 'hide')
   vim.api.nvim_buf_set_option(buf, 'swapfile', false)
-  -- pcall: a markdown ftplugin may fail (0.12 without its parser).
-  pcall(vim.api.nvim_buf_set_option, buf, 'filetype', 'markdown')
+  compat.set_filetype(buf, 'markdown')
   local function map(mode, lhs, fn, desc)
     vim.api.nvim_buf_set_keymap(buf, mode, lhs, '', { noremap = true, silent = true, callback = fn, desc = desc })
   end
@@ -348,7 +348,7 @@ function M.pick(bufnr)
     notify('catbuddy: no cb-ls client for this buffer', vim.log.levels.ERROR)
     return false
   end
-  require('catbuddy.compat').request(c, 'workspace/executeCommand', { command = 'catbuddy.listRuns', arguments = {} }, function(err, list)
+  compat.request(c, 'workspace/executeCommand', { command = 'catbuddy.listRuns', arguments = {} }, function(err, list)
     if err or type(list) ~= 'table' or #list == 0 then
       notify(err and ('catbuddy: catbuddy.listRuns: ' .. tostring(err.message)) or 'catbuddy: no runs yet', err and vim.log.levels.ERROR or nil)
       return

@@ -113,6 +113,18 @@ end
 
 --- utf16_col converts a byte column of line to UTF-16 code units, the
 --- encoding cb-ls speaks. Columns past the end clamp to the line's length.
+--- set_filetype sets buf's filetype and runs its FileType autocommands,
+--- whose errors are not the plugin's to report: an ftplugin that fails (0.12's
+--- markdown ftplugin when its parser cannot load, an outdated parser of
+--- nvim-treesitter's) must not fail the chat, the transcript or the review.
+--- A pcall is not enough: the caught error still ends the command that
+--- opened the buffer with E5113.
+function M.set_filetype(buf, ft)
+  vim.api.nvim_buf_call(buf, function()
+    vim.cmd('silent! setlocal filetype=' .. ft)
+  end)
+end
+
 function M.utf16_col(line, byte_col)
   byte_col = math.max(0, math.min(byte_col, #line))
   if has('0.11') then

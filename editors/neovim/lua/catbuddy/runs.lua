@@ -1,6 +1,8 @@
 -- catbuddy.runs: what the plugin knows of agent runs — started by a
 -- command, followed through $/progress and catbuddy/runEvent, ended with
 -- an answer shown through vim.notify — and the transcript buffer.
+local compat = require('catbuddy.compat')
+
 local M = {}
 
 --- runs maps a run's key (client id and runId: each server numbers its
@@ -124,11 +126,13 @@ function M.on_event(params, ctx, cfg)
       M.show(string.format('%s: %d file(s) changed — pending review (:CatbuddyPending)', title, p.files), levels.INFO)
     end
     if cfg.open_transcript and params.transcriptUri and params.outcome ~= 'cancelled' and (params.turn or 1) <= 1 then
-      vim.cmd('split ' .. vim.fn.fnameescape(vim.uri_to_fname(params.transcriptUri)))
+      -- silent!: a failing markdown ftplugin (compat.set_filetype) must not
+      -- end this handler before CatbuddyRunEnd.
+      pcall(vim.cmd, 'silent! split ' .. vim.fn.fnameescape(vim.uri_to_fname(params.transcriptUri)))
     end
     -- User autocmd CatbuddyRunEnd lets statuslines and scripts react.
     local opts = { pattern = 'CatbuddyRunEnd', modeline = false }
-    if require('catbuddy.compat').has('0.8') then
+    if compat.has('0.8') then
       opts.data = params
     end
     pcall(vim.api.nvim_exec_autocmds, 'User', opts)
@@ -225,9 +229,7 @@ function M.open_transcript(name, lines)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.api.nvim_buf_set_option(buf, 'modifiable', false)
   vim.api.nvim_buf_set_option(buf, 'modified', false)
-  -- pcall: a markdown ftplugin may fail (0.12 without its parser) and the
-  -- transcript must still show.
-  pcall(vim.api.nvim_buf_set_option, buf, 'filetype', 'markdown')
+  compat.set_filetype(buf, 'markdown')
   local win = vim.fn.bufwinid(buf)
   if win == -1 then
     vim.cmd('botright split')

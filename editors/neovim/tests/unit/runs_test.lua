@@ -50,6 +50,36 @@ return function(H)
     vim.cmd('silent! bwipe! ' .. b)
   end)
 
+  -- An ftplugin that fails (0.12's markdown one when its parser cannot
+  -- load, an outdated nvim-treesitter parser) is a FileType autocommand
+  -- that errors: the buffers still open, and the commands that open them
+  -- end without an error.
+  H.test('runs, chat: a FileType autocommand that fails does not fail the transcript or the chat', function()
+    local group = vim.api.nvim_create_augroup('catbuddy_test_broken_ftplugin', { clear = true })
+    vim.api.nvim_create_autocmd('FileType', { group = group, pattern = 'markdown', callback = function()
+      error('Parser could not be created for language "markdown"')
+    end })
+    local chat = require('catbuddy.chat')
+    -- As a command line runs them: nvim_exec2 (0.9+) or nvim_exec (0.7).
+    local function exec(cmd)
+      if vim.api.nvim_exec2 then
+        return vim.api.nvim_exec2(cmd, {})
+      end
+      return vim.api.nvim_exec(cmd, false)
+    end
+    local ok, err = pcall(exec, "lua _G.catbuddy_test_buf = require('catbuddy.runs').open_transcript('catbuddy://transcript/broken-ft', { '# t' })")
+    H.eq(true, ok, 'opening the transcript: ' .. tostring(err))
+    H.eq('markdown', vim.api.nvim_buf_get_option(_G.catbuddy_test_buf, 'filetype'), 'the transcript is markdown')
+    ok, err = pcall(exec, "lua require('catbuddy.chat').open()")
+    H.eq(true, ok, 'opening the chat: ' .. tostring(err))
+    H.truthy(chat.window(), 'the chat is shown')
+    H.eq('markdown', vim.api.nvim_buf_get_option(vim.api.nvim_win_get_buf(chat.window()), 'filetype'), 'the chat is markdown')
+    chat.close()
+    vim.api.nvim_del_augroup_by_id(group)
+    vim.cmd('silent! bwipe! ' .. _G.catbuddy_test_buf)
+    _G.catbuddy_test_buf = nil
+  end)
+
   H.test('client: root from .git upward, else the current directory', function()
     local d = vim.fn.resolve(H.tmpdir())
     vim.fn.mkdir(d .. '/proj/.git', 'p')
