@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/catbuddy/cb-ls/internal/config"
@@ -73,10 +74,50 @@ func closeLanguageServers(c *lspclient.Client) {
 	c.Close(ctx)
 }
 
-// LanguageServerProcesses lists the language servers this App started
-// and that run now, with their memory: those answering the language
-// tools, then those checking the runs' views in the editor. For a
-// front end's status.
-func (a *App) LanguageServerProcesses() []lspclient.Process {
-	return append(a.lsp.Processes(), a.views.Processes()...)
+// LanguageServer is one language server this App started and that runs
+// now, with its memory.
+type LanguageServer struct {
+	lspclient.Process
+	// RunView: it checks the runs' pending changes in the editor (the
+	// run's view), rather than answering the language tools.
+	RunView bool
+}
+
+// String is its status line: "gopls (pid 4242): 182.4 MB resident", and
+// "(run view)" for a run view's server.
+func (s LanguageServer) String() string {
+	if s.RunView {
+		return s.Process.String() + " (run view)"
+	}
+	return s.Process.String()
+}
+
+// LanguageServers lists the language servers this App started and that
+// run now, with their memory: those answering the language tools, then
+// those checking the runs' views in the editor. For a front end's
+// status and the log.
+func (a *App) LanguageServers() []LanguageServer {
+	var out []LanguageServer
+	for _, p := range a.lsp.Processes() {
+		out = append(out, LanguageServer{Process: p})
+	}
+	for _, p := range a.views.Processes() {
+		out = append(out, LanguageServer{Process: p, RunView: true})
+	}
+	return out
+}
+
+// logLanguageServers writes the running language servers and their
+// memory to the log, after each turn: what a run's servers cost is in
+// the log as well as in the status.
+func (a *App) logLanguageServers(runID string) {
+	servers := a.LanguageServers()
+	if len(servers) == 0 {
+		return
+	}
+	lines := make([]string, len(servers))
+	for i, s := range servers {
+		lines[i] = s.String()
+	}
+	a.log.Info("language servers after a turn", "run", runID, "servers", strings.Join(lines, "; "))
 }

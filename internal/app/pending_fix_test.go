@@ -90,7 +90,7 @@ func TestPendingFixFromTheServer(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(root, "calc.go")); string(got) != pendingProject["calc.go"] {
 		t.Errorf("the user's calc.go changed while pending:\n%s", got)
 	}
-	procs := a.LanguageServerProcesses()
+	procs := a.LanguageServers()
 	if len(procs) != 1 || procs[0].Server != "gopls" || procs[0].PID <= 0 {
 		t.Fatalf("processes %+v, want gopls", procs)
 	}

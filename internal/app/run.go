@@ -185,6 +185,7 @@ func (a *App) Do(ctx context.Context, r *Run, t Turn) Result {
 	case res.Err != nil:
 		res.Status = "error"
 	}
+	a.logLanguageServers(r.ID)
 	res.Record = session.Turn{Input: t.Input, Outcome: res.Status, Error: errorText(res.Err), Steps: res.Steps,
 		Usage: res.Usage, Files: changed, Ended: time.Now()}
 	if len(res.Messages) > 0 {

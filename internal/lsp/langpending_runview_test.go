@@ -3,6 +3,8 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +34,7 @@ func TestPendingLanguageToolsOnTheRunsView(t *testing.T) {
 	testenv.NeedsTool(t, "gopls", "the language tools on the run's view in the editor", `PATH="$(bash scripts/get-gopls.sh):$PATH"`)
 	needsLayer(t)
 	call := agenttest.Call
+	rec := newLogRecorder()
 	f := newRunFixtureWith(t, agenttest.Script{Turns: []agenttest.Turn{
 		agenttest.CallTurn(call("read_file", map[string]any{"path": "calc.go"})),
 		agenttest.CallTurn(call("edit_file", map[string]any{"path": "calc.go", "old_string": "// Add returns a plus b.",
@@ -50,6 +53,7 @@ func TestPendingLanguageToolsOnTheRunsView(t *testing.T) {
 	}}, func(o *fake.Options, init map[string]any) {
 		init["maxSteps"] = 20
 		o.PendingChanges = true
+		o.Server.Logger = slog.New(rec)
 		o.Capabilities = func(c *protocol.ClientCapabilities) {
 			c.Experimental, _ = json.Marshal(map[string]any{"catbuddy": map[string]any{"languageFeatures": allFeatures, "pendingChanges": true}})
 		}
@@ -114,6 +118,27 @@ func TestPendingLanguageToolsOnTheRunsView(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(use); string(got) != usePkg {
 		t.Errorf("the user's use/use.go changed while pending:\n%s", got)
+	}
+
+	// The run view's gopls is in the status, with its memory, and in the
+	// log after the turn.
+	var status struct {
+		LanguageServers []struct {
+			Server  string `json:"server"`
+			PID     int    `json:"pid"`
+			RSS     int64  `json:"rss"`
+			RunView bool   `json:"runView"`
+			Text    string `json:"text"`
+		} `json:"languageServers"`
+	}
+	if err := f.ed.ExecuteCommand("catbuddy.status", nil, &status); err != nil {
+		t.Fatalf("catbuddy.status: %v", err)
+	}
+	if ls := status.LanguageServers; len(ls) != 1 || ls[0].Server != "gopls" || !ls[0].RunView || ls[0].PID <= 0 || ls[0].RSS <= 0 ||
+		!strings.HasPrefix(ls[0].Text, fmt.Sprintf("gopls (pid %d): ", ls[0].PID)) || !strings.HasSuffix(ls[0].Text, " MB resident (run view)") {
+		t.Errorf("catbuddy.status's language servers %+v, want the run view's gopls with its memory", ls)
+	} else {
+		rec.await(t, "language servers after a turn", "run="+runID, ls[0].Text[:strings.Index(ls[0].Text, ":")])
 	}
 
 	// Kept, the user's files hold the run's text.

@@ -163,6 +163,7 @@ func newServer(opts Options) *Server {
 	s.methods = s.methodTable()
 	s.registerCoreCommands()
 	s.registerMCPCommands()
+	s.registerStatusCommand()
 	s.registerTrustCommands()
 	// The run commands (catbuddy.run, fix, cancel, transcript,
 	// listCommands) and their code actions; see lsp/run.go.
