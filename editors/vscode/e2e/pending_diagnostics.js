@@ -7,7 +7,8 @@
 // next, names the error the edit introduced; an edit that fixes a file
 // broken on disk names nothing new. Both stay pending: the user's files,
 // on disk and in the editor, keep their text until kept. Without GOPLS
-// the test skips, and fails under CB_LS_REQUIRE_TOOLS=1 (CI).
+// the test skips, and fails under CB_LS_REQUIRE_TOOLS=1 (CI). Agent: Show
+// Status names that gopls and its memory.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -104,6 +105,10 @@ function add({ files, script, tests, palette, openAt, idle, requests, notified }
         assert.ok(shown.some((l) => l.trim() === 'return total'), `the buffer holds the user's line: ${JSON.stringify(shown)}`);
         assert.ok(!shown.some((l) => /totalMark/.test(l)), `the buffer holds no pending text: ${JSON.stringify(shown)}`);
         assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 0, 'the buffer is what is on disk');
+
+        // Agent: Show Status names the run view's gopls and its memory.
+        await palette(page, 'F1', '>Agent: Show Status');
+        await notified(page, { hasText: /gopls \(pid \d+\): \d+\.\d MB resident \(run view\)/, label: 'of Show Status naming the run view\'s gopls' }, 20000);
 
         // Kept, the fix lands; undone, the break never does.
         await openAt(ctx, 'mean.go', 5, 'Total(marks) / count');

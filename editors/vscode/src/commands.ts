@@ -9,6 +9,7 @@ import { diagnosticsIn, targetRange, toLsp } from './diagnostics';
 import { mentionInput } from './mentionInput';
 import { reportFailure } from './refusal';
 import { customCommands, needsInput, pickItems, RunArgs, serverArgs } from './runArgs';
+import { ServerStatus, statusLines } from './status';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -36,11 +37,22 @@ export function registerCommands(c: Controller): vscode.Disposable[] {
     'catbuddy.setApiKey': () => setApiKey(c),
     'catbuddy.restartServer': () => c.restart(),
     'catbuddy.showLog': () => c.log.show(),
+    'catbuddy.showStatus': () => showStatus(c),
     // The server asks (a modal dialog naming each server and setting) before it trusts.
     'catbuddy.trustProject': () => trustProject(c, 'catbuddy.trustProject'),
     'catbuddy.untrustProject': () => trustProject(c, 'catbuddy.untrustProject'),
   };
   return Object.entries(cmds).map(([id, f]) => vscode.commands.registerCommand(id, guard(id, f)));
+}
+
+/** showStatus writes what the server runs (catbuddy.status) to the log and shows its first line. */
+async function showStatus(c: Controller) {
+  const lines = statusLines(await c.execute<ServerStatus>('catbuddy.status'));
+  lines.forEach((l) => c.log.info(l));
+  const choice = await vscode.window.showInformationMessage(lines.map((l) => l.trim()).join(' · '), 'Show Log');
+  if (choice === 'Show Log') {
+    c.log.show();
+  }
 }
 
 /** askInput asks for a run's input, completing workspace paths after "@"; undefined means no run. */
