@@ -1,5 +1,5 @@
 -- :checkhealth catbuddy — the binary, its version, the provider
--- configuration and the running clients.
+-- configuration, the running clients and the language servers cb-ls runs.
 local compat = require('catbuddy.compat')
 
 local M = {}
@@ -77,6 +77,7 @@ function M.check()
     end
     if state == 'running' then
       M.trust(h, c)
+      M.servers(h, c)
     end
   end
   M.pending(h)
@@ -90,6 +91,43 @@ function M.pending(h)
   end
   for _, p in ipairs(list) do
     h.info(string.format('run %s (%s): %d pending hunk(s) in %d file(s); :CatbuddyPending lists them', p.runId, tostring(p.title), p.hunks, p.files))
+  end
+end
+
+--- status_lines renders catbuddy.status: the language servers cb-ls
+--- started, each with its memory, and their sum.
+function M.status_lines(st)
+  local servers = type(st.languageServers) == 'table' and st.languageServers or {}
+  if #servers == 0 then
+    return { 'no language servers of its own running' }
+  end
+  local total, known = 0, true
+  for _, l in ipairs(servers) do
+    if type(l.rss) == 'number' and l.rss >= 0 then
+      total = total + l.rss
+    else
+      known = false
+    end
+  end
+  local out = { string.format('%d language server%s of its own%s', #servers, #servers == 1 and '' or 's',
+    known and string.format(', %.1f MB resident in all', total / 1e6) or '') }
+  for _, l in ipairs(servers) do
+    out[#out + 1] = tostring(l.text)
+  end
+  return out
+end
+
+--- servers reports the language servers cb-ls started and their memory
+--- (catbuddy.status); the editor's own are Neovim's to show.
+function M.servers(h, c)
+  local res = compat.request_sync(c, 'workspace/executeCommand', { command = 'catbuddy.status', arguments = {} }, 2000)
+  local st = res and res.result
+  if type(st) ~= 'table' then
+    h.warn('could not ask the server for its status: ' .. vim.inspect(res and res.err))
+    return
+  end
+  for _, line in ipairs(M.status_lines(st)) do
+    h.info(line)
   end
 end
 

@@ -80,6 +80,21 @@ return function(H)
     _G.catbuddy_test_buf = nil
   end)
 
+  H.test('health: catbuddy.status as lines, each server with its memory and the sum', function()
+    local health = require('catbuddy.health')
+    H.eq({
+      '2 language servers of its own, 242.4 MB resident in all',
+      'gopls (pid 42): 162.4 MB resident (run view)',
+      'pyright (pid 43): 80.0 MB resident',
+    }, health.status_lines({ version = 'v1', languageServers = {
+      { server = 'gopls', pid = 42, rss = 162400000, runView = true, text = 'gopls (pid 42): 162.4 MB resident (run view)' },
+      { server = 'pyright', pid = 43, rss = 80000000, runView = false, text = 'pyright (pid 43): 80.0 MB resident' },
+    } }), 'two servers')
+    H.eq({ '1 language server of its own', 'gopls (pid 7): memory unknown' },
+      health.status_lines({ languageServers = { { server = 'gopls', pid = 7, rss = -1, text = 'gopls (pid 7): memory unknown' } } }), 'memory unknown')
+    H.eq({ 'no language servers of its own running' }, health.status_lines({ version = 'v1', languageServers = {} }), 'none')
+  end)
+
   H.test('client: root from .git upward, else the current directory', function()
     local d = vim.fn.resolve(H.tmpdir())
     vim.fn.mkdir(d .. '/proj/.git', 'p')
