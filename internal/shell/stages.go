@@ -247,9 +247,16 @@ func (w *Watch) record(report string) {
 	w.statuses[stage] = st
 }
 
+// sigpipeStatus is bash's status of a command killed by SIGPIPE (128+13).
+const sigpipeStatus = 141
+
 // Note is what the exit footer adds: "failed: go test …=1" naming each
 // command that exited non-zero, in the line's order, the POSIX sh
 // caveat when statuses are not known, and "" when all succeeded.
+//
+// A command that is not a pipeline's last and ended with 141 (killed by
+// SIGPIPE) is not named: the command reading from it stopped early, as
+// `git diff | head -60` asks, and its output is what was wanted.
 func (w *Watch) Note() string {
 	if w == nil {
 		return ""
@@ -262,6 +269,9 @@ func (w *Watch) Note() string {
 	var failed []string
 	for k, names := range w.stages {
 		for j, s := range w.statuses[k] {
+			if s == sigpipeStatus && j < len(names)-1 {
+				continue
+			}
 			if s != 0 {
 				failed = append(failed, fmt.Sprintf("%s=%d", names[j], s))
 			}

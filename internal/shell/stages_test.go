@@ -51,6 +51,11 @@ func TestWatchJoiners(t *testing.T) {
 		{"echo a; echo b | cat", "a\nb\n", 0, ""},
 		{"cat <<EOF | grep -c x && false\nx\nEOF", "1\n", 1, "failed: false=1"},
 		{"for i in 1 2; do false; done; echo $LINENO", "1\n", 0, ""}, // loops are not watched
+		// A writer whose reader stopped early (SIGPIPE, 141) is no failure;
+		// the last command's own 141 is.
+		{"yes | head -1", "y\n", 0, ""},
+		{"yes | head -1 | sh -c 'cat; exit 141'", "y\n", 141, "failed: sh …=141"},
+		{"yes | sh -c 'head -1; exit 2'", "y\n", 2, "failed: sh …=2"},
 		// The line's own reading of the statuses is its own.
 		{"sh -c 'exit 3' | cat; echo rc=${PIPESTATUS[0]}; false; echo $?", "rc=3\n1\n", 0, ""},
 	} {
