@@ -35,3 +35,22 @@ func TestCountDifferenceSaysWhere(t *testing.T) {
 		t.Errorf("no references answer, yet: %s", got)
 	}
 }
+
+// TestNamedPlaces: places are named in order, a place repeated at once
+// (two occurrences on one line) once with its count, and at most
+// maxLeftNamed of them.
+func TestNamedPlaces(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"a.go:3"}, "a.go:3"},
+		{[]string{"parser.go:543", "parser.go:543", "parser.go:600"}, "parser.go:543 ×2, parser.go:600"},
+		{[]string{"a.go:1 (comment)", "b.go:1 (string)", "a.go:1 (comment)"}, "a.go:1 (comment), b.go:1 (string), a.go:1 (comment)"},
+		{[]string{"x:1", "x:2", "x:3", "x:4", "x:5", "x:6", "x:7", "x:8", "x:9", "x:10", "x:11", "x:11"}, "x:1, x:2, x:3, x:4, x:5, x:6, x:7, x:8, x:9, x:10 and 1 more"},
+	} {
+		if got := namedPlaces(c.in); got != c.want {
+			t.Errorf("namedPlaces(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -68,8 +68,24 @@ func renameLeft(cs []Change, old string) string {
 		old, len(places), plural(len(places)), plural(len(places)), namedPlaces(places))
 }
 
-// namedPlaces joins places, the first maxLeftNamed of them.
+// namedPlaces joins places, the first maxLeftNamed of them; a place
+// repeated at once (two occurrences on one line) is named once, with
+// its count: "parser.go:543 ×2".
 func namedPlaces(places []string) string {
+	var counted []string
+	for i := 0; i < len(places); {
+		j := i + 1
+		for j < len(places) && places[j] == places[i] {
+			j++
+		}
+		if j-i > 1 {
+			counted = append(counted, fmt.Sprintf("%s ×%d", places[i], j-i))
+		} else {
+			counted = append(counted, places[i])
+		}
+		i = j
+	}
+	places = counted
 	if len(places) > maxLeftNamed {
 		return strings.Join(places[:maxLeftNamed], ", ") + fmt.Sprintf(" and %d more", len(places)-maxLeftNamed)
 	}
