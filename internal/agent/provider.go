@@ -64,6 +64,10 @@ type ToolResult struct {
 	Name    string `json:"name"`
 	Output  string `json:"output"`
 	IsError bool   `json:"isError,omitempty"`
+	// Read marks a read_file result whose text may go out of date
+	// (stale.go). It lives in memory, across a conversation's turns, and
+	// is not stored: a conversation restored from disk has none.
+	Read *ReadMark `json:"-"`
 }
 
 // ModelResponse is one model turn's answer.

@@ -91,6 +91,7 @@ func (r *Runner) converse(ctx context.Context, task Task, start func(cmd config.
 		return Outcome{}, err
 	}
 	l.budget, l.states = newBudget(window), filestate.FromContext(ctx)
+	l.stale.seed(req.Messages, l.states) // a reply's earlier reads
 	// Provider, model and endpoint only: never the key.
 	emit(Event{Kind: EventStart, Run: &RunInfo{Workspace: workRoot, Provider: cfg.Provider, Model: cfg.Model,
 		BaseURL: cfg.BaseURL}, Rules: l.ctx.rules.labels()})
@@ -250,7 +251,9 @@ func (l *loop) execute(ctx context.Context, step int, calls []ToolCall) ([]ToolR
 			if r.Read != nil && l.states != nil {
 				// Noted before the next batch runs, so Changes is the file's
 				// count at the read: this batch was read-only or one call.
-				l.stale.note(step, results[i+k], r.Read, l.states.Changes(r.Read.Path))
+				m := mark(results[i+k], r.Read, l.states.Changes(r.Read.Path))
+				results[i+k].Read = m
+				l.stale.note(step, c.ID, m)
 			}
 			l.emit(Event{Kind: EventToolResult, Step: step, Tool: c.Name, CallID: c.ID, Output: r.Output, IsError: r.IsError, Edits: r.Edits})
 		}

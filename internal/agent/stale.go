@@ -24,8 +24,10 @@ import (
 // cache misses from there once, then reads the new prefix again. It
 // happens once per read, never to the last turn's results.
 //
-// Only this loop's reads are tracked: the turns of an earlier reply in
-// the same conversation are left as they are.
+// A reply goes on with the reads of the conversation's earlier turns
+// (ToolResult.Read, kept in memory): they count as read before the
+// reply's first turn. A conversation restored from disk has no marks,
+// and its reads stay as they are.
 
 // staleAfter is how many turns the model must leave a changed file
 // alone before its earlier reads of it are replaced.
@@ -34,13 +36,18 @@ const staleAfter = 2
 // staleNote replaces the text of an out-of-date read.
 const staleNote = "[out of date: the file has changed since this read; read it again for its current text]"
 
+// ReadMark is what a read_file result's text was taken from.
+type ReadMark struct {
+	Path    string // absolute
+	Bytes   int    // the length of the output's prefix that shows the file
+	OutLen  int    // the output's length; trimming or cutting changes it
+	Changes int    // FileStates.Changes(Path) when it was read
+}
+
 // readRef is one read_file result whose text may go out of date.
 type readRef struct {
-	call    string // the result's CallID
-	path    string // absolute
-	bytes   int    // the length of the output's prefix that shows the file
-	outLen  int    // the output's length; trimming or cutting changes it
-	changes int    // FileStates.Changes(path) when it was read
+	call string // the result's CallID
+	*ReadMark
 }
 
 // staleReads tracks the run's reads and when their files last changed.
@@ -50,14 +57,38 @@ type staleReads struct {
 	touched map[string]int // path → the last step that read or changed it
 }
 
-// note records read, the text shown by res, a result of step's calls,
-// taken when the file had changed changes times.
-func (s *staleReads) note(step int, res ToolResult, read *tools.ReadText, changes int) {
+// mark returns the ReadMark of res, a result showing read, taken when the
+// file had changed changes times.
+func mark(res ToolResult, read *tools.ReadText, changes int) *ReadMark {
+	return &ReadMark{Path: read.Path, Bytes: read.Bytes, OutLen: len(res.Output), Changes: changes}
+}
+
+// note records m, the mark of call's result in step.
+func (s *staleReads) note(step int, call string, m *ReadMark) {
 	if s.seen == nil {
 		s.seen, s.touched = map[string]int{}, map[string]int{}
 	}
-	s.reads = append(s.reads, readRef{call: res.CallID, path: read.Path, bytes: read.Bytes, outLen: len(res.Output), changes: changes})
-	s.seen[read.Path], s.touched[read.Path] = changes, step
+	s.reads = append(s.reads, readRef{call: call, ReadMark: m})
+	s.seen[m.Path], s.touched[m.Path] = m.Changes, step
+}
+
+// seed takes up the reads of earlier turns of the conversation in msgs
+// (a reply's history), as if read before this loop's first step: one
+// whose file has changed since gives way once the model leaves the file
+// alone for staleAfter turns of this reply.
+func (s *staleReads) seed(msgs []Message, states *filestate.FileStates) {
+	if states == nil {
+		return
+	}
+	for _, m := range msgs {
+		for _, res := range m.ToolResults {
+			if res.Read == nil {
+				continue
+			}
+			s.note(0, res.CallID, res.Read)
+			s.seen[res.Read.Path] = states.Changes(res.Read.Path)
+		}
+	}
 }
 
 // replace puts staleNote in place of every read of msgs that is out of
@@ -78,13 +109,13 @@ func (s *staleReads) replace(step int, states *filestate.FileStates, msgs []Mess
 	var changed []int
 	kept := s.reads[:0]
 	for _, r := range s.reads {
-		if now[r.path] == r.changes || step-s.touched[r.path] <= staleAfter {
+		if now[r.Path] == r.Changes || step-s.touched[r.Path] <= staleAfter {
 			kept = append(kept, r)
 			continue
 		}
 		if i, ok := replaceResult(msgs, r); ok {
 			changed = append(changed, i)
-			slog.Debug("agent: an out-of-date read left later requests", "path", r.path, "step", step)
+			slog.Debug("agent: an out-of-date read left later requests", "path", r.Path, "step", step)
 		}
 	}
 	s.reads = kept
@@ -103,11 +134,11 @@ func replaceResult(msgs []Message, r readRef) (int, bool) {
 				continue
 			}
 			out := staleNote
-			if len(res.Output) == r.outLen && r.bytes <= r.outLen {
-				out += res.Output[r.bytes:]
+			if len(res.Output) == r.OutLen && r.Bytes <= r.OutLen {
+				out += res.Output[r.Bytes:]
 			}
 			m.ToolResults = append([]ToolResult(nil), m.ToolResults...) // never write through to a caller's slice
-			m.ToolResults[j].Output = out
+			m.ToolResults[j].Output, m.ToolResults[j].Read = out, nil
 			return i, true
 		}
 	}

@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/catbuddy/cb-ls/internal/agent/agenttest"
+	"github.com/catbuddy/cb-ls/internal/filestate"
 )
 
 // TestStaleReadsGiveWay: a read of a file the run changed since gives
@@ -102,8 +104,8 @@ func TestStaleReadKeepsWhatFollows(t *testing.T) {
 		ref  readRef
 		want string
 	}{
-		{readRef{call: "1", bytes: len("1\tpackage a\n"), outLen: len(before[0].Output)}, staleNote + "\n[the user kept a.go]"},
-		{readRef{call: "2", bytes: 600, outLen: 1000}, staleNote},
+		{readRef{call: "1", ReadMark: &ReadMark{Bytes: len("1\tpackage a\n"), OutLen: len(before[0].Output)}}, staleNote + "\n[the user kept a.go]"},
+		{readRef{call: "2", ReadMark: &ReadMark{Bytes: 600, OutLen: 1000}}, staleNote},
 	} {
 		i, ok := replaceResult(msgs, c.ref)
 		if !ok || i != 2 {
@@ -118,7 +120,72 @@ func TestStaleReadKeepsWhatFollows(t *testing.T) {
 	if strings.HasPrefix(before[0].Output, staleNote) {
 		t.Error("the caller's slice of results was written through")
 	}
-	if _, ok := replaceResult(msgs, readRef{call: "gone"}); ok {
+	if _, ok := replaceResult(msgs, readRef{call: "gone", ReadMark: &ReadMark{}}); ok {
 		t.Error("a result no longer in the conversation was reported replaced")
+	}
+}
+
+// TestStaleReadsInAReply: a reply goes on with the reads of the
+// conversation's earlier turns, as if read before its first turn: a read
+// of a file the run changed gives way on the reply's third turn. A
+// conversation restored from its stored form keeps its reads as they are.
+func TestStaleReadsInAReply(t *testing.T) {
+	for _, restored := range []bool{false, true} {
+		t.Run(map[bool]string{false: "in memory", true: "restored"}[restored], func(t *testing.T) {
+			m := mode{"anthropic", false}
+			_, r := project(t, map[string]string{"a.go": "package a\n\n// A is ORIGINAL-A.\nconst A = 1\n"})
+			list := agenttest.Call("list_dir", map[string]any{})
+			srv := agenttest.NewServer(t, agenttest.Script{Turns: []agenttest.Turn{
+				agenttest.CallTurn(agenttest.Call("read_file", map[string]any{"path": "a.go"})),
+				agenttest.CallTurn(agenttest.Call("edit_file", map[string]any{"path": "a.go", "old_string": "const A = 1", "new_string": "const A = 10"})),
+				agenttest.TextTurn("done"),
+				agenttest.CallTurn(list), agenttest.CallTurn(list), agenttest.CallTurn(list), // the reply's steps 1–3
+				agenttest.TextTurn("done again"),
+			}})
+			r.Config = m.config(srv)
+			ctx := filestate.NewContext(t.Context(), filestate.New()) // the run's, across its turns
+			out, err := r.Run(ctx, Task{Command: "ask", Input: "Raise A."}, (&events{}).emit)
+			if err != nil || out.Answer != "done" {
+				t.Fatalf("run: %q, %v", out.Answer, err)
+			}
+			history := out.Messages
+			if restored {
+				b, err := json.Marshal(history)
+				if err != nil {
+					t.Fatal(err)
+				}
+				history = nil
+				if err := json.Unmarshal(b, &history); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err = r.Reply(ctx, "ask", history, "And B?", (&events{}).emit)
+			if err != nil || out.Answer != "done again" {
+				t.Fatalf("reply: %q, %v", out.Answer, err)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 7 {
+				t.Fatalf("%d requests, want 7", len(reqs))
+			}
+			read := func(i int) string {
+				for _, res := range reqs[i].ToolResults() {
+					if res.CallID == m.callID(0, 0) {
+						return res.Content
+					}
+				}
+				t.Fatalf("request %d has no result for the read", i)
+				return ""
+			}
+			if got := read(4); !strings.Contains(got, "ORIGINAL-A") {
+				t.Errorf("the reply's second turn: the read is\n%s\nwant the file's text", got)
+			}
+			got := read(5)
+			if restored && !strings.Contains(got, "ORIGINAL-A") {
+				t.Errorf("restored, the reply's third turn: the read is\n%s\nwant it kept", got)
+			}
+			if !restored && got != staleNote {
+				t.Errorf("the reply's third turn: the read is\n%s\nwant only the note", got)
+			}
+		})
 	}
 }
