@@ -94,6 +94,18 @@ function M.pending(h)
   end
 end
 
+--- ask runs the server's command (no arguments) and returns its table
+--- answer, or warns that the server could not be asked what and returns nil.
+local function ask(h, c, command, what)
+  local res = compat.request_sync(c, 'workspace/executeCommand', { command = command, arguments = {} }, 2000)
+  local out = res and res.result
+  if type(out) ~= 'table' then
+    h.warn('could not ask the server ' .. what .. ': ' .. vim.inspect(res and res.err))
+    return nil
+  end
+  return out
+end
+
 --- status_lines renders catbuddy.status: the language servers cb-ls
 --- started, each with its memory, and their sum.
 function M.status_lines(st)
@@ -120,10 +132,8 @@ end
 --- servers reports the language servers cb-ls started and their memory
 --- (catbuddy.status); the editor's own are Neovim's to show.
 function M.servers(h, c)
-  local res = compat.request_sync(c, 'workspace/executeCommand', { command = 'catbuddy.status', arguments = {} }, 2000)
-  local st = res and res.result
-  if type(st) ~= 'table' then
-    h.warn('could not ask the server for its status: ' .. vim.inspect(res and res.err))
+  local st = ask(h, c, 'catbuddy.status', 'for its status')
+  if not st then
     return
   end
   for _, line in ipairs(M.status_lines(st)) do
@@ -134,10 +144,8 @@ end
 --- trust reports, per folder, what the project's .catbuddy files ask for
 --- and whether it applies (catbuddy.trustStatus).
 function M.trust(h, c)
-  local res = compat.request_sync(c, 'workspace/executeCommand', { command = 'catbuddy.trustStatus', arguments = {} }, 2000)
-  local list = res and res.result
-  if type(list) ~= 'table' then
-    h.warn('could not ask the server about project trust: ' .. vim.inspect(res and res.err))
+  local list = ask(h, c, 'catbuddy.trustStatus', 'about project trust')
+  if not list then
     return
   end
   for _, p in ipairs(list) do
